@@ -1,0 +1,93 @@
+"""Project configuration: config.yaml validated against workflow/schemas/*.schema.yaml.
+
+The Snakefile and the CLI use the same function, so both see the same defaults.
+`config.schema.yaml` names the top-level sections; each stage adds its own
+`<section>.schema.yaml` describing only its section.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import yaml
+from jsonschema import Draft202012Validator, validators
+
+from puzzlesearch.errors import ConfigError
+
+CONFIG_FILE = "config.yaml"
+SCHEMA_DIR = Path("workflow") / "schemas"
+MAIN_SCHEMA = "config.schema.yaml"
+
+
+def _with_defaults(validator_class):
+    """Extend a jsonschema validator so that it fills in `default` values."""
+    validate_props = validator_class.VALIDATORS["properties"]
+
+    def set_defaults(validator, properties, instance, schema):
+        if isinstance(instance, dict):
+            for prop, sub in properties.items():
+                if isinstance(sub, dict) and "default" in sub:
+                    instance.setdefault(prop, _copy(sub["default"]))
+        yield from validate_props(validator, properties, instance, schema)
+
+    return validators.extend(validator_class, {"properties": set_defaults})
+
+
+def _copy(value):
+    return yaml.safe_load(yaml.safe_dump(value))
+
+
+DefaultingValidator = _with_defaults(Draft202012Validator)
+
+
+def schema_files(root: Path) -> list[Path]:
+    """The main schema first, then the per-section schemas in name order."""
+    folder = Path(root) / SCHEMA_DIR
+    main = folder / MAIN_SCHEMA
+    rest = sorted(p for p in folder.glob("*.schema.yaml") if p.name != MAIN_SCHEMA)
+    return ([main] if main.exists() else []) + rest
+
+
+def validate_config(config: dict, root: str | Path = ".", source: str = CONFIG_FILE) -> dict:
+    """Fill defaults and validate `config` in place; raise ConfigError naming the key."""
+    if config is None:
+        config = {}
+    if not isinstance(config, dict):
+        raise ConfigError(f"{source}: the top level must be a mapping of sections")
+    for path in schema_files(Path(root)):
+        schema = yaml.safe_load(path.read_text())
+        errors = sorted(DefaultingValidator(schema).iter_errors(config), key=lambda e: list(e.path))
+        if errors:
+            err = errors[0]
+            key = ".".join(str(p) for p in err.absolute_path) or "(top level)"
+            raise ConfigError(f"{source}: config key {key}: {err.message}")
+    return config
+
+
+def find_root(start: str | Path | None = None) -> Path:
+    """The project folder: the nearest folder upward holding config.yaml, else cwd."""
+    here = Path(start or Path.cwd()).resolve()
+    for folder in (here, *here.parents):
+        if (folder / CONFIG_FILE).exists():
+            return folder
+    return here
+
+
+def load_config(path: str | Path | None = None) -> tuple[dict, Path]:
+    """Read and validate config.yaml; return (config, project root)."""
+    if path is None:
+        root = find_root()
+        path = root / CONFIG_FILE
+    else:
+        path = Path(path)
+        root = path.resolve().parent
+    config: Any = {}
+    if path.exists():
+        try:
+            config = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        except yaml.YAMLError as exc:
+            mark = getattr(exc, "problem_mark", None)
+            where = f" line {mark.line + 1}" if mark else ""
+            raise ConfigError(f"{path}:{where} is not valid YAML") from None
+    return validate_config(config, root, str(path)), root

@@ -1,0 +1,15 @@
+"""Lexicons: word lists normalized into a word table and a minimal DAWG.
+
+Read model -> sources -> normalize -> dawg -> artifacts:
+- `model`: LexiconSpec, alphabets, letter masks, Boggle keys.
+- `sources`: reading a word-list file or an embedded list.
+- `normalize`: the word table (words.parquet) and drop statistics.
+- `dawg`: minimal DAWG with word numbering, as numpy arrays.
+- `artifacts`: where a lexicon's files live; build on first use (`open_lexicon`).
+"""
+
+from puzzlesearch.lexicon.artifacts import Lexicon, open_lexicon
+from puzzlesearch.lexicon.dawg import Dawg, build_dawg
+from puzzlesearch.lexicon.model import LexiconSpec, boggle_key, letter_mask
+
+__all__ = ["Dawg", "Lexicon", "LexiconSpec", "boggle_key", "build_dawg", "letter_mask", "open_lexicon"]

@@ -1,0 +1,268 @@
+"""Minimal DAWG with word numbering, stored as flat numpy arrays.
+
+Construction: Daciuk, Mihov, Watson & Watson (2000), incremental on sorted input.
+
+Array layout (all in `dawg.npz`; node 0 is the root):
+- `mask[n]`      uint32  bit c set when node n has an edge for letter c (bit 0 = 'a')
+- `first_edge[n]` int32  index of node n's first edge; its edges follow in letter order,
+                         so the edge for letter c is first_edge[n] + popcount(mask[n] & ((1<<c)-1))
+- `terminal[n]`  uint8   1 when a word ends at n
+- `count[n]`     int32   number of words in the right language of n (words below it)
+- `edge_target[e]` int32 node an edge leads to
+- `edge_letter[e]` uint8 letter index of the edge
+- `edge_rank[e]`  int32  words numbered before this edge at its source node:
+                         terminal[source] + sum(count[target] of earlier sibling edges)
+
+The rank of an accepted word (its index in sorted order) is the sum of `edge_rank` along
+its path: a scorer keeps one stamp per rank to de-duplicate found words.
+The Boggle DAWG (`boggle_dawg.npz`) is built over Boggle keys, where letter 'q' is the
+"Qu" face; it also stores `word_id[rank]` (row of words.parquet) and `word_length[rank]`
+(letters of the real word, so "qu" counts 2).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from puzzlesearch.errors import PuzzleError
+from puzzlesearch.lexicon.model import LATIN
+
+ARRAY_NAMES = ("mask", "first_edge", "terminal", "count", "edge_target", "edge_letter", "edge_rank")
+
+
+class _Node:
+    __slots__ = ("final", "edges", "id")
+
+    def __init__(self) -> None:
+        self.final = False
+        self.edges: dict[int, _Node] = {}
+        self.id = -1
+
+    def key(self) -> tuple:
+        return (self.final, tuple((c, n.id) for c, n in self.edges.items()))
+
+
+def _common_prefix(a: str, b: str) -> int:
+    n = min(len(a), len(b))
+    i = 0
+    while i < n and a[i] == b[i]:
+        i += 1
+    return i
+
+
+def _build_nodes(words: list[str], alphabet: str) -> tuple[_Node, list[_Node]]:
+    """Daciuk's incremental algorithm; returns the root and nodes in registration order."""
+    index = {ch: i for i, ch in enumerate(alphabet)}
+    root = _Node()
+    register: dict[tuple, _Node] = {}
+    order: list[_Node] = []
+    unchecked: list[tuple[_Node, int, _Node]] = []
+
+    def minimize(down_to: int) -> None:
+        while len(unchecked) > down_to:
+            parent, letter, child = unchecked.pop()
+            key = child.key()
+            twin = register.get(key)
+            if twin is not None:
+                parent.edges[letter] = twin
+            else:
+                child.id = len(order)
+                order.append(child)
+                register[key] = child
+
+    previous = ""
+    for word in words:
+        if word <= previous and previous:
+            raise PuzzleError(f"DAWG input not sorted and distinct at {previous!r} -> {word!r}")
+        common = _common_prefix(word, previous)
+        minimize(common)
+        node = unchecked[-1][2] if unchecked else root
+        for ch in word[common:]:
+            try:
+                letter = index[ch]
+            except KeyError:
+                raise PuzzleError(f"DAWG input word {word!r} has {ch!r}, not in the alphabet") from None
+            nxt = _Node()
+            node.edges[letter] = nxt
+            unchecked.append((node, letter, nxt))
+            node = nxt
+        node.final = True
+        previous = word
+    minimize(0)
+    root.id = len(order)
+    order.append(root)
+    return root, order
+
+
+@dataclass
+class Dawg:
+    """A minimal DAWG as flat arrays, with lookups for Python callers."""
+
+    mask: np.ndarray
+    first_edge: np.ndarray
+    terminal: np.ndarray
+    count: np.ndarray
+    edge_target: np.ndarray
+    edge_letter: np.ndarray
+    edge_rank: np.ndarray
+    alphabet: str = LATIN
+    word_id: np.ndarray | None = None
+    word_length: np.ndarray | None = None
+
+    @property
+    def n_nodes(self) -> int:
+        """Number of nodes (states)."""
+        return int(self.mask.shape[0])
+
+    @property
+    def n_edges(self) -> int:
+        """Number of edges (transitions)."""
+        return int(self.edge_target.shape[0])
+
+    @property
+    def n_words(self) -> int:
+        """Number of words accepted."""
+        return int(self.count[0])
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes of all arrays."""
+        return sum(a.nbytes for a in self.arrays().values())
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        """All arrays by name (the .npz contents)."""
+        out = {name: getattr(self, name) for name in ARRAY_NAMES}
+        if self.word_id is not None:
+            out["word_id"] = self.word_id
+            out["word_length"] = self.word_length
+        return out
+
+    def child(self, node: int, letter: int) -> int:
+        """The node reached from `node` by letter index `letter`, or -1."""
+        m = int(self.mask[node])
+        if not (m >> letter) & 1:
+            return -1
+        return int(self.edge_target[self.first_edge[node] + bin(m & ((1 << letter) - 1)).count("1")])
+
+    def _walk(self, word: str) -> tuple[int, int]:
+        """(node, rank so far) after reading `word`, node -1 if it falls off."""
+        node, rank = 0, 0
+        for ch in word:
+            letter = self.alphabet.find(ch)
+            if letter < 0:
+                return -1, 0
+            m = int(self.mask[node])
+            if not (m >> letter) & 1:
+                return -1, 0
+            e = int(self.first_edge[node]) + bin(m & ((1 << letter) - 1)).count("1")
+            rank += int(self.edge_rank[e])
+            node = int(self.edge_target[e])
+        return node, rank
+
+    def index(self, word: str) -> int:
+        """The word's rank in sorted order, or -1 when it is not a word."""
+        node, rank = self._walk(word)
+        return rank if node >= 0 and self.terminal[node] else -1
+
+    def __contains__(self, word: str) -> bool:
+        return self.index(word) >= 0
+
+    def is_prefix(self, prefix: str) -> bool:
+        """True when some word starts with `prefix`."""
+        return self._walk(prefix)[0] >= 0
+
+    def word(self, rank: int) -> str:
+        """The word with the given rank (inverse of `index`)."""
+        if not 0 <= rank < self.n_words:
+            raise IndexError(rank)
+        node, out = 0, []
+        while True:
+            if self.terminal[node]:
+                if rank == 0:
+                    return "".join(out)
+            start = int(self.first_edge[node])
+            k = bin(int(self.mask[node])).count("1")
+            for e in range(start + k - 1, start - 1, -1):
+                if self.edge_rank[e] <= rank:
+                    rank -= int(self.edge_rank[e])
+                    out.append(self.alphabet[self.edge_letter[e]])
+                    node = int(self.edge_target[e])
+                    break
+
+    def words(self) -> list[str]:
+        """Every accepted word in sorted order (depth-first walk)."""
+        out: list[str] = []
+        stack = [(0, "")]
+        while stack:
+            node, prefix = stack.pop()
+            if self.terminal[node]:
+                out.append(prefix)
+            start = int(self.first_edge[node])
+            k = bin(int(self.mask[node])).count("1")
+            for e in range(start + k - 1, start - 1, -1):
+                stack.append((int(self.edge_target[e]), prefix + self.alphabet[self.edge_letter[e]]))
+        return out
+
+    def save(self, path: str | Path) -> None:
+        """Write the arrays to an .npz file atomically."""
+        from puzzlesearch.io import write_npz
+
+        write_npz(path, alphabet=np.array(self.alphabet), **self.arrays())
+
+    @classmethod
+    def load(cls, path: str | Path) -> "Dawg":
+        """Read a DAWG written by `save`."""
+        with np.load(path) as data:
+            arrays = {name: data[name] for name in data.files}
+        alphabet = str(arrays.pop("alphabet"))
+        return cls(alphabet=alphabet, **arrays)
+
+
+def build_dawg(words, alphabet: str = LATIN) -> Dawg:
+    """Build the minimal DAWG of sorted, distinct `words` over `alphabet`."""
+    words = list(words)
+    if len(alphabet) > 32:
+        raise PuzzleError(f"DAWG alphabet has {len(alphabet)} letters; at most 32 fit the mask")
+    root, order = _build_nodes(words, alphabet)
+    # Array order: breadth-first from the root, so node 0 is the root.
+    position = {id(root): 0}
+    bfs = [root]
+    for node in bfs:
+        for child in node.edges.values():
+            if id(child) not in position:
+                position[id(child)] = len(bfs)
+                bfs.append(child)
+    n = len(bfs)
+    count = np.zeros(n, dtype=np.int64)
+    for node in order:  # registration order lists children before parents
+        count[position[id(node)]] = node.final + sum(count[position[id(c)]] for c in node.edges.values())
+    mask = np.zeros(n, dtype=np.uint32)
+    first_edge = np.zeros(n, dtype=np.int32)
+    terminal = np.zeros(n, dtype=np.uint8)
+    targets, letters, ranks = [], [], []
+    for i, node in enumerate(bfs):
+        first_edge[i] = len(targets)
+        terminal[i] = node.final
+        skip = int(node.final)
+        for letter in sorted(node.edges):
+            child = position[id(node.edges[letter])]
+            mask[i] |= np.uint32(1 << letter)
+            targets.append(child)
+            letters.append(letter)
+            ranks.append(skip)
+            skip += int(count[child])
+    if count[0] >= 2**31:
+        raise PuzzleError("too many words for 32-bit ranks")
+    return Dawg(
+        mask=mask,
+        first_edge=first_edge,
+        terminal=terminal,
+        count=count.astype(np.int32),
+        edge_target=np.asarray(targets, dtype=np.int32),
+        edge_letter=np.asarray(letters, dtype=np.uint8),
+        edge_rank=np.asarray(ranks, dtype=np.int32),
+        alphabet=alphabet,
+    )

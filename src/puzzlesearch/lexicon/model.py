@@ -1,0 +1,55 @@
+"""Lexicon vocabulary: specs, alphabets, letter masks and Boggle keys."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+LATIN = "abcdefghijklmnopqrstuvwxyz"
+# Arabic letters U+0621..U+063A and U+0641..U+064A (hamza forms included, no tatweel,
+# no diacritics). Words with anything else are dropped as non-letters.
+ARABIC = "".join(chr(c) for c in range(0x0621, 0x063B)) + "".join(chr(c) for c in range(0x0641, 0x064B))
+ALPHABETS = {"latin": LATIN, "arabic": ARABIC}
+CASE_POLICIES = ("auto", "lower", "strict")
+
+BOGGLE_MIN_LENGTH = 3
+_BAD_QU = re.compile(r"q(?!u)")
+
+
+@dataclass(frozen=True)
+class LexiconSpec:
+    """A named word list and how to normalize it."""
+
+    name: str
+    source: str  # a file path, or "builtin:en" / "builtin:ar"
+    alphabet: str = "latin"
+    case: str = "auto"  # auto: lowercase all-caps lists, else drop capitalised entries
+    min_length: int = 2
+
+    @property
+    def letters(self) -> str:
+        """The alphabet's letters in sort order."""
+        return ALPHABETS[self.alphabet]
+
+    def params(self) -> dict:
+        """The normalization options as a plain dict (for metadata and rule params)."""
+        return {"alphabet": self.alphabet, "case": self.case, "min_length": self.min_length}
+
+
+def letter_mask(word: str) -> int:
+    """26-bit mask of the letters a-z in `word` (bit 0 is 'a')."""
+    mask = 0
+    for ch in word:
+        mask |= 1 << (ord(ch) - 97)
+    return mask
+
+
+def boggle_key(word: str) -> str | None:
+    """The word as Boggle cells: 'qu' -> 'q'; None when a 'q' is not followed by 'u'.
+
+    The Boggle DAWG is built over these keys, so its letter 'q' means the "Qu" face.
+    The map keeps sort order and is one-to-one on words whose every q is followed by u.
+    """
+    if _BAD_QU.search(word):
+        return None
+    return word.replace("qu", "q")
