@@ -64,20 +64,24 @@ def rules_from_args(config: dict, overrides: list[str]) -> BeeRules:
     return BeeRules.from_config(section)
 
 
-def _setup(args):
+def _config(args):
     from puzzlesearch.config import load_config
-    from puzzlesearch.lexicon import open_lexicon
 
     config, root = load_config(args.config)
-    rules = rules_from_args(config, args.set)
-    lex = open_lexicon(args.lexicon or config["default_lexicon"], config, root)
-    return rules, lex
+    return config, root, rules_from_args(config, args.set)
+
+
+def _lexicon(args, config, root):
+    from puzzlesearch.lexicon import open_lexicon
+
+    return open_lexicon(args.lexicon or config.get("default_lexicon", "default"), config, root)
 
 
 def cmd_show(args) -> int:
     """Print the words of one puzzle (pangrams marked with *) and the totals."""
-    rules, lex = _setup(args)
+    config, root, rules = _config(args)
     puzzle = parse_puzzle(args.letters, args.center, rules)
+    lex = _lexicon(args, config, root)
     words = puzzle_words(lex.words, puzzle, rules)
     print(f"{puzzle} ({lex.name}): {words.height} words, {words['points'].sum()} points, "
           f"{int(words['pangram'].sum())} pangrams")
@@ -93,7 +97,8 @@ def cmd_top(args) -> int:
     """Print the N best puzzles (computed now from the lexicon and the rules)."""
     if args.n < 1:
         raise PuzzleError(f"-n {args.n}: expected a positive number")
-    rules, lex = _setup(args)
+    config, root, rules = _config(args)
+    lex = _lexicon(args, config, root)
     masks, table = build_table(lex.words, rules)
     puzzles = rank_puzzles(table, masks, rules)
     print(f"{lex.name}: {puzzles.height} puzzles, ranked by {rules.score_by}")

@@ -147,3 +147,16 @@ def mask_codes(masks, width, base):
                 out[i, k] = base + p
                 k += 1
     return out
+
+
+@njit(cache=True)
+def alphabetical_keys(masks):
+    """Integers that sort letter sets of one size as their alphabetical strings do."""
+    out = np.zeros(masks.shape[0], dtype=np.int64)
+    for i in range(masks.shape[0]):
+        key = 0
+        for p in range(N_LETTERS):
+            if masks[i] >> p & 1:
+                key = key * N_LETTERS + p
+        out[i] = key
+    return out

@@ -42,29 +42,33 @@ def score_sets(table: MaskTable, sets: np.ndarray) -> tuple[np.ndarray, np.ndarr
 def rank_puzzles(table: MaskTable, masks: pl.DataFrame, rules: BeeRules) -> pl.DataFrame:
     """puzzles.parquet: every valid (letters, center), best first."""
     sets = candidate_sets(masks, rules)
+    sets = sets[np.argsort(kernels.alphabetical_keys(sets), kind="stable")]
     points, words, pangrams = score_sets(table, sets)
     size = rules.size
-    letters = masks_text(sets, size, upper=True)
-    codes = kernels.mask_codes(sets, size, ord("A"))
-    frame = pl.DataFrame({
-        "letters": np.repeat(letters.to_numpy(), size),
-        "center": codes.ravel().view("S1").astype("U1"),
-        "points": points.ravel(),
-        "words": words.ravel(),
-        "pangrams": np.repeat(pangrams, size),
-        "mask": np.repeat(sets, size).astype(np.uint32),
-    })
-    keep = (pl.col("words") >= rules.min_words) & (pl.col("points") >= rules.min_points)
+    # Rows (set i, center j) come in alphabetical order of letters, then center.
+    each = np.repeat(np.arange(len(sets), dtype=np.int64), size)
+    points, words, pangrams = points.ravel(), words.ravel(), pangrams[each]
+    keep = (words >= rules.min_words) & (points >= rules.min_points)
     if rules.max_words:
-        keep &= pl.col("words") <= rules.max_words
+        keep &= words <= rules.max_words
     if rules.max_points:
-        keep &= pl.col("points") <= rules.max_points
+        keep &= points <= rules.max_points
     if rules.require_pangram:
-        keep &= pl.col("pangrams") > 0
-    order = ["points", "words"] if rules.score_by == "points" else ["words", "points"]
-    frame = (frame.filter(keep)
-             .sort([*order, "letters", "center"], descending=[True, True, False, False]))
-    return frame.with_row_index("rank", offset=1).select(list(PUZZLES_SCHEMA)).cast(PUZZLES_SCHEMA)
+        keep &= pangrams > 0
+    first, second = (points, words) if rules.score_by == "points" else (words, points)
+    rows = np.flatnonzero(keep)
+    key = -(first[rows].astype(np.int64) * (1 << 31) + second[rows])  # best first
+    rows = rows[np.argsort(key, kind="stable")]
+    centers = kernels.mask_codes(sets, size, 0).ravel()[rows]  # letter index 0..25
+    return pl.DataFrame({
+        "rank": np.arange(1, len(rows) + 1, dtype=np.uint32),
+        "letters": masks_text(sets, size, upper=True).gather(each[rows]),
+        "center": pl.Series(list(LETTERS.upper()), dtype=pl.String).gather(centers),
+        "points": points[rows],
+        "words": words[rows],
+        "pangrams": pangrams[rows],
+        "mask": sets[each[rows]].astype(np.uint32),
+    }).cast(PUZZLES_SCHEMA)
 
 
 def puzzle_words(words: pl.DataFrame, puzzle: Puzzle, rules: BeeRules) -> pl.DataFrame:
