@@ -83,13 +83,16 @@ def cmd_show(args) -> int:
     puzzle = parse_puzzle(args.letters, args.center, rules)
     lex = _lexicon(args, config, root)
     words = puzzle_words(lex.words, puzzle, rules)
-    print(f"{puzzle} ({lex.name}): {words.height} words, {words['points'].sum()} points, "
-          f"{int(words['pangram'].sum())} pangrams")
+    print(f"{puzzle} ({lex.name})")
     for row in words.iter_rows(named=True):
         mark = " *" if row["pangram"] else ""
         print(f"{row['points']:4d}  {row['word']}{mark}")
-    print(f"total: {words.height} words, {words['points'].sum()} points "
-          f"({'* = pangram' if words['pangram'].any() else 'no pangram'})")
+    points, n, pangrams = int(words["points"].sum()), words.height, int(words["pangram"].sum())
+    print(f"total: {n} words, {points} points, {pangrams} pangrams (* = pangram)")
+    if rules.require_pangram and not pangrams:
+        print("note: no pangram, so not a valid puzzle under the rules (bee.require_pangram)")
+    if not rules.within_limits(points, n):
+        print("note: outside the configured limits (bee.min_words/max_words/min_points/max_points)")
     return 0
 
 

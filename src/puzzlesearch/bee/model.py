@@ -78,8 +78,8 @@ class BeeRules:
         base = self.short_points if len(word) <= self.short_length else len(word)
         return base + (self.pangram_bonus if len(set(word)) == self.size else 0)
 
-    def ranks(self, points: int, words: int) -> bool:
-        """True when a puzzle with these totals passes the min/max filters."""
+    def within_limits(self, points: int, words: int) -> bool:
+        """True when a puzzle with these totals passes the min/max word and point limits."""
         return (words >= self.min_words and points >= self.min_points
                 and (self.max_words == 0 or words <= self.max_words)
                 and (self.max_points == 0 or points <= self.max_points))
