@@ -176,6 +176,21 @@ def test_pipeline_files(tiny, tmp_path, capsys):
         "masks.json", "masks.parquet", "puzzles.json", "puzzles.parquet"]
 
 
+def test_cli_show_and_top(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)  # no config.yaml here: the rules' defaults apply
+    (tmp_path / "tiny.txt").write_text(TINY)
+    assert main(["bee", "show", "gfedcba", "--center", "A", "--lexicon", "tiny.txt"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "ABCDEFG/A (tiny)"
+    assert "  15  gabfaced *" in out and "   6  badged" in out
+    assert out[-1] == f"total: {HAND['A'][1]} words, {HAND['A'][0]} points, 1 pangram (* = pangram)"
+    assert main(["bee", "top", "-n", "2", "--lexicon", "tiny.txt", "--set", "score_by=words"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert [line.split()[:5] for line in out[2:]] == [
+        ["1", "ABCDEFG", "E", str(HAND["E"][0]), str(HAND["E"][1])],
+        ["2", "ABCDEFG", "A", str(HAND["A"][0]), str(HAND["A"][1])]]
+
+
 # ---------------------------------------------------------------- each rule option
 
 @pytest.mark.parametrize("change, expect_a", [

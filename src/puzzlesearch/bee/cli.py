@@ -74,7 +74,11 @@ def _config(args):
 def _lexicon(args, config, root):
     from puzzlesearch.lexicon import open_lexicon
 
-    return open_lexicon(args.lexicon or config.get("default_lexicon", "default"), config, root)
+    lex = open_lexicon(args.lexicon or config.get("default_lexicon", "default"), config, root)
+    if lex.spec.alphabet != "latin":
+        raise PuzzleError(f"--lexicon {lex.name!r}: alphabet {lex.spec.alphabet}; "
+                          "the Spelling Bee needs a latin (a-z) lexicon")
+    return lex
 
 
 def cmd_show(args) -> int:
@@ -88,7 +92,7 @@ def cmd_show(args) -> int:
         mark = " *" if row["pangram"] else ""
         print(f"{row['points']:4d}  {row['word']}{mark}")
     points, n, pangrams = int(words["points"].sum()), words.height, int(words["pangram"].sum())
-    print(f"total: {n} words, {points} points, {pangrams} pangrams (* = pangram)")
+    print(f"total: {n} words, {points} points, {pangrams} pangram{'' if pangrams == 1 else 's'} (* = pangram)")
     if rules.require_pangram and not pangrams:
         print("note: no pangram, so not a valid puzzle under the rules (bee.require_pangram)")
     if not rules.within_limits(points, n):
