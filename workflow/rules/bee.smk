@@ -59,4 +59,6 @@ rule bee_puzzles:
         " --out {output.puzzles} 2> {log}"
 
 
-DEFAULT_TARGETS += expand("results/bee/{lexicon}/puzzles.parquet", lexicon=bee_lexicons())
+DEFAULT_TARGETS += expand(
+    "results/bee/{lexicon}/{table}.parquet", lexicon=bee_lexicons(), table=["masks", "puzzles"]
+)
