@@ -14,6 +14,7 @@ from puzzlesearch.bee.tables import build_table
 from puzzlesearch.errors import PuzzleError
 
 RULE_KEYS = tuple(f.name for f in fields(BeeRules))
+RULE_TYPES = {f.name: f.type for f in fields(BeeRules)}
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -60,7 +61,8 @@ def rules_from_args(config: dict, overrides: list[str]) -> BeeRules:
         key = key.strip()
         if not eq or key not in RULE_KEYS:
             raise PuzzleError(f"--set {item!r}: expected KEY=VALUE with KEY one of {', '.join(RULE_KEYS)}")
-        section[key] = "" if value.strip() == "" else yaml.safe_load(value)
+        text = value.strip()
+        section[key] = text if RULE_TYPES[key] == "str" or not text else yaml.safe_load(text)
     return BeeRules.from_config(section)
 
 
