@@ -301,3 +301,16 @@ def test_config_defaults_are_the_published_rules():
     assert BeeRules.from_config(config["bee"]) == BeeRules()
     assert BeeRules() == BeeRules(size=7, min_length=4, short_length=4, short_points=1,
                                   pangram_bonus=7, exclude="s", require_pangram=True)
+
+
+def test_dense_index_is_a_bijection_on_small_masks():
+    from itertools import combinations
+
+    from puzzlesearch.bee import kernels
+
+    size = 3
+    binom, offset = kernels.binomials(26, size), kernels.offsets(size)
+    seen = [kernels.mask_index(sum(1 << p for p in c), binom, offset)
+            for k in range(size + 1) for c in combinations(range(26), k)]
+    assert sorted(seen) == list(range(sum(comb(26, k) for k in range(size + 1))))
+    assert offset[size + 1] == len(seen)
