@@ -106,3 +106,22 @@ def test_open_lexicon_rebuilds_when_the_source_changes(tmp_path):
 def test_unknown_lexicon_name_is_an_error(tmp_path):
     with pytest.raises(PuzzleError, match="not a lexicon name"):
         open_lexicon("nope", config={"lexicons": {"x": "builtin:en"}}, root=tmp_path)
+
+
+def test_two_files_with_the_same_stem_get_separate_artifacts(tmp_path):
+    config = {"lexicons": {"x": "builtin:en"}}
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    (tmp_path / "a" / "words.txt").write_text("cat\n")
+    (tmp_path / "b" / "words.txt").write_text("dog\nemu\n")
+    first = open_lexicon(str(tmp_path / "a" / "words.txt"), config=config, root=tmp_path)
+    second = open_lexicon(str(tmp_path / "b" / "words.txt"), config=config, root=tmp_path)
+    assert first.dir != second.dir
+    assert first.words["word"].to_list() == ["cat"] and second.words["word"].to_list() == ["dog", "emu"]
+    again = open_lexicon(str(tmp_path / "a" / "words.txt"), config=config, root=tmp_path)
+    assert again.dir == first.dir
+
+
+def test_count_column_only_takes_ascii_digits(tmp_path):
+    t = table_for(tmp_path, "cat 12\nworld \u00b2\n")
+    assert t.words["word"].to_list() == ["cat"] and t.dropped["non_letters"] == 1
