@@ -226,3 +226,22 @@ def parse_cube(text: str) -> CubieCube:
     if is_cubie_text(text):
         return parse_cubies(text)
     return SOLVED.apply(parse_moves(text))
+
+
+# ------------------------------------------------------------------ random cubes
+
+
+def random_cube(rng) -> CubieCube:
+    """A uniformly random solvable cube drawn with `rng` (a random.Random)."""
+    while True:
+        cp = list(range(N_CORNERS))
+        ep = list(range(N_EDGES))
+        rng.shuffle(cp)
+        rng.shuffle(ep)
+        if _parity(cp) == _parity(ep):
+            break
+    eo = [rng.randrange(2) for _ in range(N_EDGES - 1)]
+    co = [rng.randrange(3) for _ in range(N_CORNERS - 1)]
+    eo.append(sum(eo) % 2)
+    co.append((-sum(co)) % 3)
+    return CubieCube(tuple(cp), tuple(co), tuple(ep), tuple(eo))

@@ -106,7 +106,7 @@ def twophase_search(
     mv_twist, mv_flip, mv_slice, pr_twist, pr_flip,
     mv_cperm, mv_udedge, mv_sperm, pr_cperm, pr_udedge,
     move_cp, move_ep, p1_moves, p2_moves,
-    max_length, target_length, p2_max, node_budget,
+    max_length, target_length, p2_max, node_budget, min_nodes,
 ):
     """Kociemba's two-phase search; returns (moves, nodes visited).
 
@@ -114,6 +114,9 @@ def twophase_search(
     solution whose last move leaves G2 is completed by an optimal phase-2 IDA* of at most
     min(p2_max, best - 1 - d1) moves. Stops when a solution has <= target_length moves,
     when d1 reaches the best length, or when node_budget is spent after a first solution.
+    A solution at or under target_length is only taken after min_nodes nodes, so that short
+    cubes (few-move scrambles) still get their short solutions. Phase 2 may start on the
+    face phase 1 ended with; the caller merges those two moves (counted here as one).
     Returns an empty array if nothing was found within max_length.
     """
     n_s = 495
@@ -148,6 +151,10 @@ def twophase_search(
                 if mi[depth] >= n1:
                     depth -= 1
                     continue
+                if best_len <= max_length and (
+                    nodes > node_budget or (best_len <= target_length and nodes > min_nodes)
+                ):
+                    return best[:best_len].copy(), nodes
                 m = p1_moves[mi[depth]]
                 if depth > 0 and _redundant(m, path1[depth - 1]):
                     continue
@@ -194,9 +201,10 @@ def twophase_search(
                             d -= 1
                             continue
                         m2 = p2_moves[mi2[d]]
-                        prev = path2[d - 1] if d > 0 else last
-                        if _redundant(m2, prev):
+                        if d > 0 and _redundant(m2, path2[d - 1]):
                             continue
+                        if d == 0 and last >= 0 and last // 3 % 3 == m2 // 3 % 3 and last // 3 != m2 // 3:
+                            continue  # opposite face of phase 1's last move: never shorter
                         c = mv_cperm[s2c[d], m2]
                         e = mv_udedge[s2e[d], m2]
                         s = mv_sperm[s2s[d], m2]
@@ -210,15 +218,18 @@ def twophase_search(
                             break
                         d += 1
                         s2c[d], s2e[d], s2s[d], mi2[d] = c, e, s, -1
-                if found:
-                    best_len = d1 + bound
+                merged = 1 if bound > 0 and last >= 0 and path2[0] // 3 == last // 3 else 0
+                if found and d1 + bound - merged < best_len:
+                    best_len = d1 + bound - merged
                     for k in range(d1):
                         best[k] = path1[k]
-                    for k in range(bound):
-                        best[d1 + k] = path2[k]
+                    if merged:
+                        best[d1 - 1] = 3 * (last // 3) + (last % 3 + path2[0] % 3 + 1) % 4
+                    for k in range(merged, bound):
+                        best[d1 - merged + k] = path2[k]
                     break
-            if best_len <= target_length or (best_len <= max_length and nodes > node_budget):
-                return best[:best_len].copy(), nodes
+                if found:
+                    break
             if d1 >= best_len:
                 break
         d1 += 1

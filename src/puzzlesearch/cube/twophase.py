@@ -14,18 +14,20 @@ import numpy as np
 
 from puzzlesearch.cube import constants as K
 from puzzlesearch.cube.cubie import MOVE_CP, MOVE_EP, CubieCube
+from puzzlesearch.cube.io import merge_moves
 from puzzlesearch.cube.kernels import twophase_search
 from puzzlesearch.cube.tables import Tables
 
 
 @dataclass(frozen=True)
 class TwoPhaseOptions:
-    """Search budget: stop at target_length moves, or after node_budget nodes once solved."""
+    """Search budget: stop at target_length moves (after min_nodes), or after node_budget nodes once solved."""
 
     max_length: int = 30
-    target_length: int = 20
-    phase2_max: int = 12
-    node_budget: int = 200_000
+    target_length: int = 21
+    phase2_max: int = 10
+    node_budget: int = 1_000_000
+    min_nodes: int = 50_000
 
 
 def solve(cube: CubieCube, tables: Tables, options: TwoPhaseOptions = TwoPhaseOptions()) -> list[int]:
@@ -47,8 +49,8 @@ def search(cube: CubieCube, tables: Tables, options: TwoPhaseOptions) -> tuple[l
             t.move("twist"), t.move("flip"), t.move("eslice"), t.prune("tp1_twist"), t.prune("tp1_flip"),
             t.move("cperm"), t.move("udedge"), t.move("sliceperm"), t.prune("tp2_corner"), t.prune("tp2_edge"),
             MOVE_CP, MOVE_EP, p1, p2,
-            max_length, options.target_length, options.phase2_max, options.node_budget,
+            max_length, options.target_length, options.phase2_max, options.node_budget, options.min_nodes,
         )
         if len(moves) or cube.is_solved:
-            return [int(m) for m in moves], int(nodes)
+            return merge_moves([int(m) for m in moves]), int(nodes)
         max_length += 5  # cannot happen with max_length >= 30 (phase 1 <= 12, phase 2 <= 18)
