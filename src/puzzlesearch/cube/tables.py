@@ -167,9 +167,10 @@ def build_prune_table(name: str, table_dir) -> np.ndarray:
     move_a, move_b = tables.move(spec.a), tables.move(spec.b)
     n_b = COORD_SIZES[spec.b]
     size = COORD_SIZES[spec.a] * n_b
+    moves = np.array(spec.moves, dtype=np.int64)
+    bfs_distances(move_a[:1] * 0, move_b[:1] * 0, moves, 0, 1, 1)  # compile/load the kernel first
     t0 = time.perf_counter()
-    dist = bfs_distances(move_a, move_b, np.array(spec.moves, dtype=np.int64),
-                         solved_index(spec, tables.lookups), n_b, size)
+    dist = bfs_distances(move_a, move_b, moves, solved_index(spec, tables.lookups), n_b, size)
     seconds = time.perf_counter() - t0
     _save(Path(table_dir), f"prune_{name}", dist, "prune", seconds,
           {"a": spec.a, "b": spec.b, "moves": len(spec.moves), "what": spec.what})
