@@ -38,11 +38,13 @@ rule cube_move_tables:
         code=lib_files(*CUBE_TABLE_CODE),
     output:
         **cube_move_outputs(),
+    params:
+        dir=CUBE_TABLES,
     log:
         "logs/cube/move_tables.log",
     cache: True
     shell:
-        "{PS} cube build-move-tables --dir {CUBE_TABLES} 2> {log}"
+        "{PS} cube build-move-tables --dir {params.dir} 2> {log}"
 
 
 rule cube_prune_table:
@@ -54,11 +56,13 @@ rule cube_prune_table:
         meta=f"{CUBE_TABLES}/prune_{{table}}.json",
     wildcard_constraints:
         table="|".join(PRUNE_SPECS),
+    params:
+        dir=CUBE_TABLES,
     log:
         "logs/cube/prune_{table}.log",
     cache: True
     shell:
-        "{PS} cube build-prune-table {wildcards.table} --dir {CUBE_TABLES} 2> {log}"
+        "{PS} cube build-prune-table {wildcards.table} --dir {params.dir} 2> {log}"
 
 
 rule cube_manifest:
@@ -68,10 +72,12 @@ rule cube_manifest:
         code=lib_files("cube/tables.py"),
     output:
         f"{CUBE_TABLES}/manifest.parquet",
+    params:
+        dir=CUBE_TABLES,
     log:
         "logs/cube/manifest.log",
     shell:
-        "{PS} cube manifest --dir {CUBE_TABLES} 2> {log}"
+        "{PS} cube manifest --dir {params.dir} 2> {log}"
 
 
 rule cube_random_testset:
@@ -103,13 +109,14 @@ rule cube_solve:
         target=CUBE["twophase"]["target_length"],
         budget=CUBE["twophase"]["node_budget"],
         p2max=CUBE["twophase"]["phase2_max"],
+        tables=CUBE_TABLES,
     log:
         "logs/cube/{solver}/{testset}.log",
     benchmark:
         "benchmarks/cube/{solver}/{testset}.tsv"
     shell:
         "{PS} cube solve --file {input.cubes} --solver {wildcards.solver} --format {params.fmt}"
-        " --tables {CUBE_TABLES} --target-length {params.target} --node-budget {params.budget}"
+        " --tables {params.tables} --target-length {params.target} --node-budget {params.budget}"
         " --phase2-max {params.p2max} --out {output} 2> {log}"
 
 
