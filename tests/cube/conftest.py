@@ -23,9 +23,3 @@ def cube_data(shared_dir):
         pytest.skip(f"{folder} is absent")
     return folder
 
-
-def read_tsv(path) -> list[dict[str, str]]:
-    """Rows of a tab-separated file with a header line."""
-    lines = path.read_text(encoding="utf-8").splitlines()
-    header = lines[0].split("\t")
-    return [dict(zip(header, line.split("\t"))) for line in lines[1:] if line]

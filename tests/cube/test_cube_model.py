@@ -18,7 +18,7 @@ from puzzlesearch.cube.cubie import (
 from puzzlesearch.cube.io import format_moves, merge_moves
 from puzzlesearch.errors import PuzzleError
 
-from conftest import read_tsv
+from cube_testing import read_tsv
 
 # Published on Rokicki's contest page (see ../shared/cube/SOURCES.md).
 U_TURN = "UR UB UL UF DF DR DB DL FR FL BR BL URB UBL ULF UFR DRF DFL DLB DBR"

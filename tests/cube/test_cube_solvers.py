@@ -12,7 +12,7 @@ from puzzlesearch.cube.cubie import MOVE_CUBES, SOLVED, parse_cube, parse_cubies
 from puzzlesearch.cube.io import format_moves
 from puzzlesearch.cube.solve import solve_cube
 
-from conftest import read_tsv
+from cube_testing import read_tsv
 
 SOLVERS = ("thistlethwaite", "twophase")
 SUPERFLIP = "FU RU BU LU FD RD BD LD RF LF RB LB UFR URB UBL ULF DRF DFL DLB DBR"

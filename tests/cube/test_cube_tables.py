@@ -12,7 +12,7 @@ from puzzlesearch.cube.constants import THISTLETHWAITE_COSETS
 from puzzlesearch.cube.cubie import MOVE_CUBES, random_cube
 from puzzlesearch.cube.tables import COORD_SIZES, MOVE_TABLES, PRUNE_SPECS, distribution
 
-from conftest import read_tsv
+from cube_testing import read_tsv
 
 
 def test_phase_tables_match_the_exact_distributions(cube_tables, cube_data):
