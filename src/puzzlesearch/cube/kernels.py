@@ -9,6 +9,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from puzzlesearch.cube.constants import N_SLICE, N_SLICE_PERM
+
 
 @njit(cache=True)
 def bfs_distances(move_a, move_b, moves, start, n_b, size):
@@ -119,8 +121,8 @@ def twophase_search(
     face phase 1 ended with; the caller merges those two moves (counted here as one).
     Returns an empty array if nothing was found within max_length.
     """
-    n_s = 495
-    n_sp = 24
+    n_s = N_SLICE
+    n_sp = N_SLICE_PERM
     best_len = max_length + 1
     best = np.empty(max_length + 1, dtype=np.int64)
     path1 = np.empty(max_length + 2, dtype=np.int64)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from puzzlesearch.cube import constants as K
 from puzzlesearch.cube.cubie import CubieCube
 from puzzlesearch.cube.io import merge_moves
 from puzzlesearch.cube.kernels import ida_phase
