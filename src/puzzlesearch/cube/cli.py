@@ -80,7 +80,10 @@ def cmd_solve(args) -> int:
         raise PuzzleError("give a cube (20 tokens or a scramble) or --file FILE")
     cubes = [parse_line(text, f"cube {k}" if len(args.cubes) > 1 else "") for k, text in enumerate(args.cubes, 1)]
     if args.file:
-        cubes += [parse_line(text, f"{args.file} line {n}") for n, text in read_cubes(args.file)]
+        from_file = [parse_line(text, f"{args.file} line {n}") for n, text in read_cubes(args.file)]
+        if not from_file:
+            raise PuzzleError(f"{args.file} has no cube lines")
+        cubes += from_file
     tp = section["twophase"]
     options = TwoPhaseOptions(
         target_length=args.target_length if args.target_length is not None else tp["target_length"],
