@@ -5,12 +5,13 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 from puzzlesearch.config import validate_config
 from puzzlesearch.errors import ConfigError
 import pytest
 
-from conftest import PROJECT
+PROJECT = Path(__file__).resolve().parents[1]
 
 
 def run(*args: str, cwd=None) -> subprocess.CompletedProcess:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import PROJECT
+PROJECT = Path(__file__).resolve().parents[1]
 
 SNAKEMAKE = [sys.executable, "-m", "snakemake"]
 TARGETS = ["results/lexicon/tiny/words.parquet", "results/lexicon/tiny/dawg.npz",
