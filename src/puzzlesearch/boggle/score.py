@@ -32,14 +32,9 @@ class Scorer:
         self.words = words  # optional list: word_id -> real word (for listing)
         max_len = int(dawg.word_length.max()) if dawg.n_words else 3
         self.points = points_table(points, max(max_len, 8))
-        self.arrays = (
-            np.ascontiguousarray(dawg.mask, dtype=np.uint32),
-            np.ascontiguousarray(dawg.first_edge, dtype=np.int32),
-            np.ascontiguousarray(dawg.terminal, dtype=np.uint8),
-            np.ascontiguousarray(dawg.edge_target, dtype=np.int32),
-            np.ascontiguousarray(dawg.edge_rank, dtype=np.int32),
-            np.ascontiguousarray(dawg.word_length, dtype=np.int16),
-        )
+        nodes, edges = kernels.pack_dawg(dawg.mask, dawg.first_edge, dawg.terminal,
+                                         dawg.edge_target, dawg.edge_rank)
+        self.arrays = (nodes, edges, np.ascontiguousarray(dawg.word_length, dtype=np.int16))
         self.stamps = np.zeros(max(dawg.n_words, 1), dtype=np.int32)
         self.stamp = 1
 
