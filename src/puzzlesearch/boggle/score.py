@@ -14,7 +14,7 @@ from puzzlesearch.lexicon.dawg import Dawg
 STAMP_LIMIT = 2**31 - 2**24  # reset the stamps well before int32 overflows
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, order=True)
 class WordScore:
     """One word found on a board and its points."""
 

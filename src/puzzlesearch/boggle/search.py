@@ -333,7 +333,7 @@ def pool_search(scorer: Scorer, space, seed: int, budget: Budget, pool_size: int
                     stall += 1
                 report.maybe(budget, found, restarts)
             found.add(keys, scores, budget, restarts)
-            restarts += 1
+            restarts += not budget.done()
     except KeyboardInterrupt:
         budget.interrupted = True
     report.maybe(budget, found, restarts, force=True)
@@ -370,7 +370,7 @@ def hill_climb(scorer: Scorer, space, seed: int, budget: Budget, pool_size: int 
                                                      keys + kkeys, pool_size)
                 report.maybe(budget, found, restarts)
             found.add(keys, scores, budget, restarts)
-            restarts += 1
+            restarts += not budget.done()
     except KeyboardInterrupt:
         budget.interrupted = True
     report.maybe(budget, found, restarts, force=True)
