@@ -19,6 +19,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     def common(p, shape=True):
         p.add_argument("--lexicon", help="a name from config.yaml or a word-list path (default: default_lexicon)")
+        p.add_argument("--points", help="points by word length, comma-separated, the last for longer "
+                       "words (default: boggle.points, 0,0,0,1,1,2,3,5,11)")
         if shape:
             p.add_argument("--rows", type=int, help="board rows (inferred for square boards)")
             p.add_argument("--cols", type=int, help="board columns (inferred for square boards)")
@@ -33,6 +35,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     common(p, shape=False)
     p.add_argument("--shape", default="4x4", help="ROWSxCOLS (default 4x4)")
     p.add_argument("--mode", choices=["free", "dice"], default="free")
+    p.add_argument("--dice", help="dice mode: a set name (classic, big) or comma-separated dice "
+                   "(default: boggle.dice for the shape)")
     p.add_argument("--method", choices=["hill", "pool"], help="default: boggle.method")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--seconds", type=float, help="time budget (default: boggle.seconds)")
@@ -74,7 +78,13 @@ def _setup(args):
     lex = open_lexicon(args.lexicon or config["default_lexicon"], config, root)
     if lex.spec.alphabet != "latin":
         raise PuzzleError(f"--lexicon {lex.name}: Boggle needs a latin (a-z) lexicon")
-    return section, lex, Scorer.for_lexicon(lex, section["points"])
+    points = section["points"]
+    if getattr(args, "points", None):
+        try:
+            points = [int(p) for p in args.points.split(",")]
+        except ValueError:
+            raise PuzzleError(f"--points {args.points!r}: expected comma-separated integers") from None
+    return section, lex, Scorer.for_lexicon(lex, points)
 
 
 def cmd_score(args) -> int:
@@ -101,7 +111,10 @@ def cmd_search(args) -> int:
 
     shape = Shape.parse(args.shape)
     section, lex, scorer = _setup(args)
-    space = make_space(shape, args.mode, section["dice"].get(str(shape)))
+    dice = section["dice"].get(str(shape))
+    if args.dice:
+        dice = args.dice if "," not in args.dice else args.dice.split(",")
+    space = make_space(shape, args.mode, dice)
     method = args.method or section["method"]
     keep = args.keep or section["keep"]
     budget = Budget(seconds=args.seconds if args.seconds is not None else section["seconds"],
