@@ -180,15 +180,17 @@ class Budget:
 
     seconds: float = 20.0
     max_boards: int = 0
+    target: int = 0  # stop once a board scores at least this (0 = never)
     start: float = field(default_factory=time.perf_counter)
     boards: int = 0
+    best: int = -1
     interrupted: bool = False
 
     def elapsed(self) -> float:
         return time.perf_counter() - self.start
 
     def done(self) -> bool:
-        if self.interrupted:
+        if self.interrupted or (self.target and self.best >= self.target):
             return True
         if self.seconds and self.elapsed() >= self.seconds:
             return True
@@ -218,6 +220,7 @@ class Found:
                 continue
             self.records[key] = {"score": score, "seconds": round(budget.elapsed(), 3),
                                  "boards_scored": budget.boards, "restart": restart}
+            budget.best = max(budget.best, score)
             changed = True
         if changed and len(self.records) > self.keep:
             order = sorted(self.records.items(), key=lambda kv: (-kv[1]["score"], kv[0]))
@@ -272,11 +275,18 @@ class _Evaluator:
     def __init__(self, scorer: Scorer, space, budget: Budget):
         self.scorer, self.space, self.budget = scorer, space, budget
 
-    def __call__(self, states: np.ndarray) -> tuple[np.ndarray, list[bytes]]:
+    def __call__(self, states: np.ndarray, chunk: int = 2048) -> tuple[np.ndarray, np.ndarray]:
+        """(scores, boards) of the states, in chunks; stops early when the budget is spent."""
         boards = self.space.letters(states)
-        scores = self.scorer.scores(boards, self.space.shape)
-        self.budget.boards += len(states)
-        return scores, boards
+        parts = []
+        for lo in range(0, len(boards), chunk):
+            if parts and self.budget.done():
+                break
+            part = boards[lo:lo + chunk]
+            parts.append(self.scorer.scores(part, self.space.shape))
+            self.budget.boards += len(part)
+        scores = np.concatenate(parts) if parts else np.zeros(0, dtype=np.int32)
+        return scores, boards[: len(scores)]
 
     def keys(self, boards: np.ndarray) -> list[bytes]:
         canon = canonical(boards, self.space.shape)
@@ -322,6 +332,7 @@ def pool_search(scorer: Scorer, space, seed: int, budget: Budget, pool_size: int
                 extra = rng.random(len(kids)) < 0.3  # sometimes two moves
                 kids[extra] = space.mutate(kids[extra], rng)
                 kscores, kboards = ev(kids)
+                kids = kids[: len(kscores)]
                 kkeys = ev.keys(kboards)
                 found.add(kkeys, kscores, budget, restarts)
                 states, scores, keys = _top_distinct(np.concatenate([states, kids]),
@@ -342,7 +353,10 @@ def pool_search(scorer: Scorer, space, seed: int, budget: Budget, pool_size: int
 
 def hill_climb(scorer: Scorer, space, seed: int, budget: Budget, pool_size: int = 500,
                batch: int = 16, keep: int = 100, progress: float = 5.0) -> Result:
-    """Pool hill climbing: expand every neighbour of each pool board; restart at a local optimum."""
+    """Pool hill climbing: expand every neighbour of each pool board; restart at a local optimum.
+
+    Pool boards are expanded best first, `batch` at a time.
+    """
     rng = np.random.default_rng(seed)
     ev = _Evaluator(scorer, space, budget)
     found, restarts, report = Found(keep), 0, _Progress(progress)
@@ -353,17 +367,27 @@ def hill_climb(scorer: Scorer, space, seed: int, budget: Budget, pool_size: int 
             keys = ev.keys(boards)
             states, scores, keys = _top_distinct(states, scores, keys, pool_size)
             expanded: set[bytes] = set()
+            seen: set[bytes] = set(keys)  # boards scored in this climb: never scored twice
             while not budget.done():
                 todo = [i for i, k in enumerate(keys) if k not in expanded][:batch]
                 if not todo:
                     break  # every pool board expanded: a local optimum of the pool
                 kids = space.neighbours(states[todo])
                 expanded.update(keys[i] for i in todo)
+                kkeys = ev.keys(space.letters(kids))
+                fresh = []
+                for i, k in enumerate(kkeys):
+                    if k not in seen:
+                        seen.add(k)
+                        fresh.append(i)
+                kids = kids[fresh]
+                kkeys = [kkeys[i] for i in fresh]
                 kscores, kboards = ev(kids)
+                kids = kids[: len(kscores)]  # fewer when the budget ran out mid-way
                 floor = int(scores[-1]) if len(scores) >= pool_size else -1
                 good = np.flatnonzero(kscores >= floor)
-                kids, kscores, kboards = kids[good], kscores[good], kboards[good]
-                kkeys = ev.keys(kboards)
+                kids, kscores = kids[good], kscores[good]
+                kkeys = [kkeys[i] for i in good]
                 found.add(kkeys, kscores, budget, restarts)
                 states, scores, keys = _top_distinct(np.concatenate([states, kids]),
                                                      np.concatenate([scores, kscores]),
