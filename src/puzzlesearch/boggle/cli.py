@@ -67,6 +67,23 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_scan)
 
 
+def _section(config: dict) -> dict:
+    """The boggle config section with defaults, also outside a project folder."""
+    section = config.get("boggle")
+    if section and "points" in section:
+        return section  # validated against workflow/schemas/boggle.schema.yaml
+    import yaml
+
+    from puzzlesearch.config import DefaultingValidator
+
+    schema_path = Path(__file__).resolve().parents[3] / "workflow" / "schemas" / "boggle.schema.yaml"
+    if not schema_path.exists():
+        raise PuzzleError(f"config key boggle: no defaults ({schema_path} is missing)")
+    filled = {"boggle": dict(section or {})}
+    DefaultingValidator(yaml.safe_load(schema_path.read_text())).validate(filled)
+    return filled["boggle"]
+
+
 def _setup(args):
     """(boggle config section, Lexicon, Scorer) for a command."""
     from puzzlesearch.boggle.score import Scorer
@@ -74,7 +91,7 @@ def _setup(args):
     from puzzlesearch.lexicon import open_lexicon
 
     config, root = load_config(args.config)
-    section = config["boggle"]
+    section = _section(config)
     lex = open_lexicon(args.lexicon or config["default_lexicon"], config, root)
     if lex.spec.alphabet != "latin":
         raise PuzzleError(f"--lexicon {lex.name}: Boggle needs a latin (a-z) lexicon")
@@ -125,6 +142,8 @@ def cmd_search(args) -> int:
         options = {**section["pool_search"], "keep": keep}
         if args.pool_size:
             options["pool_size"] = args.pool_size
+    if budget.seconds <= 0 and budget.max_boards <= 0:
+        raise PuzzleError("search: give a time budget (--seconds > 0) or a board budget (--max-boards > 0)")
     log("boggle", f"search {lex.name} {shape} {args.mode} method={method} seed={args.seed} "
         f"seconds={budget.seconds} max_boards={budget.max_boards} {options}")
     result = run_search(scorer, space, method, args.seed, budget, **options)

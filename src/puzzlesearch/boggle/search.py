@@ -181,13 +181,22 @@ class Budget:
     seconds: float = 20.0
     max_boards: int = 0
     target: int = 0  # stop once a board scores at least this (0 = never)
-    start: float = field(default_factory=time.perf_counter)
+    cpu: bool = False  # count this process's CPU seconds instead of wall seconds
+    start: float = -1.0
     boards: int = 0
     best: int = -1
     interrupted: bool = False
 
+    def __post_init__(self) -> None:
+        if self.start < 0:
+            self.start = self.clock()
+
+    def clock(self) -> float:
+        return time.process_time() if self.cpu else time.perf_counter()
+
     def elapsed(self) -> float:
-        return time.perf_counter() - self.start
+        """Seconds spent (wall, or CPU when `cpu`)."""
+        return self.clock() - self.start
 
     def done(self) -> bool:
         if self.interrupted or (self.target and self.best >= self.target):
