@@ -188,10 +188,12 @@ def test_hill_climb_reaches_proven_3x3_optimum(scorer):
         canonical(encode_boards(["streaedlp"], Shape(3, 3)), Shape(3, 3)).tolist()
 
 
-def test_search_is_reproducible_and_scores_are_true(scorer):
+@pytest.mark.parametrize("method, options", [("pool", {"pool_size": 20, "mutants": 4, "patience": 50}),
+                                             ("hill", {"pool_size": 20})])
+def test_search_is_reproducible_and_scores_are_true(scorer, method, options):
     space = FreeSpace(Shape(3, 3))
-    runs = [run_search(scorer, space, "pool", seed=7, budget=Budget(seconds=60, max_boards=20_000),
-                       pool_size=20, mutants=4, patience=50, keep=10).rows() for _ in range(2)]
+    runs = [run_search(scorer, space, method, seed=7, budget=Budget(seconds=60, max_boards=20_000),
+                       keep=10, **options).rows() for _ in range(2)]
     strip = [[(r["board"], r["score"], r["boards_scored"]) for r in rows] for rows in runs]
     assert strip[0] == strip[1] and len(strip[0]) == 10
     boards = encode_boards([b for b, _, _ in strip[0]], Shape(3, 3))
