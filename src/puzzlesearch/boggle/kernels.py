@@ -3,9 +3,9 @@
 Plain arrays in, plain arrays out. The DAWG is passed as the tuple
     dawg = (nodes, edges, word_length)
 of packed int64 words made by `pack_dawg` from puzzlesearch.lexicon.dawg's arrays:
-node = mask | terminal << 26 | first_edge << 32, edge = target | rank << 32. A board is a uint8 array of letter indices (16 = the
-"Qu" face, which is the Boggle DAWG's letter 'q'); `nbr[cell, k]` for k < `nbr_n[cell]`
-are its neighbours. Words are de-duplicated with per-word stamps: `stamps[rank] == stamp`
+node = mask | terminal << 26 | first_edge << 32, edge = target | rank << 32.
+A board is a uint8 array of letter indices (16 = the "Qu" face, which is the Boggle
+DAWG's letter 'q'); `nbr[cell, k]` for k < `nbr_n[cell]` are its neighbours. Words are de-duplicated with per-word stamps: `stamps[rank] == stamp`
 when the word of that DAWG rank was already counted for the current board, so a new board
 only needs a new stamp value (no clearing, no allocation per board).
 """
@@ -27,7 +27,7 @@ def _popcount(typingctx, x):
     """Set bits of an int64 (one `popcnt` instruction via LLVM's ctpop)."""
     if not isinstance(x, types.Integer):
         return None
-    sig = types.int64(types.int64)
+    sig = types.int64(x)
 
     def codegen(context, builder, signature, args):
         value = context.cast(builder, args[0], x, types.int64)
