@@ -213,7 +213,17 @@ def test_dice_states_are_real_arrangements(scorer):
             assert chr(97 + board[slot]) in dice[state[slot]]
     result = run_search(scorer, space, "hill", seed=0, budget=Budget(seconds=60, max_boards=5000),
                         pool_size=10, keep=5)
-    assert result.rows()[0]["score"] > 0
+    for row in result.rows():  # the kept arrangement shows the board (up to symmetry)
+        letters = space.letters(np.array([row["state"]], dtype=np.uint8))
+        assert decode_boards(canonical(letters, shape)) == [row["board"]]
+        assert scorer.scores(letters, shape)[0] == row["score"]
+    from puzzlesearch.boggle.scan import scan_state
+
+    row = result.rows()[0]
+    res = scan_state(scorer, space, row["state"], distance=1, keep=3)
+    direct = scorer.scores(space.letters(space.neighbours(np.array([row["state"]], dtype=np.uint8))), shape)
+    assert res.board == row["board"] and res.score == row["score"] and res.best_score == direct.max()
+    assert res.better > 0 or direct.max() <= row["score"]
 
 
 # ---------------------------------------------------------------- rank and scan

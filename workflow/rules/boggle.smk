@@ -1,8 +1,8 @@
 # Boggle stage: seeded board searches, a ranking merged over seeds, and a neighbourhood
-# scan certifying the best free-letter boards. The logic is in src/puzzlesearch/boggle/.
+# scan certifying the best boards. The logic is in src/puzzlesearch/boggle/.
 #   results/boggle/{lexicon}/{shape}/{mode}/seed{seed}.parquet   one search job
 #   results/boggle/{lexicon}/{shape}/{mode}/best.parquet          merged, symmetry-reduced
-#   results/boggle/{lexicon}/{shape}/free/scan.parquet|.json      the best boards' neighbourhoods
+#   results/boggle/{lexicon}/{shape}/{mode}/scan.parquet|.json    the best boards' neighbourhoods
 
 BOGGLE = config["boggle"]
 
@@ -89,34 +89,35 @@ rule boggle_rank:
 
 rule boggle_scan:
     input:
-        best="results/boggle/{lexicon}/{shape}/free/best.parquet",
+        best="results/boggle/{lexicon}/{shape}/{mode}/best.parquet",
         dawg=lambda w: lexicon_dawg(w.lexicon, "boggle_dawg"),
         code=lib_files("boggle"),
     output:
-        top="results/boggle/{lexicon}/{shape}/free/scan.parquet",
-        summary="results/boggle/{lexicon}/{shape}/free/scan.json",
+        top="results/boggle/{lexicon}/{shape}/{mode}/scan.parquet",
+        summary="results/boggle/{lexicon}/{shape}/{mode}/scan.json",
     params:
         boards=BOGGLE["scan"]["boards"],
         distance=BOGGLE["scan"]["distance"],
         swaps="--swaps" if BOGGLE["scan"]["swaps"] else "--no-swaps",
         keep=BOGGLE["scan"]["keep"],
         points=boggle_points(),
+        dice=boggle_dice,
     log:
-        "logs/boggle/{lexicon}/{shape}/free/scan.log",
+        "logs/boggle/{lexicon}/{shape}/{mode}/scan.log",
     benchmark:
-        "benchmarks/boggle/{lexicon}/{shape}/free/scan.tsv"
+        "benchmarks/boggle/{lexicon}/{shape}/{mode}/scan.tsv"
     shell:
-        "{PS} boggle scan --from {input.best} --boards {params.boards} --distance {params.distance}"
-        " {params.swaps} --keep {params.keep} --lexicon {wildcards.lexicon} --points {params.points}"
-        " --out {output.top} --summary {output.summary} > /dev/null 2> {log}"
+        "{PS} boggle scan --from {input.best} --boards {params.boards} --mode {wildcards.mode} {params.dice}"
+        " --distance {params.distance} {params.swaps} --keep {params.keep} --lexicon {wildcards.lexicon}"
+        " --points {params.points} --out {output.top} --summary {output.summary} > /dev/null 2> {log}"
 
 
 DEFAULT_TARGETS += expand(
     "results/boggle/{lexicon}/{shape}/{mode}/best.parquet",
     lexicon=boggle_lexicons(), shape=BOGGLE["shapes"], mode=BOGGLE["modes"],
 )
-if "free" in BOGGLE["modes"] and BOGGLE["scan"]["boards"] > 0:
+if BOGGLE["scan"]["boards"] > 0:
     DEFAULT_TARGETS += expand(
-        "results/boggle/{lexicon}/{shape}/free/scan.json",
-        lexicon=boggle_lexicons(), shape=BOGGLE["shapes"],
+        "results/boggle/{lexicon}/{shape}/{mode}/scan.json",
+        lexicon=boggle_lexicons(), shape=BOGGLE["shapes"], mode=BOGGLE["modes"],
     )

@@ -58,6 +58,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("boards", nargs="*", metavar="BOARD")
     common(p)
     p.add_argument("--from", dest="from_table", help="scan the best boards of this best.parquet")
+    p.add_argument("--mode", choices=["free", "dice"], default="free",
+                   help="free: Hamming neighbourhood; dice: arrangements one/two moves away (needs --from)")
+    p.add_argument("--dice", help="dice mode: the dice set of the search (default: boggle.dice for the shape)")
     p.add_argument("--boards", dest="n_boards", type=int, help="how many boards of --from (default: boggle.scan.boards)")
     p.add_argument("--distance", type=int, choices=[1, 2], help="default: boggle.scan.distance")
     p.add_argument("--swaps", action=argparse.BooleanOptionalAction, default=None, help="default: boggle.scan.swaps")
@@ -185,17 +188,38 @@ def cmd_scan(args) -> int:
             raise PuzzleError(f"--from {args.from_table}: no such file")
     if not texts and not args.from_table:
         raise PuzzleError("scan: give BOARD arguments or --from best.parquet")
+    if args.mode == "dice" and (texts or not args.from_table):
+        raise PuzzleError("scan --mode dice: give --from best.parquet (its dice arrangements), not BOARD")
     section, lex, scorer = _setup(args)
     opts = section["scan"]
+    states = []
     if args.from_table:
         n = args.n_boards if args.n_boards is not None else opts["boards"]
-        texts += pl.read_parquet(args.from_table)["board"].head(n).to_list()
+        table = pl.read_parquet(args.from_table).head(n)
+        texts += table["board"].to_list()
+        if args.mode == "dice":
+            if "state" not in table.columns or table["state"].is_null().any():
+                raise PuzzleError(f"--from {args.from_table}: no dice arrangements (column state); a free-mode table?")
+            states = table["state"].to_list()
     boards = [parse_board(t, rows, cols) for t in texts]
     distance = args.distance or opts["distance"]
     swaps = opts["swaps"] if args.swaps is None else args.swaps
+    space = None
+    if args.mode == "dice" and boards:
+        from puzzlesearch.boggle.search import make_space
+
+        dice = section["dice"].get(str(boards[0].shape))
+        if args.dice:
+            dice = args.dice if "," not in args.dice else args.dice.split(",")
+        space = make_space(boards[0].shape, "dice", dice)
     results = []
-    for board in boards:
-        res = scan_board(scorer, board, distance, swaps, args.keep or opts["keep"])
+    for k, board in enumerate(boards):
+        if space is not None:
+            from puzzlesearch.boggle.scan import scan_state
+
+            res = scan_state(scorer, space, states[k], distance, args.keep or opts["keep"])
+        else:
+            res = scan_board(scorer, board, distance, swaps, args.keep or opts["keep"])
         verdict = "local optimum" if res.local_optimum else f"NOT a local optimum ({res.better} better)"
         log("boggle", f"scan {board}: {res.neighbours} neighbours, best {res.best_score}")
         print(f"{board}\t{res.score}\tbest neighbour {res.best_score}\t{verdict}")
@@ -204,6 +228,6 @@ def cmd_scan(args) -> int:
         frames = [r.top for r in results]
         write_parquet(pl.concat(frames) if frames else pl.DataFrame(schema=SCAN_SCHEMA), args.out)
     if args.summary:
-        write_json({"lexicon": lex.name, "distance": distance, "swaps": swaps,
+        write_json({"lexicon": lex.name, "mode": args.mode, "distance": distance, "swaps": swaps,
                     "boards": [r.summary() for r in results]}, args.summary)
     return 0

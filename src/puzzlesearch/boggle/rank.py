@@ -1,9 +1,10 @@
 """Search results as tables: one seed's boards, and the ranking merged over seeds.
 
     seed{n}.parquet  board (canonical text), score, words (count), seed, method, mode,
-                     seconds / boards_scored (when first seen), restart
+                     seconds / boards_scored (when first seen), restart, state (dice mode:
+                     die in each slot, then face up in each slot; null in free mode)
     best.parquet     board, score, n_words, words (list of the words), found_by (seeds),
-                     n_seeds, first_seconds, first_seed
+                     n_seeds, first_seconds, first_seed, state (of the first finder)
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from puzzlesearch.errors import PuzzleError
 
 SEED_SCHEMA = {"board": pl.Utf8, "score": pl.Int32, "words": pl.Int32, "seed": pl.Int64,
                "method": pl.Utf8, "mode": pl.Utf8, "seconds": pl.Float64,
-               "boards_scored": pl.Int64, "restart": pl.Int32}
+               "boards_scored": pl.Int64, "restart": pl.Int32, "state": pl.List(pl.Int16)}
 
 
 def seed_table(result: Result, scorer: Scorer, shape: Shape, seed: int) -> pl.DataFrame:
@@ -52,7 +53,8 @@ def rank_tables(paths, shape: Shape, scorer: Scorer | None = None, keep: int = 1
         .group_by("board", maintain_order=True)
         .agg(pl.col("score").max(), pl.col("words").max().alias("n_words"),
              pl.col("seed").unique().sort().alias("found_by"),
-             pl.col("seconds").min().alias("first_seconds"), pl.col("seed").first().alias("first_seed"))
+             pl.col("seconds").min().alias("first_seconds"), pl.col("seed").first().alias("first_seed"),
+             pl.col("state").first())
         .with_columns(n_seeds=pl.col("found_by").list.len())
         .sort(["score", "board"], descending=[True, False])
         .head(keep)
@@ -65,4 +67,4 @@ def rank_tables(paths, shape: Shape, scorer: Scorer | None = None, keep: int = 1
             words.append([w.word for w in scorer.words_of(parse_board(text, shape.rows, shape.cols))])
     best = best.with_columns(words=pl.Series(words, dtype=pl.List(pl.Utf8)))
     return best.select("board", "score", "n_words", "words", "found_by", "n_seeds",
-                       "first_seconds", "first_seed")
+                       "first_seconds", "first_seed", "state")

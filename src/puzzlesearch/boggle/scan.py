@@ -1,8 +1,9 @@
 """Exhaustive neighbourhood scan (seed 002's "double deviations"): certify a local optimum.
 
-Every board at Hamming distance 1 (one cell changed to any other letter) and, when asked,
-distance 2 (two cells changed) and every swap of two cells is scored; the board is a
-local optimum of that neighbourhood when none of them scores higher.
+Free letters (`scan_board`): every board at Hamming distance 1 (one cell changed to any
+other letter) and, when asked, distance 2 (two cells changed) and every swap of two cells
+is scored. Dice (`scan_state`): every arrangement one and two moves away (turn a die,
+swap two dice). The board is a local optimum of that neighbourhood when none scores higher.
 """
 
 from __future__ import annotations
@@ -110,3 +111,33 @@ def scan_board(scorer: Scorer, board: Board, distance: int = 2, swaps: bool = Tr
     top = pl.DataFrame(rows, schema=SCAN_SCHEMA)
     return ScanResult(str(board), score, int(len(scores)), int(scores.max()) if len(scores) else -1,
                       better, equal, top)
+
+
+def scan_state(scorer: Scorer, space, state, distance: int = 2, keep: int = 50) -> ScanResult:
+    """Score every distinct board one (and two) moves from a search state (e.g. dice)."""
+    if distance not in (1, 2):
+        raise PuzzleError(f"scan distance {distance}: must be 1 or 2")
+    shape = space.shape
+    state = np.asarray(state, dtype=np.uint8)[None, :]
+    center = space.letters(state)[0]
+    score = int(scorer.scores(center[None, :], shape)[0])
+    levels = [space.neighbours(state)]
+    if distance == 2:
+        levels.append(space.neighbours(levels[0]))
+    boards = np.concatenate([space.letters(lv) for lv in levels])
+    dist = np.concatenate([np.full(len(lv), d + 1, dtype=np.int8) for d, lv in enumerate(levels)])
+    keys = [row.tobytes() for row in canonical(boards, shape)]
+    center_key = canonical(center[None, :], shape)[0].tobytes()
+    center_text = format_cells(np.frombuffer(center_key, dtype=np.uint8))
+    first: dict[bytes, int] = {}
+    for i, k in enumerate(keys):
+        if k != center_key and k not in first:
+            first[k] = i
+    pick = np.fromiter(first.values(), dtype=np.int64, count=len(first))
+    scores = scorer.scores(boards[pick], shape) if len(pick) else np.zeros(0, dtype=np.int32)
+    order = np.argsort(-scores, kind="stable")[:keep]
+    rows = [{"center": center_text, "center_score": score, "board": format_cells(boards[pick[t]]),
+             "score": int(scores[t]), "distance": int(dist[pick[t]]), "move": space.mode} for t in order]
+    return ScanResult(center_text, score, int(len(pick)),
+                      int(scores.max()) if len(scores) else -1, int((scores > score).sum()),
+                      int((scores == score).sum()), pl.DataFrame(rows, schema=SCAN_SCHEMA))

@@ -219,16 +219,18 @@ class Found:
             return -1
         return min(r["score"] for r in self.records.values())
 
-    def add(self, keys: list[bytes], scores: np.ndarray, budget: Budget, restart: int) -> None:
-        """Record boards (canonical keys) better than the floor."""
+    def add(self, keys: list[bytes], scores: np.ndarray, budget: Budget, restart: int,
+            states: np.ndarray | None = None) -> None:
+        """Record boards (canonical keys) better than the floor; `states` are kept (dice)."""
         floor = self.floor()
         changed = False
-        for key, score in zip(keys, scores):
+        for i, (key, score) in enumerate(zip(keys, scores)):
             score = int(score)
             if score <= floor or key in self.records:
                 continue
             self.records[key] = {"score": score, "seconds": round(budget.elapsed(), 3),
-                                 "boards_scored": budget.boards, "restart": restart}
+                                 "boards_scored": budget.boards, "restart": restart,
+                                 "state": None if states is None else states[i].tolist()}
             budget.best = max(budget.best, score)
             changed = True
         if changed and len(self.records) > self.keep:
@@ -304,6 +306,11 @@ class _Evaluator:
         return [row.tobytes() for row in text]
 
 
+def _dice(space, states):
+    """States worth keeping in the tables: dice arrangements (free states are the boards)."""
+    return states if space.mode == "dice" else None
+
+
 def _top_distinct(states, scores, keys, size):
     """The best `size` distinct boards: (states, scores, keys), best first, ties by key."""
     order = sorted(range(len(keys)), key=lambda i: (-int(scores[i]), keys[i]))
@@ -343,7 +350,7 @@ def pool_search(scorer: Scorer, space, seed: int, budget: Budget, pool_size: int
                 kscores, kboards = ev(kids)
                 kids = kids[: len(kscores)]
                 kkeys = ev.keys(kboards)
-                found.add(kkeys, kscores, budget, restarts)
+                found.add(kkeys, kscores, budget, restarts, _dice(space, kids))
                 states, scores, keys = _top_distinct(np.concatenate([states, kids]),
                                                      np.concatenate([scores, kscores]),
                                                      keys + kkeys, pool_size)
@@ -352,7 +359,7 @@ def pool_search(scorer: Scorer, space, seed: int, budget: Budget, pool_size: int
                 else:
                     stall += 1
                 report.maybe(budget, found, restarts)
-            found.add(keys, scores, budget, restarts)
+            found.add(keys, scores, budget, restarts, _dice(space, states))
             restarts += not budget.done()
     except KeyboardInterrupt:
         budget.interrupted = True
@@ -397,12 +404,12 @@ def hill_climb(scorer: Scorer, space, seed: int, budget: Budget, pool_size: int 
                 good = np.flatnonzero(kscores >= floor)
                 kids, kscores = kids[good], kscores[good]
                 kkeys = [kkeys[i] for i in good]
-                found.add(kkeys, kscores, budget, restarts)
+                found.add(kkeys, kscores, budget, restarts, _dice(space, kids))
                 states, scores, keys = _top_distinct(np.concatenate([states, kids]),
                                                      np.concatenate([scores, kscores]),
                                                      keys + kkeys, pool_size)
                 report.maybe(budget, found, restarts)
-            found.add(keys, scores, budget, restarts)
+            found.add(keys, scores, budget, restarts, _dice(space, states))
             restarts += not budget.done()
     except KeyboardInterrupt:
         budget.interrupted = True
