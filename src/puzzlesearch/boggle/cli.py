@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 
 import polars as pl
@@ -177,7 +176,7 @@ def cmd_rank(args) -> int:
 
 def cmd_scan(args) -> int:
     """Scan boards' neighbourhoods; print and write whether each is a local optimum."""
-    from puzzlesearch.boggle.model import Shape, parse_board
+    from puzzlesearch.boggle.model import parse_board
     from puzzlesearch.boggle.scan import SCAN_SCHEMA, scan_board
     from puzzlesearch.io import write_json, write_parquet
 

@@ -13,10 +13,9 @@ from pathlib import Path
 
 import polars as pl
 
-from puzzlesearch.boggle.model import Shape, encode_boards, parse_board
+from puzzlesearch.boggle.model import Shape, decode_boards, encode_boards, parse_board
 from puzzlesearch.boggle.score import Scorer
 from puzzlesearch.boggle.search import Result, canonical
-from puzzlesearch.boggle.model import decode_boards
 from puzzlesearch.errors import PuzzleError
 
 SEED_SCHEMA = {"board": pl.Utf8, "score": pl.Int32, "words": pl.Int32, "seed": pl.Int64,

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from puzzlesearch.boggle import kernels
-from puzzlesearch.boggle.model import N_LETTERS, Shape, cell_pairs, format_cells, parse_dice, symmetries
+from puzzlesearch.boggle.model import N_LETTERS, Shape, cell_pairs, parse_dice, symmetries
 from puzzlesearch.boggle.score import Scorer
 from puzzlesearch.errors import PuzzleError
 from puzzlesearch.progress import log
@@ -425,7 +425,3 @@ def run_search(scorer: Scorer, space, method: str, seed: int, budget: Budget, **
         return hill_climb(scorer, space, seed, budget, **options)
     raise PuzzleError(f"boggle search method {method!r}: not one of {', '.join(METHODS)}")
 
-
-def board_text(cells) -> str:
-    """Letter indices -> board text."""
-    return format_cells(cells)
