@@ -194,7 +194,12 @@ def cmd_scan(args) -> int:
     states = []
     if args.from_table:
         n = args.n_boards if args.n_boards is not None else opts["boards"]
-        table = pl.read_parquet(args.from_table).head(n)
+        from puzzlesearch.boggle.rank import read_table
+
+        table = read_table(args.from_table)
+        if "board" not in table.columns:
+            raise PuzzleError(f"--from {args.from_table}: no column 'board' (expected a best.parquet)")
+        table = table.head(n)
         texts += table["board"].to_list()
         if args.mode == "dice":
             if "state" not in table.columns or table["state"].is_null().any():

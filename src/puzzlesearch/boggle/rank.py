@@ -23,6 +23,16 @@ SEED_SCHEMA = {"board": pl.Utf8, "score": pl.Int32, "words": pl.Int32, "seed": p
                "boards_scored": pl.Int64, "restart": pl.Int32, "state": pl.List(pl.Int16)}
 
 
+def read_table(path) -> pl.DataFrame:
+    """A Parquet table; a one-line error when the file is missing or not Parquet."""
+    if not Path(path).exists():
+        raise PuzzleError(f"{path}: no such file")
+    try:
+        return pl.read_parquet(path)
+    except (pl.exceptions.PolarsError, OSError) as exc:
+        raise PuzzleError(f"{path}: not a readable Parquet table ({type(exc).__name__})") from None
+
+
 def seed_table(result: Result, scorer: Scorer, shape: Shape, seed: int) -> pl.DataFrame:
     """One search run's boards, best first, with word counts."""
     rows = result.rows()
@@ -40,9 +50,13 @@ def rank_tables(paths, shape: Shape, scorer: Scorer | None = None, keep: int = 1
     """Merge seed tables: boards equal under symmetry become one row, best first."""
     frames = []
     for path in paths:
-        if not Path(path).exists():
-            raise PuzzleError(f"{path}: no such seed table")
-        frames.append(pl.read_parquet(path).select(SEED_SCHEMA.keys()).cast(SEED_SCHEMA))
+        frame = read_table(path)
+        if "state" not in frame.columns:  # tables written before arrangements were kept
+            frame = frame.with_columns(state=pl.lit(None, dtype=SEED_SCHEMA["state"]))
+        missing = [c for c in SEED_SCHEMA if c not in frame.columns]
+        if missing:
+            raise PuzzleError(f"{path}: not a Boggle seed table (no column {missing[0]!r})")
+        frames.append(frame.select(SEED_SCHEMA.keys()).cast(SEED_SCHEMA))
     seeds = pl.concat(frames) if frames else pl.DataFrame(schema=SEED_SCHEMA)
     if seeds.height:
         cells = encode_boards(seeds["board"].to_list(), shape)
