@@ -1,0 +1,83 @@
+"""Search results as tables: one seed's boards, and the ranking merged over seeds.
+
+    seed{n}.parquet  board (canonical text), score, words (count), seed, method, mode,
+                     seconds / boards_scored (when first seen), restart, state (dice mode:
+                     die in each slot, then face up in each slot; null in free mode)
+    best.parquet     board, score, n_words, words (list of the words), found_by (seeds),
+                     n_seeds, first_seconds, first_seed, state (of the first finder)
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import polars as pl
+
+from puzzlesearch.boggle.model import Shape, decode_boards, encode_boards, parse_board
+from puzzlesearch.boggle.score import Scorer
+from puzzlesearch.boggle.search import Result, canonical
+from puzzlesearch.errors import PuzzleError
+
+SEED_SCHEMA = {"board": pl.Utf8, "score": pl.Int32, "words": pl.Int32, "seed": pl.Int64,
+               "method": pl.Utf8, "mode": pl.Utf8, "seconds": pl.Float64,
+               "boards_scored": pl.Int64, "restart": pl.Int32, "state": pl.List(pl.Int16)}
+
+
+def read_table(path) -> pl.DataFrame:
+    """A Parquet table; a one-line error when the file is missing or not Parquet."""
+    if not Path(path).exists():
+        raise PuzzleError(f"{path}: no such file")
+    try:
+        return pl.read_parquet(path)
+    except (pl.exceptions.PolarsError, OSError) as exc:
+        raise PuzzleError(f"{path}: not a readable Parquet table ({type(exc).__name__})") from None
+
+
+def seed_table(result: Result, scorer: Scorer, shape: Shape, seed: int) -> pl.DataFrame:
+    """One search run's boards, best first, with word counts."""
+    rows = result.rows()
+    if rows:
+        boards = encode_boards([r["board"] for r in rows], shape)
+        _, counts = scorer.score_array(boards, shape)
+    else:
+        counts = []
+    data = [{**r, "words": int(c), "seed": seed, "method": result.method, "mode": result.mode}
+            for r, c in zip(rows, counts)]
+    return pl.DataFrame(data, schema=SEED_SCHEMA)
+
+
+def rank_tables(paths, shape: Shape, scorer: Scorer | None = None, keep: int = 100) -> pl.DataFrame:
+    """Merge seed tables: boards equal under symmetry become one row, best first."""
+    frames = []
+    for path in paths:
+        frame = read_table(path)
+        if "state" not in frame.columns:  # tables written before arrangements were kept
+            frame = frame.with_columns(state=pl.lit(None, dtype=SEED_SCHEMA["state"]))
+        missing = [c for c in SEED_SCHEMA if c not in frame.columns]
+        if missing:
+            raise PuzzleError(f"{path}: not a Boggle seed table (no column {missing[0]!r})")
+        frames.append(frame.select(SEED_SCHEMA.keys()).cast(SEED_SCHEMA))
+    seeds = pl.concat(frames) if frames else pl.DataFrame(schema=SEED_SCHEMA)
+    if seeds.height:
+        cells = encode_boards(seeds["board"].to_list(), shape)
+        seeds = seeds.with_columns(board=pl.Series(decode_boards(canonical(cells, shape))))
+    best = (
+        seeds.sort(["seconds", "seed"])
+        .group_by("board", maintain_order=True)
+        .agg(pl.col("score").max(), pl.col("words").max().alias("n_words"),
+             pl.col("seed").unique().sort().alias("found_by"),
+             pl.col("seconds").min().alias("first_seconds"), pl.col("seed").first().alias("first_seed"),
+             pl.col("state").first())
+        .with_columns(n_seeds=pl.col("found_by").list.len())
+        .sort(["score", "board"], descending=[True, False])
+        .head(keep)
+    )
+    words = []
+    for text in best["board"].to_list():
+        if scorer is None:
+            words.append(None)
+        else:
+            words.append([w.word for w in scorer.words_of(parse_board(text, shape.rows, shape.cols))])
+    best = best.with_columns(words=pl.Series(words, dtype=pl.List(pl.Utf8)))
+    return best.select("board", "score", "n_words", "words", "found_by", "n_seeds",
+                       "first_seconds", "first_seed", "state")

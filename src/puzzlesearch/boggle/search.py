@@ -1,0 +1,427 @@
+"""Searching for high-scoring boards: pool search and pool hill climbing.
+
+Vocabulary:
+- A `Space` says what a search state is and how it moves. `FreeSpace`: a state is the
+  board's letters, moves change one cell to any letter or swap two cells. `DiceSpace`:
+  a state is an arrangement of dice (which die in which slot, which face up); moves turn
+  one die to another face or swap two dice (slots past the board's cells hold spare dice).
+- `Found`: the best distinct boards seen, keyed by their canonical form under the board's
+  symmetries, with the time and board count when first seen.
+- `pool_search` (seed 000's method): a pool of the best distinct boards; every round
+  each pool board makes random mutants (change one cell, swap two cells); the pool keeps
+  the best distinct boards; restart from random boards when the best stalls.
+- `hill_climb`: a pool of the best distinct boards (about 500 in the published method);
+  every pool board not yet expanded has ALL its one-move neighbours scored, the pool keeps
+  the best distinct boards; when every pool board is expanded the pool is a local
+  optimum: record it and restart from random boards.
+Both are seeded (numpy Generator) and stop on a time or board budget or Ctrl-C.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from puzzlesearch.boggle import kernels
+from puzzlesearch.boggle.model import N_LETTERS, Shape, cell_pairs, parse_dice, symmetries
+from puzzlesearch.boggle.score import Scorer
+from puzzlesearch.errors import PuzzleError
+from puzzlesearch.progress import log
+
+METHODS = ("pool", "hill")
+MODES = ("free", "dice")
+
+
+# ---------------------------------------------------------------------------- spaces
+
+
+class FreeSpace:
+    """Any letter in any cell; moves: change one cell, swap two cells."""
+
+    mode = "free"
+
+    def __init__(self, shape: Shape, letters: np.ndarray | None = None):
+        self.shape = shape
+        self.letters_allowed = np.arange(N_LETTERS, dtype=np.uint8) if letters is None else np.asarray(letters, np.uint8)
+        self.pairs = cell_pairs(shape.cells)
+
+    def random(self, rng: np.random.Generator, k: int) -> np.ndarray:
+        """k random states."""
+        return self.letters_allowed[rng.integers(0, len(self.letters_allowed), size=(k, self.shape.cells))]
+
+    def letters(self, states: np.ndarray) -> np.ndarray:
+        """The boards (letters) of states."""
+        return states
+
+    def neighbours(self, states: np.ndarray) -> np.ndarray:
+        """Every one-move neighbour of each state (rows of all states stacked)."""
+        n, L = self.shape.cells, len(self.letters_allowed)
+        k = len(states)
+        singles = np.repeat(states, n * L, axis=0).reshape(k, n, L, n)
+        cells = np.arange(n)
+        singles[:, cells, :, cells] = self.letters_allowed[None, None, :]
+        singles = singles.reshape(-1, n)
+        swaps = np.repeat(states, len(self.pairs), axis=0).reshape(k, len(self.pairs), n)
+        i, j = self.pairs[:, 0], self.pairs[:, 1]
+        rows = np.arange(len(self.pairs))
+        a = swaps[:, rows, i].copy()
+        swaps[:, rows, i] = swaps[:, rows, j]
+        swaps[:, rows, j] = a
+        return np.concatenate([singles, swaps.reshape(-1, n)])
+
+    def mutate(self, states: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        """One random move per state: change a cell (half the time) or swap two cells."""
+        out = states.copy()
+        k, n = out.shape
+        rows = np.arange(k)
+        change = rng.random(k) < 0.5
+        cell = rng.integers(0, n, size=k)
+        letter = self.letters_allowed[rng.integers(0, len(self.letters_allowed), size=k)]
+        out[rows[change], cell[change]] = letter[change]
+        pair = self.pairs[rng.integers(0, len(self.pairs), size=k)]
+        sw = rows[~change]
+        a = out[sw, pair[~change, 0]].copy()
+        out[sw, pair[~change, 0]] = out[sw, pair[~change, 1]]
+        out[sw, pair[~change, 1]] = a
+        return out
+
+
+class DiceSpace:
+    """An arrangement of dice: state = [die in slot 0..D-1, face up in slot 0..D-1]."""
+
+    mode = "dice"
+
+    def __init__(self, shape: Shape, dice):
+        self.shape = shape
+        self.dice = parse_dice(dice)
+        self.n_dice, self.n_faces = self.dice.shape
+        if self.n_dice < shape.cells:
+            raise PuzzleError(f"dice set has {self.n_dice} dice; a {shape} board needs {shape.cells}")
+        self.pairs = cell_pairs(self.n_dice)
+        # swaps that leave the board unchanged (two spare slots) are skipped
+        self.pairs = self.pairs[self.pairs[:, 0] < shape.cells]
+
+    def random(self, rng: np.random.Generator, k: int) -> np.ndarray:
+        """k random arrangements (a shuffle of the dice, a random face each)."""
+        D = self.n_dice
+        perm = np.argsort(rng.random((k, D)), axis=1).astype(np.uint8)
+        faces = rng.integers(0, self.n_faces, size=(k, D)).astype(np.uint8)
+        return np.concatenate([perm, faces], axis=1)
+
+    def letters(self, states: np.ndarray) -> np.ndarray:
+        """Board letters: the up face of the die in each of the first R*C slots."""
+        n = self.shape.cells
+        D = self.n_dice
+        return self.dice[states[:, :n], states[:, D:D + n]]
+
+    def neighbours(self, states: np.ndarray) -> np.ndarray:
+        """Every one-move neighbour: another face of one board die, or a swap of two slots."""
+        n, D, F = self.shape.cells, self.n_dice, self.n_faces
+        k = len(states)
+        turns = np.repeat(states, n * F, axis=0).reshape(k, n, F, 2 * D)
+        cells = np.arange(n)
+        turns[:, cells, :, D + cells] = np.arange(F, dtype=np.uint8)[None, None, :]
+        turns = turns.reshape(-1, 2 * D)
+        swaps = np.repeat(states, len(self.pairs), axis=0).reshape(k, len(self.pairs), 2 * D)
+        rows = np.arange(len(self.pairs))
+        for off in (0, D):
+            i, j = self.pairs[:, 0] + off, self.pairs[:, 1] + off
+            a = swaps[:, rows, i].copy()
+            swaps[:, rows, i] = swaps[:, rows, j]
+            swaps[:, rows, j] = a
+        return np.concatenate([turns, swaps.reshape(-1, 2 * D)])
+
+    def mutate(self, states: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        """One random move per state: turn a board die (half the time) or swap two slots."""
+        out = states.copy()
+        k = len(out)
+        D, n = self.n_dice, self.shape.cells
+        rows = np.arange(k)
+        turn = rng.random(k) < 0.5
+        cell = rng.integers(0, n, size=k)
+        out[rows[turn], D + cell[turn]] = rng.integers(0, self.n_faces, size=int(turn.sum()))
+        pair = self.pairs[rng.integers(0, len(self.pairs), size=k)]
+        sw = rows[~turn]
+        for off in (0, D):
+            i, j = pair[~turn, 0] + off, pair[~turn, 1] + off
+            a = out[sw, i].copy()
+            out[sw, i] = out[sw, j]
+            out[sw, j] = a
+        return out
+
+
+def make_space(shape: Shape, mode: str, dice=None):
+    """The search space of a mode ('free' or 'dice')."""
+    if mode == "free":
+        return FreeSpace(shape)
+    if mode == "dice":
+        if dice is None:
+            raise PuzzleError(f"dice mode: no dice set configured for {shape} (boggle.dice.\"{shape}\")")
+        return DiceSpace(shape, dice)
+    raise PuzzleError(f"boggle mode {mode!r}: not one of {', '.join(MODES)}")
+
+
+# ---------------------------------------------------------------------------- bookkeeping
+
+
+def canonical(boards: np.ndarray, shape: Shape) -> np.ndarray:
+    """Each board's smallest form under the shape's symmetries."""
+    boards = np.ascontiguousarray(boards, dtype=np.uint8)
+    out = np.empty_like(boards)
+    kernels.canonical_boards(boards, symmetries(shape), out)
+    return out
+
+
+@dataclass
+class Budget:
+    """When to stop: seconds, boards scored (0 = no limit), or Ctrl-C."""
+
+    seconds: float = 20.0
+    max_boards: int = 0
+    target: int = 0  # stop once a board scores at least this (0 = never)
+    cpu: bool = False  # count this process's CPU seconds instead of wall seconds
+    start: float = -1.0
+    boards: int = 0
+    best: int = -1
+    interrupted: bool = False
+
+    def __post_init__(self) -> None:
+        if self.start < 0:
+            self.start = self.clock()
+
+    def clock(self) -> float:
+        return time.process_time() if self.cpu else time.perf_counter()
+
+    def elapsed(self) -> float:
+        """Seconds spent (wall, or CPU when `cpu`)."""
+        return self.clock() - self.start
+
+    def done(self) -> bool:
+        if self.interrupted or (self.target and self.best >= self.target):
+            return True
+        if self.seconds and self.elapsed() >= self.seconds:
+            return True
+        return bool(self.max_boards and self.boards >= self.max_boards)
+
+
+@dataclass
+class Found:
+    """The best distinct boards seen so far (canonical key -> record)."""
+
+    keep: int = 100
+    records: dict = field(default_factory=dict)
+
+    def floor(self) -> int:
+        """The score a board must beat to enter (when full)."""
+        if len(self.records) < self.keep:
+            return -1
+        return min(r["score"] for r in self.records.values())
+
+    def add(self, keys: list[bytes], scores: np.ndarray, budget: Budget, restart: int,
+            states: np.ndarray | None = None) -> None:
+        """Record boards (canonical keys) better than the floor; `states` are kept (dice)."""
+        floor = self.floor()
+        changed = False
+        for i, (key, score) in enumerate(zip(keys, scores)):
+            score = int(score)
+            if score <= floor or key in self.records:
+                continue
+            self.records[key] = {"score": score, "seconds": round(budget.elapsed(), 3),
+                                 "boards_scored": budget.boards, "restart": restart,
+                                 "state": None if states is None else states[i].tolist()}
+            budget.best = max(budget.best, score)
+            changed = True
+        if changed and len(self.records) > self.keep:
+            order = sorted(self.records.items(), key=lambda kv: (-kv[1]["score"], kv[0]))
+            self.records = dict(order[: self.keep])
+
+    def best(self) -> tuple[bytes, int] | None:
+        if not self.records:
+            return None
+        key, rec = min(self.records.items(), key=lambda kv: (-kv[1]["score"], kv[0]))
+        return key, rec["score"]
+
+
+@dataclass
+class Result:
+    """What a search run found."""
+
+    found: Found
+    budget: Budget
+    restarts: int
+    method: str
+    mode: str
+
+    def rows(self) -> list[dict]:
+        """One dict per found board, best first."""
+        order = sorted(self.found.records.items(), key=lambda kv: (-kv[1]["score"], kv[0]))
+        return [{"board": key.decode(), **rec} for key, rec in order]
+
+
+class _Progress:
+    """Log a line every `every` seconds: best so far and boards/s."""
+
+    def __init__(self, every: float = 5.0):
+        self.every = every
+        self.last = time.perf_counter()
+        self.last_boards = 0
+
+    def maybe(self, budget: Budget, found: Found, restarts: int, force: bool = False) -> None:
+        now = time.perf_counter()
+        if not force and now - self.last < self.every:
+            return
+        rate = (budget.boards - self.last_boards) / max(now - self.last, 1e-9)
+        best = found.best()
+        text = f"{best[0].decode()} {best[1]}" if best else "-"
+        log("boggle", f"{budget.elapsed():7.1f}s best {text}, {budget.boards} boards "
+            f"({rate:,.0f}/s), {restarts} restarts")
+        self.last, self.last_boards = now, budget.boards
+
+
+class _Evaluator:
+    """Score states and key them canonically, counting boards against the budget."""
+
+    def __init__(self, scorer: Scorer, space, budget: Budget):
+        self.scorer, self.space, self.budget = scorer, space, budget
+
+    def __call__(self, states: np.ndarray, chunk: int = 2048) -> tuple[np.ndarray, np.ndarray]:
+        """(scores, boards) of the states, in chunks; stops early when the budget is spent."""
+        boards = self.space.letters(states)
+        parts = []
+        for lo in range(0, len(boards), chunk):
+            if parts and self.budget.done():
+                break
+            part = boards[lo:lo + chunk]
+            parts.append(self.scorer.scores(part, self.space.shape))
+            self.budget.boards += len(part)
+        scores = np.concatenate(parts) if parts else np.zeros(0, dtype=np.int32)
+        return scores, boards[: len(scores)]
+
+    def keys(self, boards: np.ndarray) -> list[bytes]:
+        canon = canonical(boards, self.space.shape)
+        table = np.frombuffer(b"abcdefghijklmnopqrstuvwxyz", dtype=np.uint8)
+        text = table[canon]
+        return [row.tobytes() for row in text]
+
+
+def _dice(space, states):
+    """States worth keeping in the tables: dice arrangements (free states are the boards)."""
+    return states if space.mode == "dice" else None
+
+
+def _top_distinct(states, scores, keys, size):
+    """The best `size` distinct boards: (states, scores, keys), best first, ties by key."""
+    order = sorted(range(len(keys)), key=lambda i: (-int(scores[i]), keys[i]))
+    seen, pick = set(), []
+    for i in order:
+        if keys[i] not in seen:
+            seen.add(keys[i])
+            pick.append(i)
+            if len(pick) == size:
+                break
+    pick = np.asarray(pick, dtype=np.int64)
+    return states[pick], np.asarray(scores)[pick], [keys[i] for i in pick]
+
+
+# ---------------------------------------------------------------------------- searches
+
+
+def pool_search(scorer: Scorer, space, seed: int, budget: Budget, pool_size: int = 50,
+                mutants: int = 4, patience: int = 200, keep: int = 100,
+                progress: float = 5.0) -> Result:
+    """Seed 000's pool search: mutate pool boards, keep the best distinct, restart on stall."""
+    rng = np.random.default_rng(seed)
+    ev = _Evaluator(scorer, space, budget)
+    found, restarts, report = Found(keep), 0, _Progress(progress)
+    try:
+        while not budget.done():
+            states = space.random(rng, pool_size)
+            scores, boards = ev(states)
+            keys = ev.keys(boards)
+            states, scores, keys = _top_distinct(states, scores, keys, pool_size)
+            best, stall = int(scores[0]), 0
+            while not budget.done() and stall < patience:
+                parents = np.repeat(states, mutants, axis=0)
+                kids = space.mutate(parents, rng)
+                extra = rng.random(len(kids)) < 0.3  # sometimes two moves
+                kids[extra] = space.mutate(kids[extra], rng)
+                kscores, kboards = ev(kids)
+                kids = kids[: len(kscores)]
+                kkeys = ev.keys(kboards)
+                found.add(kkeys, kscores, budget, restarts, _dice(space, kids))
+                states, scores, keys = _top_distinct(np.concatenate([states, kids]),
+                                                     np.concatenate([scores, kscores]),
+                                                     keys + kkeys, pool_size)
+                if scores[0] > best:
+                    best, stall = int(scores[0]), 0
+                else:
+                    stall += 1
+                report.maybe(budget, found, restarts)
+            found.add(keys, scores, budget, restarts, _dice(space, states))
+            restarts += not budget.done()
+    except KeyboardInterrupt:
+        budget.interrupted = True
+    report.maybe(budget, found, restarts, force=True)
+    return Result(found, budget, restarts, "pool", space.mode)
+
+
+def hill_climb(scorer: Scorer, space, seed: int, budget: Budget, pool_size: int = 500,
+               batch: int = 16, keep: int = 100, progress: float = 5.0) -> Result:
+    """Pool hill climbing: expand every neighbour of each pool board; restart at a local optimum.
+
+    Pool boards are expanded best first, `batch` at a time.
+    """
+    rng = np.random.default_rng(seed)
+    ev = _Evaluator(scorer, space, budget)
+    found, restarts, report = Found(keep), 0, _Progress(progress)
+    try:
+        while not budget.done():
+            states = space.random(rng, pool_size)
+            scores, boards = ev(states)
+            keys = ev.keys(boards)
+            states, scores, keys = _top_distinct(states, scores, keys, pool_size)
+            expanded: set[bytes] = set()
+            seen: set[bytes] = set(keys)  # boards scored in this climb: never scored twice
+            while not budget.done():
+                todo = [i for i, k in enumerate(keys) if k not in expanded][:batch]
+                if not todo:
+                    break  # every pool board expanded: a local optimum of the pool
+                kids = space.neighbours(states[todo])
+                expanded.update(keys[i] for i in todo)
+                kkeys = ev.keys(space.letters(kids))
+                fresh = []
+                for i, k in enumerate(kkeys):
+                    if k not in seen:
+                        seen.add(k)
+                        fresh.append(i)
+                kids = kids[fresh]
+                kkeys = [kkeys[i] for i in fresh]
+                kscores, kboards = ev(kids)
+                kids = kids[: len(kscores)]  # fewer when the budget ran out mid-way
+                floor = int(scores[-1]) if len(scores) >= pool_size else -1
+                good = np.flatnonzero(kscores >= floor)
+                kids, kscores = kids[good], kscores[good]
+                kkeys = [kkeys[i] for i in good]
+                found.add(kkeys, kscores, budget, restarts, _dice(space, kids))
+                states, scores, keys = _top_distinct(np.concatenate([states, kids]),
+                                                     np.concatenate([scores, kscores]),
+                                                     keys + kkeys, pool_size)
+                report.maybe(budget, found, restarts)
+            found.add(keys, scores, budget, restarts, _dice(space, states))
+            restarts += not budget.done()
+    except KeyboardInterrupt:
+        budget.interrupted = True
+    report.maybe(budget, found, restarts, force=True)
+    return Result(found, budget, restarts, "hill", space.mode)
+
+
+def run_search(scorer: Scorer, space, method: str, seed: int, budget: Budget, **options) -> Result:
+    """Run one search method ('pool' or 'hill')."""
+    if method == "pool":
+        return pool_search(scorer, space, seed, budget, **options)
+    if method == "hill":
+        return hill_climb(scorer, space, seed, budget, **options)
+    raise PuzzleError(f"boggle search method {method!r}: not one of {', '.join(METHODS)}")
+

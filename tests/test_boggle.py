@@ -1,0 +1,300 @@
+"""Boggle: scorer against published scores and a brute-force reference; search, rank, scan."""
+
+from __future__ import annotations
+
+import csv
+
+import numpy as np
+import polars as pl
+import pytest
+
+from puzzlesearch.boggle.model import (
+    CLASSIC_DICE, Board, Shape, decode_boards, encode_boards, neighbours, parse_board, parse_dice,
+    symmetries,
+)
+from puzzlesearch.boggle.rank import SEED_SCHEMA, rank_tables
+from puzzlesearch.boggle.reference import boggle_words, prefixes, reference_score
+from puzzlesearch.boggle.scan import scan_board
+from puzzlesearch.boggle.score import Scorer
+from puzzlesearch.boggle.search import Budget, DiceSpace, FreeSpace, canonical, run_search
+from puzzlesearch.cli import main
+from puzzlesearch.errors import PuzzleError
+
+# Letters weighted like good boards, so random boards hold many words; q (Qu) included.
+LETTER_POOL = np.frombuffer(b"aaaeeeeiiioorrrssssttttnnnlllddpgcbmhuykq", dtype=np.uint8) - 97
+
+
+def published_rows():
+    from tests.conftest import SHARED
+
+    path = SHARED / "facts" / "boggle_scores.csv"
+    if not path.exists():
+        return []
+    with open(path, newline="") as fh:
+        return list(csv.DictReader(fh))
+
+
+@pytest.fixture(scope="module")
+def scorer(enable2k):
+    return Scorer.for_lexicon(enable2k)
+
+
+@pytest.fixture(scope="module")
+def reference(enable2k):
+    words = boggle_words(enable2k.words["word"].to_list())
+    return words, prefixes(words)
+
+
+# ---------------------------------------------------------------- model
+
+
+def test_parse_and_format_board():
+    b = parse_board("PERS/latg sine\tters")
+    assert (b.rows, b.cols, str(b)) == (4, 4, "perslatgsineters")
+    assert parse_board("plseairtnsed", rows=4).shape == Shape(4, 3)
+    assert parse_board("abcdef", cols=2).shape == Shape(3, 2)
+    assert decode_boards(encode_boards(["streaedlp"], Shape(3, 3))) == ["streaedlp"]
+
+
+@pytest.mark.parametrize("text, rows, cols, message", [
+    ("perslatgsinete1s", None, None, "character '1' at position 15"),
+    ("perslatgsineter", None, None, "15 letters"),
+    ("plseairtnsed", 5, 3, "a 5x3 board needs 15"),
+    ("abcdefg", 1, 7, "sides must be 2..6"),
+    ("", None, None, "empty"),
+    ("ab-cd", None, None, "character '-'"),
+])
+def test_bad_board_text(text, rows, cols, message):
+    with pytest.raises(PuzzleError, match=message):
+        parse_board(text, rows, cols)
+
+
+def test_cli_bad_board_is_one_line(capsys):
+    assert main(["boggle", "score", "abc!"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "'!'" in err[0]
+
+
+def test_neighbours_and_symmetries():
+    nbr, count = neighbours(Shape(3, 4))
+    assert count.tolist() == [3, 5, 5, 3, 5, 8, 8, 5, 3, 5, 5, 3]
+    assert sorted(nbr[0, :3]) == [1, 4, 5]
+    assert len(symmetries(Shape(4, 4))) == 8 and len(symmetries(Shape(3, 4))) == 4
+    for shape in (Shape(4, 4), Shape(3, 4), Shape(2, 5)):
+        for p in symmetries(shape):  # a symmetry maps adjacent cells to adjacent cells
+            adj = {(i, int(j)) for i in range(shape.cells) for j in nbr_of(shape, i)}
+            assert {(int(p[i]), int(p[j])) for i, j in adj} == adj
+
+
+def nbr_of(shape, i):
+    nbr, count = neighbours(shape)
+    return nbr[i, : count[i]]
+
+
+def test_dice_parsing():
+    dice = parse_dice("classic")
+    assert dice.shape == (16, 6) and "".join(chr(97 + c) for c in dice[10]) == "himnqu"
+    with pytest.raises(PuzzleError, match="die 2"):
+        parse_dice(["abcdef", "abc"])
+    with pytest.raises(PuzzleError, match="dice set 'nope'"):
+        parse_dice("nope")
+
+
+# ---------------------------------------------------------------- scorer: published facts
+
+
+@pytest.mark.parametrize("row", published_rows(), ids=lambda r: f"{r['board']}-{r['wordlist']}")
+def test_published_scores(shared_lexicon, row):
+    lex = shared_lexicon(row["wordlist"].removesuffix(".txt"))
+    board = parse_board(row["board"], int(row["rows"]), int(row["cols"]))
+    scores, counts = Scorer.for_lexicon(lex).score_array(board.array[None, :], board.shape)
+    assert (int(scores[0]), int(counts[0])) == (int(row["score"]), int(row["words"]))
+
+
+# ---------------------------------------------------------------- scorer: brute force
+
+
+@pytest.mark.parametrize("shape, n", [(Shape(3, 3), 40), (Shape(3, 4), 25), (Shape(2, 2), 10),
+                                      (Shape(2, 5), 10), (Shape(4, 4), 3)])
+def test_matches_brute_force(scorer, reference, shape, n):
+    words, pre = reference
+    rng = np.random.default_rng(shape.cells)
+    boards = LETTER_POOL[rng.integers(0, len(LETTER_POOL), size=(n, shape.cells))].astype(np.uint8)
+    boards[0, 0] = 16  # a Qu cell
+    scores, counts = scorer.score_array(boards, shape)
+    for cells, s, c in zip(boards, scores, counts):
+        board = Board(shape.rows, shape.cols, tuple(int(x) for x in cells))
+        assert (int(s), int(c)) == reference_score(board, words, prefix_set=pre), str(board)
+    assert counts.sum() > 2 * n  # the boards really hold words
+
+
+def test_words_listing_matches_brute_force(scorer, reference):
+    from puzzlesearch.boggle.reference import reference_words
+
+    words, pre = reference
+    board = parse_board("qaicdrneetasnnil")
+    listed = scorer.words_of(board)
+    assert {w.word for w in listed} == reference_words(board, words, pre)
+    assert sum(w.points for w in listed) == scorer.score(board) == 1391
+
+
+def test_custom_points_table(enable2k, reference):
+    flat = Scorer.for_lexicon(enable2k, points=[0, 0, 0, 1])
+    scores, counts = flat.score_array(parse_board("perslatgsineters").array[None, :], Shape(4, 4))
+    assert scores[0] == counts[0] == 1045
+
+
+def test_score_invariant_under_symmetry(scorer):
+    for text, shape in (("perslatgsineters", Shape(4, 4)), ("plseairtnsed", Shape(4, 3))):
+        cells = parse_board(text, shape.rows, shape.cols).array
+        moved = cells[symmetries(shape)]
+        assert len(set(scorer.scores(moved, shape).tolist())) == 1
+
+
+def test_neighbourhood_kernel_matches_direct_scoring(scorer):
+    shape = Shape(3, 3)
+    cells = parse_board("streaedlp").array
+    letters = np.arange(26, dtype=np.uint8)
+    singles, swaps, doubles = scorer.neighbourhood(cells, shape, letters, swaps=True, doubles=True)
+    rng = np.random.default_rng(5)
+    from puzzlesearch.boggle.model import cell_pairs
+
+    pairs = cell_pairs(9)
+    for _ in range(30):
+        i, a = rng.integers(9), rng.integers(26)
+        b = cells.copy(); b[i] = a
+        assert singles[i, a] == scorer.scores(b[None, :], shape)[0]
+        p = rng.integers(len(pairs))
+        b = cells.copy(); b[pairs[p]] = b[pairs[p][::-1]]
+        assert swaps[p] == scorer.scores(b[None, :], shape)[0]
+        c = rng.integers(26)
+        b = cells.copy(); b[pairs[p, 0]] = a; b[pairs[p, 1]] = c
+        expect = -1 if a == cells[pairs[p, 0]] or c == cells[pairs[p, 1]] else scorer.scores(b[None, :], shape)[0]
+        assert doubles[p, a, c] == expect
+    # streaedlp is the proven 3x3 optimum, so no neighbour beats it
+    assert max(singles.max(), swaps.max(), doubles.max()) == 545
+
+
+# ---------------------------------------------------------------- search
+
+
+def test_hill_climb_reaches_proven_3x3_optimum(scorer):
+    space = FreeSpace(Shape(3, 3))
+    result = run_search(scorer, space, "hill", seed=3, budget=Budget(seconds=60, max_boards=400_000),
+                        pool_size=60, keep=20)
+    best = result.rows()[0]
+    assert best["score"] == 545
+    assert canonical(encode_boards([best["board"]], Shape(3, 3)), Shape(3, 3)).tolist() == \
+        canonical(encode_boards(["streaedlp"], Shape(3, 3)), Shape(3, 3)).tolist()
+
+
+@pytest.mark.parametrize("method, options", [("pool", {"pool_size": 20, "mutants": 4, "patience": 50}),
+                                             ("hill", {"pool_size": 20})])
+def test_search_is_reproducible_and_scores_are_true(scorer, method, options):
+    space = FreeSpace(Shape(3, 3))
+    runs = [run_search(scorer, space, method, seed=7, budget=Budget(seconds=60, max_boards=20_000),
+                       keep=10, **options).rows() for _ in range(2)]
+    strip = [[(r["board"], r["score"], r["boards_scored"]) for r in rows] for rows in runs]
+    assert strip[0] == strip[1] and len(strip[0]) == 10
+    boards = encode_boards([b for b, _, _ in strip[0]], Shape(3, 3))
+    assert scorer.scores(boards, Shape(3, 3)).tolist() == [s for _, s, _ in strip[0]]
+
+
+def test_dice_states_are_real_arrangements(scorer):
+    shape = Shape(4, 4)
+    space = DiceSpace(shape, "classic")
+    rng = np.random.default_rng(1)
+    states = space.random(rng, 5)
+    states = np.concatenate([states, space.neighbours(states[:2]), space.mutate(states, rng)])
+    dice = [set(d) for d in CLASSIC_DICE]
+    for state, board in zip(states, space.letters(states)):
+        assert sorted(state[:16].tolist()) == list(range(16))  # each die used once
+        for slot in range(16):
+            assert chr(97 + board[slot]) in dice[state[slot]]
+    result = run_search(scorer, space, "hill", seed=0, budget=Budget(seconds=60, max_boards=5000),
+                        pool_size=10, keep=5)
+    for row in result.rows():  # the kept arrangement shows the board (up to symmetry)
+        letters = space.letters(np.array([row["state"]], dtype=np.uint8))
+        assert decode_boards(canonical(letters, shape)) == [row["board"]]
+        assert scorer.scores(letters, shape)[0] == row["score"]
+    from puzzlesearch.boggle.scan import scan_state
+
+    row = result.rows()[0]
+    res = scan_state(scorer, space, row["state"], distance=1, keep=3)
+    direct = scorer.scores(space.letters(space.neighbours(np.array([row["state"]], dtype=np.uint8))), shape)
+    assert res.board == row["board"] and res.score == row["score"] and res.best_score == direct.max()
+    assert res.better > 0 or direct.max() <= row["score"]
+
+
+# ---------------------------------------------------------------- rank and scan
+
+
+def test_rank_merges_symmetric_boards(tmp_path, scorer):
+    shape = Shape(4, 4)
+    transposed = decode_boards(parse_board("perslatgsineters").array.reshape(4, 4).T.reshape(1, 16))[0]
+    rows = [("perslatgsineters", 3625, 1045, 0, 4.0), (transposed, 3625, 1045, 1, 2.5),
+            ("streaedlpaaaaaaa", 10, 5, 1, 1.0)]
+    for seed in (0, 1):
+        df = pl.DataFrame([{"board": b, "score": s, "words": w, "seed": sd, "method": "hill", "mode": "free",
+                            "seconds": t, "boards_scored": 1, "restart": 0}
+                           for b, s, w, sd, t in rows if sd == seed], schema=SEED_SCHEMA)
+        df.write_parquet(tmp_path / f"seed{seed}.parquet")
+    best = rank_tables([tmp_path / "seed0.parquet", tmp_path / "seed1.parquet"], shape, scorer)
+    top = best.row(0, named=True)
+    assert best.height == 2 and top["found_by"] == [0, 1] and top["first_seconds"] == 2.5
+    assert top["first_seed"] == 1 and top["n_words"] == len(top["words"]) == 1045
+
+
+def test_scan_certifies_optimum_and_finds_better(scorer):
+    optimum = scan_board(scorer, parse_board("streaedlp"), distance=2, swaps=True, keep=5)
+    assert optimum.local_optimum and optimum.score == 545 and optimum.best_score <= 545
+    assert optimum.neighbours == 9 * 25 + 36 * 25 * 25 + 35  # the swap of the two e's is no move
+    off = scan_board(scorer, parse_board("perslatgsinetexs"), distance=1, swaps=False, keep=5)
+    assert not off.local_optimum and off.best_score == 3625
+    assert off.top.row(0, named=True)["board"] == "perslatgsineters"
+
+
+# ---------------------------------------------------------------- command line
+
+
+@pytest.fixture(scope="module")
+def project(enable2k):
+    """A project folder (config.yaml) whose results/ already hold the enable2k lexicon."""
+    import yaml
+
+    root = enable2k.dir.parents[2]
+    config = {"lexicons": {"enable2k": enable2k.spec.source}, "default_lexicon": "enable2k"}
+    (root / "config.yaml").write_text(yaml.safe_dump(config))
+    return root
+
+
+def test_cli_score_search_rank_scan(project, capsys):
+    cfg = ["--config", str(project / "config.yaml"), "boggle"]
+    assert main(cfg + ["score", "streaedlp", "pers/latg/sine/ters", "--words"]) == 0
+    out = capsys.readouterr().out
+    assert "streaedlp\t3x3\tscore 545\twords 267" in out and "perslatgsineters\t4x4\tscore 3625\twords 1045" in out
+    assert "  alerted\t5" in out
+    seeds = []
+    for seed in (0, 1):
+        seeds.append(str(project / f"seed{seed}.parquet"))
+        assert main(cfg + ["search", "--shape", "3x3", "--seed", str(seed), "--seconds", "60",
+                           "--max-boards", "3000", "--pool-size", "20", "--keep", "5", "--out", seeds[-1]]) == 0
+    table = pl.read_parquet(seeds[0])
+    assert table.height == 5 and table["score"].is_sorted(descending=True)
+    best_path = str(project / "best.parquet")
+    assert main(cfg + ["rank", *seeds, "--shape", "3x3", "--out", best_path]) == 0
+    best = pl.read_parquet(best_path)
+    assert best["score"][0] == max(pl.read_parquet(p)["score"].max() for p in seeds)
+    summary = project / "scan.json"
+    assert main(cfg + ["scan", "--from", best_path, "--boards", "1", "--distance", "1", "--no-swaps",
+                       "--out", str(project / "scan.parquet"), "--summary", str(summary)]) == 0
+    import json
+
+    verdict = json.loads(summary.read_text())["boards"][0]
+    assert verdict["board"] == best["board"][0] and verdict["neighbours"] == 9 * 25
+    capsys.readouterr()
+    assert main(cfg + ["search", "--shape", "3x3", "--seconds", "0", "--max-boards", "0"]) == 2
+    assert main(cfg + ["search", "--shape", "3x3", "--mode", "dice", "--dice", "abcdef,abc", "--seconds", "1"]) == 2
+    assert main(cfg + ["score", "streaedlp", "--points", "1,x"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 3 and "die 2" in err[1] and "--points" in err[2]
