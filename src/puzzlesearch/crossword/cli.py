@@ -73,7 +73,7 @@ def cmd_generate(args) -> int:
 
     config, root = _config(args)
     section = config["crossword"]
-    settings = search.settings_from_config(section, args.size or section["sizes"][0])
+    settings = search.settings_from_config(section, args.size if args.size is not None else section["sizes"][0])
     overrides = {"strategy": args.strategy, "time_budget": args.time_budget,
                  "max_down": args.max_down, "max_across": args.max_across}
     settings = replace(settings, **{k: v for k, v in overrides.items() if v is not None})

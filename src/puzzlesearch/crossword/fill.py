@@ -33,7 +33,8 @@ class FillSettings:
 
     time_budget: float = 30.0
     first_nodes: int = 2000  # node limit of the first attempt, doubled at each restart
-    noise: float = 0.1  # word-order randomness in restarts (0 = none)
+    noise: float = 1.0  # word-order randomness in restarts (0 = none)
+    freq_weight: float = 1.0  # weight of ln(frequency) against the crossings' choices
     seed: int = 0
 
 
@@ -63,11 +64,15 @@ def _structure(white: np.ndarray, slot_list: list[Slot]):
             slot_cells[i, p] = r * n_cols + c
             owner.setdefault(r * n_cols + c, []).append(i)
     cross = np.full((len(slot_list), width), -1, dtype=np.int64)
+    cross_pos = np.zeros((len(slot_list), width), dtype=np.int64)
     for i, s in enumerate(slot_list):
         for p in range(s.length):
-            others = [j for j in owner[int(slot_cells[i, p])] if j != i]
-            cross[i, p] = others[0] if others else -1
-    return slot_len, slot_cells, cross
+            cell = int(slot_cells[i, p])
+            others = [j for j in owner[cell] if j != i]
+            if others:
+                cross[i, p] = others[0]
+                cross_pos[i, p] = list(slot_cells[others[0], :slot_len[others[0]]]).index(cell)
+    return slot_len, slot_cells, cross, cross_pos
 
 
 def fill(pattern: np.ndarray, tables: WordTables, settings: FillSettings = FillSettings(),
@@ -81,7 +86,8 @@ def fill(pattern: np.ndarray, tables: WordTables, settings: FillSettings = FillS
     k = tables.alphabet.size
     if k > 62:
         raise PuzzleError(f"alphabet of {k} letters is too large for letter masks")
-    slot_len, slot_cells, cross = _structure(white, slot_list)
+    slot_len, slot_cells, cross, cross_pos = _structure(white, slot_list)
+    log_freq = np.log(np.maximum(tables.arrays["frequency"], 1).astype(np.float64))
     full = np.int64((1 << (k + 1)) - 2)  # bits 1..k
     cell_mask = np.where(pattern.ravel() > 0, np.int64(1) << pattern.ravel().clip(0).astype(np.int64),
                          full).astype(np.int64)
@@ -104,7 +110,8 @@ def fill(pattern: np.ndarray, tables: WordTables, settings: FillSettings = FillS
     while True:
         dom_buf, dom_size, masks = dom_init.copy(), sizes0.copy(), cell_mask.copy()
         status, nodes, failed = kernels.fill_search(
-            slot_len, slot_cells, cross, codes, dom_buf, dom_start, dom_size, masks, fail_count,
+            slot_len, slot_cells, cross, cross_pos, codes, log_freq, settings.freq_weight, k,
+            dom_buf, dom_start, dom_size, masks, fail_count,
             limit, settings.noise if restart else 0.0, settings.seed + restart)
         nodes_total += nodes
         if status == 1:

@@ -430,9 +430,52 @@ def _assign(s, w, slot_len, slot_cells, cross, codes, dom_buf, dom_start, dom_si
 
 
 @njit(cache=True)
-def fill_search(slot_len, slot_cells, cross, codes, dom_buf, dom_start, dom_size, cell_mask,
-                fail_count, node_limit, noise, seed):
+def _order_candidates(s, slot_len, cross, cross_pos, codes, log_freq, freq_weight, dom_buf, dom_start,
+                      dom_size, counts, scores, noise, cand, start):
+    """Write slot s's candidate words, best first, to cand[start:]; return how many."""
+    length = slot_len[s]
+    for p in range(length):
+        counts[p, :] = 0
+        t = cross[s, p]
+        if t < 0:
+            continue
+        q = cross_pos[s, p]
+        tb = dom_start[t]
+        for i in range(dom_size[t]):
+            counts[p, codes[dom_buf[tb + i], q]] += 1
+    base = dom_start[s]
+    n = 0
+    for i in range(dom_size[s]):
+        w = dom_buf[base + i]
+        sc = freq_weight * log_freq[w]
+        ok = True
+        for p in range(length):
+            if cross[s, p] < 0:
+                continue
+            k = counts[p, codes[w, p]]
+            if k == 0:
+                ok = False
+                break
+            sc += np.log(k)
+        if ok:
+            if noise > 0:
+                sc += noise * np.random.exponential()
+            cand[start + n] = w
+            scores[n] = -sc
+            n += 1
+    order = np.argsort(scores[:n], kind="mergesort")
+    cand[start:start + n] = cand[start:start + n][order]
+    return n
+
+
+@njit(cache=True)
+def fill_search(slot_len, slot_cells, cross, cross_pos, codes, log_freq, freq_weight, n_letters,
+                dom_buf, dom_start, dom_size, cell_mask, fail_count, node_limit, noise, seed):
     """Backtracking fill: most-constrained slot first, best words first, arc consistency.
+
+    A candidate word's score is freq_weight x ln(frequency) + sum over its crossings of
+    ln(words of the crossing slot that agree with it there): frequent words that leave
+    the crossings the most choices come first; words leaving a crossing none are skipped.
 
     Modifies the state arrays in place. Returns (status, nodes, failed slot): status 1 =
     filled (each slot's word is dom_buf[dom_start[s]]), 0 = proved impossible, -1 = node
@@ -461,6 +504,8 @@ def fill_search(slot_len, slot_cells, cross, codes, dom_buf, dom_start, dom_size
     lv_n = np.zeros(n_slots + 1, dtype=np.int64)
     lv_next = np.zeros(n_slots + 1, dtype=np.int64)
     cand = np.zeros(dom_buf.shape[0] + 1, dtype=np.int64)
+    counts = np.zeros((slot_cells.shape[1], n_letters + 1), dtype=np.int64)
+    scores = np.zeros(dom_buf.shape[0] + 1, dtype=np.float64)
     nodes = 0
     level = 0
     descend = True
@@ -477,13 +522,8 @@ def fill_search(slot_len, slot_cells, cross, codes, dom_buf, dom_start, dom_size
             if best < 0:
                 return 1, nodes, -1
             start = lv_start[level - 1] + lv_n[level - 1] if level > 0 else 0
-            size = dom_size[best]
-            seg = np.sort(dom_buf[dom_start[best]:dom_start[best] + size])
-            if noise > 0:
-                for i in range(size - 1):
-                    if np.random.random() < noise:
-                        seg[i], seg[i + 1] = seg[i + 1], seg[i]
-            cand[start:start + size] = seg
+            size = _order_candidates(best, slot_len, cross, cross_pos, codes, log_freq, freq_weight,
+                                     dom_buf, dom_start, dom_size, counts, scores, noise, cand, start)
             lv_slot[level] = best
             lv_mark[level] = trail_n
             lv_start[level] = start
