@@ -111,7 +111,8 @@ def cmd_fill(args) -> int:
     tables, language = search.open_language(args.lang, config, root, floor, args.lexicon)
     pattern = read_pattern(args.pattern, tables.alphabet)
     settings = fillmod.FillSettings(time_budget=args.time_budget or fsec["time_budget"],
-                                    first_nodes=fsec["first_nodes"], noise=fsec["noise"], seed=args.seed)
+                                    first_nodes=fsec["first_nodes"], noise=fsec["noise"],
+                                    freq_weight=fsec["freq_weight"], seed=args.seed)
     result = fillmod.fill(pattern, tables, settings)
     print(show(result.grid, language))
     print(f"# filled {len(result.words)} slots in {result.seconds:.2f}s ({result.nodes} nodes, "

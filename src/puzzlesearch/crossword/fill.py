@@ -32,7 +32,7 @@ class FillSettings:
     """Knobs of the fill (config section `crossword.fill`)."""
 
     time_budget: float = 30.0
-    first_nodes: int = 2000  # node limit of the first attempt, doubled at each restart
+    first_nodes: int = 1000  # node limit of the first attempt, doubled at each restart
     noise: float = 1.0  # word-order randomness in restarts (0 = none)
     freq_weight: float = 1.0  # weight of ln(frequency) against the crossings' choices
     seed: int = 0
@@ -104,6 +104,7 @@ def fill(pattern: np.ndarray, tables: WordTables, settings: FillSettings = FillS
             raise NoFill(f"no fill found: slot {s.name} ({s.length} letters) has no word of that length "
                          f"in lexicon {tables.name!r}")
     fail_count = np.zeros(len(slot_list), dtype=np.int64)
+    _warm_up(tables, log_freq)
     t0 = time.perf_counter()
     nodes_total, limit, restart = 0, settings.first_nodes, 0
     codes = tables.codes
@@ -142,6 +143,13 @@ def fill(pattern: np.ndarray, tables: WordTables, settings: FillSettings = FillS
         freqs.append(int(freq[w]))
     quality = float(np.mean(np.log10(np.maximum(freqs, 1))))
     return Filled(grid, slot_list, words, quality, int(min(freqs)), nodes_total, restart, seconds)
+
+
+def _warm_up(tables: WordTables, log_freq: np.ndarray) -> None:
+    """Load (or compile) the fill kernel on an empty problem, outside the timer."""
+    i1, i2 = np.zeros(0, dtype=np.int64), np.zeros((0, 1), dtype=np.int64)
+    kernels.fill_search(i1, i2, i2, i2, tables.codes, log_freq, 1.0, tables.alphabet.size,
+                        i1, i1, i1.copy(), np.zeros(1, dtype=np.int64), i1.copy(), 1, 0.0, 0)
 
 
 # ---------------------------------------------------------------- patterns

@@ -329,6 +329,7 @@ def _propagate(queue, qlen, inq, slot_len, slot_cells, cross, codes, dom_buf, do
     head = 0
     n_slots = slot_len.shape[0]
     support = np.zeros(slot_cells.shape[1], dtype=np.int64)
+    masks = np.zeros(slot_cells.shape[1], dtype=np.int64)
     while qlen > 0:
         s = queue[head]
         head = (head + 1) % n_slots
@@ -337,15 +338,20 @@ def _propagate(queue, qlen, inq, slot_len, slot_cells, cross, codes, dom_buf, do
         length = slot_len[s]
         base = dom_start[s]
         size = dom_size[s]
+        for p in range(length):
+            masks[p] = cell_mask[slot_cells[s, p]]
+            support[p] = 0
         i = 0
-        while i < size:  # drop words with a letter a crossing no longer allows
+        while i < size:  # drop words with a letter a crossing no longer allows; collect supports
             w = dom_buf[base + i]
             ok = True
             for p in range(length):
-                if not (cell_mask[slot_cells[s, p]] >> np.int64(codes[w, p])) & 1:
+                if not (masks[p] >> np.int64(codes[w, p])) & 1:
                     ok = False
                     break
             if ok:
+                for p in range(length):
+                    support[p] |= np.int64(1) << np.int64(codes[w, p])
                 i += 1
             else:
                 size -= 1
@@ -362,11 +368,6 @@ def _propagate(queue, qlen, inq, slot_len, slot_cells, cross, codes, dom_buf, do
                 head = (head + 1) % n_slots
                 qlen -= 1
             return False, trail_n, s
-        support[:length] = 0
-        for i in range(size):
-            w = dom_buf[base + i]
-            for p in range(length):
-                support[p] |= np.int64(1) << np.int64(codes[w, p])
         for p in range(length):
             c = slot_cells[s, p]
             new = cell_mask[c] & support[p]
@@ -511,14 +512,19 @@ def fill_search(slot_len, slot_cells, cross, cross_pos, codes, log_freq, freq_we
     descend = True
     while True:
         if descend:
-            # choose the unassigned slot with the fewest words (ties: longer, then random)
+            # choose the unassigned slot with the fewest words per past failure (dom/wdeg;
+            # fail_count survives restarts, so later attempts start with the hard slots)
             best = -1
+            best_key = 0.0
             for s in range(n_slots):
                 if assigned[s]:
                     continue
-                if best < 0 or dom_size[s] < dom_size[best] or (
-                        dom_size[s] == dom_size[best] and slot_len[s] > slot_len[best]):
+                key = dom_size[s] / (1.0 + fail_count[s])
+                if dom_size[s] == 1:
+                    key = -1.0  # forced slots first
+                if best < 0 or key < best_key or (key == best_key and slot_len[s] > slot_len[best]):
                     best = s
+                    best_key = key
             if best < 0:
                 return 1, nodes, -1
             start = lv_start[level - 1] + lv_n[level - 1] if level > 0 else 0
