@@ -57,7 +57,7 @@ rule crossword_generate:
     params:
         seeds=CW["seeds"],
         settings={k: CW[k] for k in ("max_across", "max_down", "queue", "mutants", "strategy", "focus",
-                                     "length_bias", "time_budget", "max_pops", "min_frequency", "numeric")},
+                                     "length_bias", "time_budget", "max_pops", "stall_pops", "min_frequency", "numeric")},
     log:
         "logs/crossword/generate_{lang}_{size}.log",
     benchmark:

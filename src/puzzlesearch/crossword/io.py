@@ -237,7 +237,7 @@ def puzzles_frame(results: list, section: dict):
             "unknown_words": g.unknown_words, "scrambled_words": g.scrambled_words,
             "across_words": sum(e.direction == ACROSS for e in ents),
             "down_words": sum(e.direction == DOWN for e in ents),
-            "black_cells": g.black_cells, "pops": g.pops, "seconds": round(g.seconds, 4),
+            "black_cells": g.black_cells, "pops": g.pops, "restarts": g.restarts, "seconds": round(g.seconds, 4),
             "grid": show(g.grid, g.language), "file": puzzle_stem(g) + ".ipuz",
         })
     df = pl.DataFrame(rows).sort(["cost", "seconds"])

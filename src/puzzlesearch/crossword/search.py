@@ -45,6 +45,7 @@ class SearchSettings:
     time_budget: float = 10.0  # seconds per puzzle
     max_pops: int = 0  # 0 = no limit (then only the time budget stops a search)
     length_bias: float = 1.0  # word lengths are drawn with weight length**length_bias
+    stall_pops: int = 2000  # restart from new initial grids after this many pops without gain (0 = never)
 
     def check(self) -> None:
         """PuzzleError naming the bad setting."""
@@ -72,6 +73,7 @@ class Generated:
     down_words: int
     pops: int
     seconds: float
+    restarts: int = 0
     settings: SearchSettings = field(repr=False, default_factory=SearchSettings)
 
     @property
@@ -195,15 +197,20 @@ def generate(tables: WordTables, language: Language, settings: SearchSettings, s
     cell_slot = np.zeros((n_pat, n, n), dtype=np.int32)
     qcost = np.zeros(n_pat, dtype=np.int64)
     qkey = np.zeros(n_pat, dtype=np.int64)
-    for p in range(n_pat):
-        grid = make(filler, settings)
-        qgrid[p] = grid
-        sl, cs = across_slots(grid)
-        k = len(sl)
-        slot_row[p, :k], slot_col[p, :k], slot_len[p, :k] = sl[:, 0], sl[:, 1], sl[:, 2]
-        n_slots[p], cell_slot[p] = k, cs
-        qcost[p] = kernels.grid_cost(grid, *args)[0]
-        qkey[p] = kernels.grid_key(grid)
+
+    def fresh_queue() -> None:
+        """Q new random initial grids (each with its own black pattern)."""
+        for p in range(n_pat):
+            grid = make(filler, settings)
+            qgrid[p] = grid
+            sl, cs = across_slots(grid)
+            k = len(sl)
+            slot_row[p, :k], slot_col[p, :k], slot_len[p, :k] = sl[:, 0], sl[:, 1], sl[:, 2]
+            n_slots[p], cell_slot[p] = k, cs
+            qcost[p] = kernels.grid_cost(grid, *args)[0]
+            qkey[p] = kernels.grid_key(grid)
+
+    fresh_queue()
     qpat = np.arange(n_pat, dtype=np.int64)
     best = int(np.argmin(qcost))
     best_grid = qgrid[best].copy()
@@ -217,26 +224,38 @@ def generate(tables: WordTables, language: Language, settings: SearchSettings, s
         cell_slot, *args, len_start, len_count, fillers, settings.mutants, settings.focus, 0)
     t0 += time.perf_counter() - warm  # kernel loading is not search time
     qn, pops, last_log = n_pat, 0, t0
-    while best_info[0] > 0 and qn > 0:
+    restarts, last_gain, last_best = 0, 0, best_info[0]
+    while best_info[0] > 0:
         if settings.max_pops and pops >= settings.max_pops:
             break
+        if qn == 0 or (settings.stall_pops and pops - last_gain >= settings.stall_pops):
+            fresh_queue()  # stagnation: start again from new initial grids, keep the best grid
+            qn, restarts, last_gain = n_pat, restarts + 1, pops
+            qpat[:] = np.arange(n_pat)
+            i = int(np.argmin(qcost))
+            if qcost[i] < best_info[0]:
+                best_grid[:, :] = qgrid[i]
+                best_info[0], best_info[1] = qcost[i], i
+            continue
         chunk = CHUNK_POPS if not settings.max_pops else min(CHUNK_POPS, settings.max_pops - pops)
         qn, done = kernels.progressive_search(
             qgrid, qcost, qpat, qkey, qn, best_grid, best_info,
             slot_row, slot_col, slot_len, n_slots, cell_slot, *args,
             len_start, len_count, fillers, settings.mutants, settings.focus, chunk)
         pops += done
+        if best_info[0] < last_best:
+            last_best, last_gain = best_info[0], pops
         now = time.perf_counter()
         if now - t0 >= settings.time_budget:
             break
         if progress and now - last_log > 5:
-            log("crossword", f"seed {seed}: {pops} pops, best cost {best_info[0] / 5:.1f}")
+            log("crossword", f"seed {seed}: {pops} pops, {restarts} restarts, best cost {best_info[0] / 5:.1f}")
             last_log = now
     seconds = time.perf_counter() - t0
     stats = kernels.grid_cost(best_grid, *args)
     assert stats[0] == best_info[0], "incremental and full cost disagree"
     return Generated(best_grid, language, seed, int(stats[0]), int(stats[1]), int(stats[2]),
-                     int(stats[3]), int(stats[4]), int(stats[5]), pops, seconds, settings)
+                     int(stats[3]), int(stats[4]), int(stats[5]), pops, seconds, restarts, settings)
 
 
 # ---------------------------------------------------------------- config and languages
@@ -247,7 +266,8 @@ def settings_from_config(section: dict, size: int) -> SearchSettings:
                           max_down=int(section["max_down"]), queue=int(section["queue"]),
                           mutants=int(section["mutants"]), strategy=section["strategy"],
                           focus=float(section["focus"]), time_budget=float(section["time_budget"]),
-                          max_pops=int(section["max_pops"]), length_bias=float(section["length_bias"]))
+                          max_pops=int(section["max_pops"]), length_bias=float(section["length_bias"]),
+                          stall_pops=int(section["stall_pops"]))
 
 
 def open_language(code: str, config: dict, root, min_frequency: int | None = None,
