@@ -4,7 +4,7 @@ Constraint propagation with backtracking (kernels.fill_search): each slot has a 
 of words (its length, frequency >= the floor, given letters respected); each cell a set
 of allowed letters; arc consistency between crossing slots; the slot with the fewest
 words is filled next, with its most frequent words first. Restarts with a little
-randomness and a doubling node limit run until the time budget. Fill quality is the mean
+randomness and Luby-sequence node limits run until the time budget. Fill quality is the mean
 log10 frequency of the entries. Slots are the runs of 2+ white cells (a one-letter run
 is unchecked in that direction).
 """
@@ -32,7 +32,7 @@ class FillSettings:
     """Knobs of the fill (config section `crossword.fill`)."""
 
     time_budget: float = 30.0
-    first_nodes: int = 1000  # node limit of the first attempt, doubled at each restart
+    first_nodes: int = 1000  # node limit unit: attempt i gets first_nodes x luby(i)
     noise: float = 1.0  # word-order randomness in restarts (0 = none)
     freq_weight: float = 1.0  # weight of ln(frequency) against the crossings' choices
     seed: int = 0
@@ -127,7 +127,7 @@ def fill(pattern: np.ndarray, tables: WordTables, settings: FillSettings = FillS
             raise NoFill(f"no fill found within {settings.time_budget:g}s ({nodes_total} nodes, "
                          f"{restart + 1} attempts; hardest slot {hard.name}, {hard.length} letters)")
         restart += 1
-        limit *= 2
+        limit = settings.first_nodes * luby(restart + 1)
         if progress:
             log("crossword", f"fill: restart {restart} after {nodes_total} nodes ({elapsed:.1f}s), "
                 f"hardest slot so far {slot_list[int(np.argmax(fail_count))].name}")
@@ -143,6 +143,16 @@ def fill(pattern: np.ndarray, tables: WordTables, settings: FillSettings = FillS
         freqs.append(int(freq[w]))
     quality = float(np.mean(np.log10(np.maximum(freqs, 1))))
     return Filled(grid, slot_list, words, quality, int(min(freqs)), nodes_total, restart, seconds)
+
+
+def luby(i: int) -> int:
+    """The i-th term (from 1) of the Luby restart sequence 1 1 2 1 1 2 4 1 1 2 ..."""
+    k = 1
+    while (1 << k) - 1 < i:
+        k += 1
+    if (1 << k) - 1 == i:
+        return 1 << (k - 1)
+    return luby(i - (1 << (k - 1)) + 1)
 
 
 def _warm_up(tables: WordTables, log_freq: np.ndarray) -> None:

@@ -484,10 +484,13 @@ def fill_search(slot_len, slot_cells, cross, cross_pos, codes, log_freq, freq_we
     """
     np.random.seed(seed)
     n_slots = slot_len.shape[0]
-    cap = 64 * (dom_buf.shape[0] + cell_mask.shape[0] + n_slots) + 1024
-    trail_kind = np.zeros(cap, dtype=np.int8)
-    trail_idx = np.zeros(cap, dtype=np.int64)
-    trail_val = np.zeros(cap, dtype=np.int64)
+    # Along one search path a cell mask shrinks at most n_letters times, a slot's size is
+    # recorded once per time it is queued (after a mask change or an assignment), so the
+    # trail never holds more than 2 x cells x letters + slots x (slots + 3) entries.
+    cap = 4 * (cell_mask.shape[0] * (n_letters + 2) + n_slots * (n_slots + 4)) + 4096
+    trail_kind = np.empty(cap, dtype=np.int8)
+    trail_idx = np.empty(cap, dtype=np.int64)
+    trail_val = np.empty(cap, dtype=np.int64)
     assigned = np.zeros(n_slots, dtype=np.int64)
     queue = np.zeros(n_slots, dtype=np.int64)
     inq = np.zeros(n_slots, dtype=np.bool_)
