@@ -323,51 +323,87 @@ def _undo(trail_kind, trail_idx, trail_val, trail_n, mark, dom_size, cell_mask, 
 
 
 @njit(cache=True)
-def _propagate(queue, qlen, inq, slot_len, slot_cells, cross, codes, dom_buf, dom_start, dom_size,
-               cell_mask, trail_kind, trail_idx, trail_val, trail_n, fail_count):
-    """Arc consistency from the slots in queue[:qlen]; return (ok, trail length, failed slot)."""
+def _propagate(queue, qlen, inq, dirty, force, slot_len, slot_cells, cross, cross_pos, codes, dom_buf,
+               dom_start, dom_size, cell_mask, trail_kind, trail_idx, trail_val, trail_n, fail_count):
+    """Arc consistency from the slots in queue[:qlen]; return (ok, trail length, failed slot).
+
+    Invariant: the words of a slot agree with its cell masks except at the positions in
+    dirty[s] (a bit mask; cells whose mask shrank since). Processing a slot filters at
+    those positions only; when its domain shrank (or force[s]) the letters its words
+    support are collected, stopping as soon as every cell mask is fully supported, and
+    cell masks that lose letters make the crossing slots dirty there.
+    """
     head = 0
     n_slots = slot_len.shape[0]
     support = np.zeros(slot_cells.shape[1], dtype=np.int64)
     masks = np.zeros(slot_cells.shape[1], dtype=np.int64)
+    check = np.zeros(slot_cells.shape[1], dtype=np.int64)
     while qlen > 0:
         s = queue[head]
         head = (head + 1) % n_slots
         qlen -= 1
         inq[s] = False
+        positions = dirty[s]
+        forced = force[s]
+        dirty[s] = 0
+        force[s] = False
         length = slot_len[s]
         base = dom_start[s]
         size = dom_size[s]
+        n_check = 0
         for p in range(length):
             masks[p] = cell_mask[slot_cells[s, p]]
-            support[p] = 0
-        i = 0
-        while i < size:  # drop words with a letter a crossing no longer allows; collect supports
-            w = dom_buf[base + i]
-            ok = True
-            for p in range(length):
-                if not (masks[p] >> np.int64(codes[w, p])) & 1:
-                    ok = False
-                    break
-            if ok:
-                for p in range(length):
-                    support[p] |= np.int64(1) << np.int64(codes[w, p])
-                i += 1
-            else:
-                size -= 1
-                dom_buf[base + i] = dom_buf[base + size]
-                dom_buf[base + size] = w
+            if (positions >> p) & 1:
+                check[n_check] = p
+                n_check += 1
+        if n_check > 0:
+            i = 0
+            while i < size:  # drop words with a letter a crossing no longer allows
+                w = dom_buf[base + i]
+                ok = True
+                for j in range(n_check):
+                    p = check[j]
+                    if not (masks[p] >> np.int64(codes[w, p])) & 1:
+                        ok = False
+                        break
+                if ok:
+                    i += 1
+                else:
+                    size -= 1
+                    dom_buf[base + i] = dom_buf[base + size]
+                    dom_buf[base + size] = w
         if size != dom_size[s]:
             trail_kind[trail_n], trail_idx[trail_n], trail_val[trail_n] = T_SIZE, s, dom_size[s]
             trail_n += 1
             dom_size[s] = size
+            forced = True
         if size == 0:
             fail_count[s] += 1
             while qlen > 0:  # empty the queue
-                inq[queue[head]] = False
+                t = queue[head]
+                inq[t] = False
+                dirty[t] = 0
+                force[t] = False
                 head = (head + 1) % n_slots
                 qlen -= 1
             return False, trail_n, s
+        if not forced:
+            continue
+        unsaturated = length
+        for p in range(length):
+            support[p] = 0
+        for i in range(size):
+            w = dom_buf[base + i]
+            for p in range(length):
+                bit = np.int64(1) << np.int64(codes[w, p])
+                if not support[p] & bit:
+                    support[p] |= bit
+                    if support[p] == masks[p]:
+                        unsaturated -= 1
+            if unsaturated == 0:
+                break
+        if unsaturated == 0:
+            continue
         for p in range(length):
             c = slot_cells[s, p]
             new = cell_mask[c] & support[p]
@@ -376,16 +412,18 @@ def _propagate(queue, qlen, inq, slot_len, slot_cells, cross, codes, dom_buf, do
                 trail_n += 1
                 cell_mask[c] = new
                 t = cross[s, p]
-                if t >= 0 and not inq[t]:
-                    inq[t] = True
-                    queue[(head + qlen) % n_slots] = t
-                    qlen += 1
+                if t >= 0:
+                    dirty[t] |= np.int64(1) << cross_pos[s, p]
+                    if not inq[t]:
+                        inq[t] = True
+                        queue[(head + qlen) % n_slots] = t
+                        qlen += 1
     return True, trail_n, -1
 
 
 @njit(cache=True)
-def _assign(s, w, slot_len, slot_cells, cross, codes, dom_buf, dom_start, dom_size, cell_mask, assigned,
-            trail_kind, trail_idx, trail_val, trail_n, fail_count, queue, inq):
+def _assign(s, w, slot_len, slot_cells, cross, cross_pos, codes, dom_buf, dom_start, dom_size, cell_mask,
+            assigned, trail_kind, trail_idx, trail_val, trail_n, fail_count, queue, inq, dirty, force):
     """Give slot s the word row w, remove w from same-length slots, propagate."""
     base = dom_start[s]
     for i in range(dom_size[s]):
@@ -403,6 +441,7 @@ def _assign(s, w, slot_len, slot_cells, cross, codes, dom_buf, dom_start, dom_si
     qlen = 1
     queue[0] = s
     inq[s] = True
+    force[s] = True
     for t in range(n_slots):  # no repeats
         if t == s or assigned[t] or slot_len[t] != slot_len[s]:
             continue
@@ -419,20 +458,24 @@ def _assign(s, w, slot_len, slot_cells, cross, codes, dom_buf, dom_start, dom_si
                     fail_count[t] += 1
                     for k in range(qlen):
                         inq[queue[k]] = False
+                        dirty[queue[k]] = 0
+                        force[queue[k]] = False
                     return False, trail_n
                 if not inq[t]:
                     inq[t] = True
                     queue[qlen] = t
                     qlen += 1
+                force[t] = True
                 break
-    ok, trail_n, _ = _propagate(queue, qlen, inq, slot_len, slot_cells, cross, codes, dom_buf, dom_start,
-                                dom_size, cell_mask, trail_kind, trail_idx, trail_val, trail_n, fail_count)
+    ok, trail_n, _ = _propagate(queue, qlen, inq, dirty, force, slot_len, slot_cells, cross, cross_pos, codes,
+                                dom_buf, dom_start, dom_size, cell_mask, trail_kind, trail_idx, trail_val,
+                                trail_n, fail_count)
     return ok, trail_n
 
 
 @njit(cache=True)
 def _order_candidates(s, slot_len, cross, cross_pos, codes, log_freq, freq_weight, dom_buf, dom_start,
-                      dom_size, counts, scores, noise, cand, start):
+                      dom_size, counts, scores, noise, cand, start, log_of):
     """Write slot s's candidate words, best first, to cand[start:]; return how many."""
     length = slot_len[s]
     for p in range(length):
@@ -457,7 +500,7 @@ def _order_candidates(s, slot_len, cross, cross_pos, codes, log_freq, freq_weigh
             if k == 0:
                 ok = False
                 break
-            sc += np.log(k)
+            sc += log_of[k]
         if ok:
             if noise > 0:
                 sc += noise * np.random.exponential()
@@ -494,12 +537,16 @@ def fill_search(slot_len, slot_cells, cross, cross_pos, codes, log_freq, freq_we
     assigned = np.zeros(n_slots, dtype=np.int64)
     queue = np.zeros(n_slots, dtype=np.int64)
     inq = np.zeros(n_slots, dtype=np.bool_)
+    dirty = np.zeros(n_slots, dtype=np.int64)
+    force = np.zeros(n_slots, dtype=np.bool_)
     for s in range(n_slots):
         queue[s] = s
         inq[s] = True
-    ok, trail_n, failed = _propagate(queue, n_slots, inq, slot_len, slot_cells, cross, codes, dom_buf,
-                                     dom_start, dom_size, cell_mask, trail_kind, trail_idx, trail_val,
-                                     0, fail_count)
+        dirty[s] = (np.int64(1) << slot_len[s]) - 1
+        force[s] = True
+    ok, trail_n, failed = _propagate(queue, n_slots, inq, dirty, force, slot_len, slot_cells, cross, cross_pos,
+                                     codes, dom_buf, dom_start, dom_size, cell_mask, trail_kind, trail_idx,
+                                     trail_val, 0, fail_count)
     if not ok:
         return 0, 0, failed
     lv_slot = np.zeros(n_slots + 1, dtype=np.int64)
@@ -510,6 +557,10 @@ def fill_search(slot_len, slot_cells, cross, cross_pos, codes, log_freq, freq_we
     cand = np.zeros(dom_buf.shape[0] + 1, dtype=np.int64)
     counts = np.zeros((slot_cells.shape[1], n_letters + 1), dtype=np.int64)
     scores = np.zeros(dom_buf.shape[0] + 1, dtype=np.float64)
+    max_dom = 1
+    for s in range(n_slots):
+        max_dom = max(max_dom, dom_size[s])
+    log_of = np.log(np.arange(max_dom + 1).astype(np.float64) + 1e-300)
     nodes = 0
     level = 0
     descend = True
@@ -532,7 +583,7 @@ def fill_search(slot_len, slot_cells, cross, cross_pos, codes, log_freq, freq_we
                 return 1, nodes, -1
             start = lv_start[level - 1] + lv_n[level - 1] if level > 0 else 0
             size = _order_candidates(best, slot_len, cross, cross_pos, codes, log_freq, freq_weight,
-                                     dom_buf, dom_start, dom_size, counts, scores, noise, cand, start)
+                                     dom_buf, dom_start, dom_size, counts, scores, noise, cand, start, log_of)
             lv_slot[level] = best
             lv_mark[level] = trail_n
             lv_start[level] = start
@@ -546,9 +597,9 @@ def fill_search(slot_len, slot_cells, cross, cross_pos, codes, log_freq, freq_we
             lv_next[level] += 1
             trail_n = _undo(trail_kind, trail_idx, trail_val, trail_n, lv_mark[level], dom_size, cell_mask, assigned)
             nodes += 1
-            ok, trail_n = _assign(s, w, slot_len, slot_cells, cross, codes, dom_buf, dom_start, dom_size,
-                                  cell_mask, assigned, trail_kind, trail_idx, trail_val, trail_n,
-                                  fail_count, queue, inq)
+            ok, trail_n = _assign(s, w, slot_len, slot_cells, cross, cross_pos, codes, dom_buf, dom_start,
+                                  dom_size, cell_mask, assigned, trail_kind, trail_idx, trail_val, trail_n,
+                                  fail_count, queue, inq, dirty, force)
             if ok:
                 placed = True
                 break
