@@ -49,8 +49,12 @@ def main(argv: list[str] | None = None) -> int:
     except PuzzleError as exc:
         print(f"puzzlesearch: error: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        return 0
+    except OSError as exc:  # unreadable or unwritable files: the user's to fix
+        where = f" {exc.filename}" if getattr(exc, "filename", None) else ""
+        print(f"puzzlesearch: error:{where}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         print("puzzlesearch: interrupted", file=sys.stderr)
         return 130
-    except BrokenPipeError:
-        return 0

@@ -18,6 +18,8 @@ from puzzlesearch.errors import ConfigError
 CONFIG_FILE = "config.yaml"
 SCHEMA_DIR = Path("workflow") / "schemas"
 MAIN_SCHEMA = "config.schema.yaml"
+# Lexicons when no config.yaml is found (a command run outside a project folder).
+FALLBACK_LEXICONS = {"default": "builtin:en", "arabic": {"source": "builtin:ar", "alphabet": "arabic"}}
 
 
 def _with_defaults(validator_class):
@@ -74,15 +76,28 @@ def find_root(start: str | Path | None = None) -> Path:
     return here
 
 
+def schema_root(*starts: Path) -> Path:
+    """The nearest folder (upward from each start, then the source tree) with the schemas."""
+    package_tree = Path(__file__).resolve().parents[2]  # <project>/src/puzzlesearch/config.py
+    for start in (*starts, package_tree):
+        here = Path(start).resolve()
+        for folder in (here, *here.parents):
+            if (folder / SCHEMA_DIR / MAIN_SCHEMA).exists():
+                return folder
+    raise ConfigError(f"cannot find {SCHEMA_DIR / MAIN_SCHEMA} to validate the config against")
+
+
 def load_config(path: str | Path | None = None) -> tuple[dict, Path]:
-    """Read and validate config.yaml; return (config, project root)."""
+    """Read and validate config.yaml; return (config, project root for results/)."""
     if path is None:
         root = find_root()
         path = root / CONFIG_FILE
     else:
         path = Path(path)
+        if not path.exists():
+            raise ConfigError(f"--config {path}: no such file")
         root = path.resolve().parent
-    config: Any = {}
+    config: Any = {"lexicons": dict(FALLBACK_LEXICONS)}  # no config.yaml: the embedded lists
     if path.exists():
         try:
             config = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
@@ -90,4 +105,4 @@ def load_config(path: str | Path | None = None) -> tuple[dict, Path]:
             mark = getattr(exc, "problem_mark", None)
             where = f" line {mark.line + 1}" if mark else ""
             raise ConfigError(f"{path}:{where} is not valid YAML") from None
-    return validate_config(config, root, str(path)), root
+    return validate_config(config, schema_root(root, Path.cwd()), str(path)), root

@@ -21,7 +21,7 @@ rule lexicon_words:
     shell:
         "{PS} lexicon build-words --name {wildcards.name} --source '{params.source}'"
         " --alphabet {params.alphabet} --case {params.case} --min-length {params.min_length}"
-        " --out-dir results/lexicon/{wildcards.name} 2> {log}"
+        " --out-dir results/lexicon/{wildcards.name} 2>&1 | tee {log}"
 
 
 rule lexicon_dawg:

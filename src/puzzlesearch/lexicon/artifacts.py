@@ -46,6 +46,18 @@ def file_sha256(path: str | Path) -> str:
     return h.hexdigest()
 
 
+_WORDS_CODE = ("model.py", "sources.py", "normalize.py")
+_DAWG_CODE = ("dawg.py",)
+
+
+def code_sha256(modules: tuple[str, ...]) -> str:
+    """Hash of the lexicon modules that build an artifact (stale when the code changes)."""
+    h = hashlib.sha256()
+    for name in modules:
+        h.update((Path(__file__).parent / name).read_bytes())
+    return h.hexdigest()
+
+
 def spec_from_config(name: str, value, defaults: dict | None = None) -> LexiconSpec:
     """A LexiconSpec from a `lexicons:` entry (a source string or a mapping)."""
     if not _NAME.match(name):
@@ -75,8 +87,12 @@ def specs_from_config(config: dict) -> dict[str, LexiconSpec]:
     return {n: spec_from_config(n, v, defaults) for n, v in (config.get("lexicons") or {}).items()}
 
 
-def resolve_spec(name_or_path: str, config: dict) -> LexiconSpec:
-    """A configured lexicon name, or a path to a word-list file (named after its stem)."""
+def resolve_spec(name_or_path: str, config: dict, root: str | Path | None = None) -> LexiconSpec:
+    """A configured lexicon name, or a path to a word-list file (named after its stem).
+
+    A file whose stem is taken (by a configured lexicon, or by another file's artifacts
+    under `root`) is named `<stem>-<hash of its path>`.
+    """
     specs = specs_from_config(config)
     if name_or_path in specs:
         return specs[name_or_path]
@@ -88,9 +104,20 @@ def resolve_spec(name_or_path: str, config: dict) -> LexiconSpec:
         if not is_builtin(spec.source) and Path(spec.source).resolve() == path.resolve():
             return spec
     stem = re.sub(r"[^A-Za-z0-9_-]", "_", path.stem) or "wordlist"
-    name = stem if stem not in specs else f"{stem}-{file_sha256(path)[:8]}"
+    name = stem
+    if stem in specs or _built_from_other_file(lexicon_dir(stem, root or "."), path):
+        name = f"{stem}-{hashlib.sha256(str(path.resolve()).encode()).hexdigest()[:8]}"
     defaults = config.get("lexicon", {}) or {}
     return spec_from_config(name, str(path), defaults)
+
+
+def _built_from_other_file(folder: Path, path: Path) -> bool:
+    """True when folder holds artifacts of a different word-list file than `path`."""
+    try:
+        stats = json.loads((folder / "stats.json").read_text())
+    except (OSError, ValueError):
+        return False
+    return stats.get("source_path") not in (None, str(path.resolve()))
 
 
 def build_words(spec: LexiconSpec, out_dir: str | Path) -> dict:
@@ -100,7 +127,8 @@ def build_words(spec: LexiconSpec, out_dir: str | Path) -> dict:
         table = normalize(spec)
     stats = table.stats()
     stats.update(name=spec.name, source=spec.source, params=spec.params(),
-                 source_sha256=file_sha256(source_file(spec.source)), seconds=round(t.seconds, 3))
+                 source_sha256=file_sha256(source_file(spec.source)), seconds=round(t.seconds, 3),
+                 source_path=str(source_file(spec.source).resolve()), code_sha256=code_sha256(_WORDS_CODE))
     write_parquet(table.words, out_dir / "words.parquet")
     write_json(stats, out_dir / "stats.json")
     log("lexicon", f"{spec.name}: {stats['entries']} entries -> {stats['words']} words "
@@ -125,7 +153,8 @@ def build_dawg_file(words_path: str | Path, out_path: str | Path, kind: str = "d
             dawg.word_id = rows["word_id"].to_numpy().astype("int32")
             dawg.word_length = rows["length"].to_numpy().astype("int16")
     meta = {"kind": kind, "nodes": dawg.n_nodes, "edges": dawg.n_edges, "words": dawg.n_words,
-            "bytes": dawg.nbytes, "build_seconds": round(t.seconds, 3), "alphabet": dawg.alphabet}
+            "bytes": dawg.nbytes, "build_seconds": round(t.seconds, 3), "alphabet": dawg.alphabet,
+            "code_sha256": code_sha256(_DAWG_CODE)}
     out_path = Path(out_path)
     dawg.save(out_path)
     write_json(meta, out_path.with_suffix(".json"))
@@ -169,7 +198,13 @@ class Lexicon:
     def _ensure_dawg(self, kind: str) -> Path:
         path = self.dir / f"{kind}.npz"
         words = self.dir / "words.parquet"
-        if not path.exists() or path.stat().st_mtime < words.stat().st_mtime:
+        try:
+            meta = json.loads(path.with_suffix(".json").read_text())
+            stale = (meta.get("code_sha256") != code_sha256(_DAWG_CODE)
+                     or path.stat().st_mtime < words.stat().st_mtime)
+        except (OSError, ValueError):
+            stale = True
+        if stale:
             build_dawg_file(words, path, kind)
         return path
 
@@ -184,6 +219,7 @@ def _fresh(spec: LexiconSpec, folder: Path) -> bool:
     except (OSError, ValueError):
         return False
     return (stats.get("params") == spec.params()
+            and stats.get("code_sha256") == code_sha256(_WORDS_CODE)
             and stats.get("source_sha256") == file_sha256(source_file(spec.source)))
 
 
@@ -195,7 +231,7 @@ def open_lexicon(name_or_path: str, config: dict | None = None, root: str | Path
         loaded, loaded_root = load_config()
         config = loaded if config is None else config
         root = loaded_root if root is None else root
-    spec = resolve_spec(name_or_path, config)
+    spec = resolve_spec(name_or_path, config, root)
     if not is_builtin(spec.source) and not Path(spec.source).is_absolute() and not Path(spec.source).exists():
         spec = replace(spec, source=str(Path(root) / spec.source))  # relative to the project
     folder = lexicon_dir(spec.name, root)

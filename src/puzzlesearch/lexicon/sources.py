@@ -68,7 +68,7 @@ def read_entries(source: str) -> Iterator[Entry]:
             continue
         parts = line.split()
         freq = None
-        if len(parts) >= 2 and parts[-1].isdigit():
+        if len(parts) >= 2 and parts[-1].isascii() and parts[-1].isdecimal():
             freq = int(parts[-1])
             parts = parts[:-1]
         count += 1

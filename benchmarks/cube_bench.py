@@ -1,0 +1,103 @@
+"""Cube solver benchmark: move counts and ms/cube of both solvers, all solutions verified.
+
+    python benchmarks/cube_bench.py [--cubes ../shared/cube/random_1000.txt] [--limit N]
+                                    [--tables results/cube/tables] [--solver twophase ...]
+
+Timings on a shared machine are noisy, so each solver's median is also printed as a ratio
+to a baseline measured in the same process: applying a ~21-move answer to the cube with the
+pure-Python cubie model (the verification step every solution goes through).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import polars as pl
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "src"))
+
+from puzzlesearch.cube.cubie import parse_cubies, parse_moves, random_cube  # noqa: E402
+from puzzlesearch.cube.solve import SOLVERS, solve_cube, warm_up  # noqa: E402
+from puzzlesearch.cube.tables import Tables  # noqa: E402
+from puzzlesearch.cube.twophase import TwoPhaseOptions  # noqa: E402
+from puzzlesearch.progress import setup_logging  # noqa: E402
+
+SHARED = ROOT.parent / "shared" / "cube"
+
+
+def load_cubes(path: str | None, limit: int | None):
+    """The benchmark cubes: a file, else ../shared random_1000, else 1000 seeded random cubes."""
+    p = Path(path) if path else SHARED / "random_1000.txt"
+    if p.exists():
+        cubes = [parse_cubies(line) for line in p.read_text().splitlines() if line.strip()]
+        source = str(p)
+    else:
+        rng = random.Random(17706)
+        cubes = [random_cube(rng) for _ in range(1000)]
+        source = "1000 random cubes, seed 17706"
+    return cubes[:limit] if limit else cubes, source
+
+
+def baseline_ms(cubes) -> float:
+    """Median ms to apply a fixed 21-move sequence to a cube with the Python model."""
+    seq = parse_moves("D3 F3 R1 U3 L1 D2 F3 U1 D3 F1 R1 U2 B2 R2 U3 R2 B2 R2 D2 B2 L2")
+    times = []
+    for cube in cubes:
+        t0 = time.perf_counter()
+        cube.apply(seq).is_solved
+        times.append((time.perf_counter() - t0) * 1000)
+    return statistics.median(times)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--cubes")
+    ap.add_argument("--limit", type=int)
+    ap.add_argument("--tables", default=str(ROOT / "results" / "cube" / "tables"))
+    ap.add_argument("--solver", nargs="+", choices=SOLVERS, default=list(SOLVERS))
+    args = ap.parse_args()
+    setup_logging()
+    cubes, source = load_cubes(args.cubes, args.limit)
+    t0 = time.perf_counter()
+    tables = Tables(args.tables)  # builds once if missing
+    manifest = pl.read_parquet(Path(args.tables) / "manifest.parquet")
+    print(f"cubes: {len(cubes)} from {source}")
+    print("tables (build seconds from the manifest):")
+    for r in manifest.filter(pl.col("kind") == "prune").iter_rows(named=True):
+        print(f"  {r['table']:<18} {r['entries']:>10,} entries {r['bytes'] / 1e6:7.2f} MB"
+              f"  reached {r['reached']:>10,}  max depth {r['max_depth']:>2}  built in {r['build_seconds']:.3f} s")
+    moves = manifest.filter(pl.col("kind") != "prune")
+    print(f"  move tables and lookups: {moves.height} files, {moves['bytes'].sum() / 1e6:.2f} MB,"
+          f" built in {moves['build_seconds'].sum():.2f} s")
+    options = TwoPhaseOptions()
+    for solver in args.solver:
+        warm_up(tables, solver, options)
+    print(f"load + numba warm-up: {time.perf_counter() - t0:.2f} s")
+    base = baseline_ms(cubes)
+    print(f"baseline (apply 21 moves in Python): median {base:.4f} ms")
+    for solver in args.solver:
+        lengths, times = [], []
+        for cube in cubes:
+            s = solve_cube(cube, tables, solver, options)  # raises unless verified
+            lengths.append(len(s.moves))
+            times.append(s.milliseconds)
+        med = statistics.median(times)
+        print(f"{solver}: {len(cubes)} verified; mean {statistics.mean(lengths):.3f} moves"
+              f" (min {min(lengths)}, max {max(lengths)}); median {med:.2f} ms, mean {statistics.mean(times):.2f} ms,"
+              f" p95 {sorted(times)[int(0.95 * len(times))]:.2f} ms, max {max(times):.1f} ms;"
+              f" median / baseline = {med / base:.0f}x")
+    ref = SHARED / "random_1000_kociemba.tsv"
+    if not args.cubes and not args.limit and ref.exists():
+        df = pl.read_csv(ref, separator="\t")
+        print(f"reference (kociemba C package): mean {df['length_htm'].mean():.3f} moves, about 57 ms/cube")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

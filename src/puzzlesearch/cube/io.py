@@ -1,0 +1,61 @@
+"""Move notation out (standard `R U2 F'` or contest `F3R1U3`), merging, and test-file reading."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Sequence
+
+from puzzlesearch.cube.constants import FACES, MOVE_NAMES
+from puzzlesearch.cube.cubie import CubieCube, parse_cube
+from puzzlesearch.errors import PuzzleError
+
+FORMATS = ("standard", "contest")
+
+
+def format_moves(moves: Sequence[int], style: str = "standard") -> str:
+    """`R U2 F'` (standard) or `R1U2F3` (contest: face + clockwise quarter turns)."""
+    if style == "standard":
+        return " ".join(MOVE_NAMES[m] for m in moves)
+    if style == "contest":
+        return "".join(f"{FACES[m // 3]}{m % 3 + 1}" for m in moves)
+    raise PuzzleError(f"unknown move format {style!r}: use one of {', '.join(FORMATS)}")
+
+
+def merge_moves(moves: Sequence[int]) -> list[int]:
+    """Combine turns of the same face, also across commuting opposite-face turns (U D U' -> D)."""
+    out: list[int] = []
+    for m in moves:
+        face, turns = m // 3, m % 3 + 1
+        k = len(out) - 1
+        if k >= 0 and out[k] // 3 != face and out[k] // 3 % 3 == face % 3:
+            k -= 1  # look past one turn of the opposite face
+        if k >= 0 and out[k] // 3 == face:
+            total = (out[k] % 3 + 1 + turns) % 4
+            if total:
+                out[k] = 3 * face + total - 1
+            else:
+                del out[k]
+        else:
+            out.append(m)
+    return out
+
+
+def read_cubes(path) -> list[tuple[int, str]]:
+    """(line number, text) of each cube line of a file; '#' comments and blank lines skipped."""
+    p = Path(path)
+    if not p.is_file():
+        raise PuzzleError(f"cube file {p} does not exist")
+    out = []
+    for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1):
+        text = line.split("#", 1)[0].strip()
+        if text:
+            out.append((n, text))
+    return out
+
+
+def parse_line(text: str, where: str = "") -> CubieCube:
+    """parse_cube with the line named in the error."""
+    try:
+        return parse_cube(text)
+    except PuzzleError as exc:
+        raise PuzzleError(f"{where}: {exc}" if where else str(exc)) from None

@@ -1,0 +1,48 @@
+"""Thistlethwaite's algorithm: G0 -> G1 -> G2 -> G3 -> solved, each phase optimal by IDA*.
+
+G1 = <U,D,L,R,F2,B2>, G2 = <U,D,L2,R2,F2,B2>, G3 = <U2,D2,L2,R2,F2,B2>. Each phase's
+pruning table holds exact coset distances, so IDA* walks straight down. Among the first
+moves of a phase, those on the face the previous phase ended with are tried first, so
+that the merge at the boundary saves a move when an optimal phase allows it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from puzzlesearch.cube.cubie import CubieCube
+from puzzlesearch.cube.io import merge_moves
+from puzzlesearch.cube.kernels import ida_phase
+from puzzlesearch.cube.tables import COORD_SIZES, PRUNE_SPECS, Tables
+
+PHASES = ("th1", "th2", "th3", "th4")
+MAX_PHASE_DEPTH = 15
+
+
+def _moves_preferring(moves: tuple[int, ...], face: int) -> np.ndarray:
+    """The phase's moves with those on `face` first."""
+    return np.array(sorted(moves, key=lambda m: m // 3 != face), dtype=np.int64)
+
+
+def solve_phases(cube: CubieCube, tables: Tables) -> list[list[int]]:
+    """The optimal move sequence of each phase, in order."""
+    phases: list[list[int]] = []
+    last_face = -1
+    for name in PHASES:
+        spec = PRUNE_SPECS[name]
+        a, b = tables.coord(spec.a, cube), tables.coord(spec.b, cube)
+        moves = ida_phase(a, b, tables.move(spec.a), tables.move(spec.b), tables.prune(name),
+                          COORD_SIZES[spec.b], _moves_preferring(spec.moves, last_face), MAX_PHASE_DEPTH)
+        if len(moves) and moves[0] < 0:
+            raise AssertionError(f"phase {name} found no solution: tables are inconsistent")
+        seq = [int(m) for m in moves]
+        phases.append(seq)
+        cube = cube.apply(seq)
+        if seq:
+            last_face = seq[-1] // 3
+    return phases
+
+
+def solve(cube: CubieCube, tables: Tables) -> list[int]:
+    """A solution (move numbers), phase boundaries merged."""
+    return merge_moves([m for seq in solve_phases(cube, tables) for m in seq])

@@ -1,0 +1,25 @@
+"""Cube fixtures: the tables, built once per test session into a temporary folder."""
+
+from __future__ import annotations
+
+import pytest
+
+from puzzlesearch.cube.tables import Tables, build_all
+
+
+@pytest.fixture(scope="session")
+def cube_tables(tmp_path_factory) -> Tables:
+    """Every move and pruning table (about 5 s plus numba compilation)."""
+    folder = tmp_path_factory.mktemp("cube_tables")
+    build_all(folder)
+    return Tables(folder, build=False)
+
+
+@pytest.fixture(scope="session")
+def cube_data(shared_dir):
+    """../shared/cube (test cubes, reference answers, phase distributions)."""
+    folder = shared_dir / "cube"
+    if not folder.is_dir():
+        pytest.skip(f"{folder} is absent")
+    return folder
+

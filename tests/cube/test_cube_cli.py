@@ -1,0 +1,83 @@
+"""The `puzzlesearch cube` commands: verified output, one-line errors, no partial files."""
+
+from __future__ import annotations
+
+import polars as pl
+import pytest
+
+from puzzlesearch.cli import main
+from puzzlesearch.config import validate_config
+from puzzlesearch.cube.cubie import parse_cube, parse_moves
+from puzzlesearch.errors import ConfigError
+
+
+SOLVED_TEXT = "UF UR UB UL DF DR DB DL FR FL BR BL UFR URB UBL ULF DRF DFL DLB DBR"
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.parametrize("solver", ["thistlethwaite", "twophase"])
+def test_solve_prints_verified_solutions(cube_tables, capsys, solver):
+    cubes = ["R U2 F' L D", "RU LF UB DR DL BL UL FU BD RF BR FD LDF LBD FUL RFD UFR RDB UBL RBU"]
+    code, out, _ = run(capsys, "cube", "solve", *cubes, "--solver", solver, "--tables", str(cube_tables.dir),
+                       "--format", "contest")
+    assert code == 0
+    answers = out.splitlines()
+    assert len(answers) == 2
+    for cube, answer in zip(cubes, answers):
+        assert " " not in answer and parse_cube(cube).apply(parse_moves(answer)).is_solved
+
+
+def test_solve_file_to_parquet(cube_tables, capsys, tmp_path):
+    cubes = tmp_path / "cubes.txt"
+    cubes.write_text("# two cubes\nR U R' U'\n\n" + SOLVED_TEXT + "\n")
+    out = tmp_path / "out.parquet"
+    code, _, _ = run(capsys, "cube", "solve", "--file", str(cubes), "--tables", str(cube_tables.dir),
+                     "--out", str(out))
+    assert code == 0
+    df = pl.read_parquet(out)
+    assert df.columns == ["cube", "solution", "moves", "milliseconds"]
+    assert df["moves"].to_list() == [4, 0]
+    for row in df.iter_rows(named=True):
+        assert parse_cube(row["cube"]).apply(parse_moves(row["solution"])).is_solved
+
+
+def test_bad_line_is_one_error_and_no_file(cube_tables, capsys, tmp_path):
+    cubes = tmp_path / "cubes.txt"
+    cubes.write_text("R U\n" + SOLVED_TEXT.replace("UF ", "FU ", 1) + "\n")
+    out = tmp_path / "out.parquet"
+    code, stdout, err = run(capsys, "cube", "solve", "--file", str(cubes), "--tables", str(cube_tables.dir),
+                            "--out", str(out))
+    assert code == 2 and stdout == ""
+    assert err.count("\n") == 1 and "line 2" in err and "edge flips" in err
+    assert not out.exists()
+
+
+def test_bad_cube_argument(cube_tables, capsys):
+    code, _, err = run(capsys, "cube", "solve", "UF UR", "--tables", str(cube_tables.dir))
+    assert code == 2 and "2 tokens, expected 20" in err and err.count("\n") == 1
+
+
+def test_random_is_reproducible(capsys, tmp_path):
+    paths = [tmp_path / "a.txt", tmp_path / "b.txt"]
+    for p in paths:
+        assert run(capsys, "cube", "random", "--count", "5", "--seed", "3", "--out", str(p))[0] == 0
+    assert paths[0].read_text() == paths[1].read_text()
+    assert len([parse_cube(line) for line in paths[0].read_text().splitlines()]) == 5
+
+
+def test_config_section_defaults_and_errors():
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    config = validate_config({"lexicons": {"default": "builtin:en"}}, root)
+    assert config["cube"]["twophase"]["target_length"] == 21
+    assert config["cube"]["default_testsets"] == ["random100"]
+    with pytest.raises(ConfigError, match="cube.twophase.phase2_max"):
+        validate_config({"lexicons": {"default": "builtin:en"}, "cube": {"twophase": {"phase2_max": 40}}}, root)
+    with pytest.raises(ConfigError, match="cube.solvers"):
+        validate_config({"lexicons": {"default": "builtin:en"}, "cube": {"solvers": ["korf"]}}, root)

@@ -1,0 +1,124 @@
+"""The cubie model, parsing, validation and notation, against published facts."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from puzzlesearch.cube.constants import MOVE_NAMES, SOLVED_TEXT
+from puzzlesearch.cube.cubie import (
+    MOVE_CUBES,
+    SOLVED,
+    parse_cube,
+    parse_cubies,
+    parse_moves,
+    random_cube,
+)
+from puzzlesearch.cube.io import format_moves, merge_moves
+from puzzlesearch.errors import PuzzleError
+
+from cube_testing import read_tsv
+
+# Published on Rokicki's contest page (see ../shared/cube/SOURCES.md).
+U_TURN = "UR UB UL UF DF DR DB DL FR FL BR BL URB UBL ULF UFR DRF DFL DLB DBR"
+CONTEST_SCRAMBLE = "F- U+ F- D- L- D- F- U- L2 D-"
+CONTEST_CUBE = "RU LF UB DR DL BL UL FU BD RF BR FD LDF LBD FUL RFD UFR RDB UBL RBU"
+CONTEST_ANSWER = "D+ L2 U+ F+ D+ L+ D+ F+ U- F+"
+
+
+def test_quarter_turn_u_matches_the_contest_page():
+    assert SOLVED.apply(parse_moves("U")).to_text() == U_TURN
+    assert SOLVED.to_text() == SOLVED_TEXT
+
+
+def test_contest_example_and_its_published_answer():
+    cube = SOLVED.apply(parse_moves(CONTEST_SCRAMBLE))
+    assert cube.to_text() == CONTEST_CUBE
+    assert parse_cubies(CONTEST_CUBE).apply(parse_moves(CONTEST_ANSWER)).is_solved
+
+
+def test_every_move_has_order_four_and_an_inverse():
+    for m, cube in enumerate(MOVE_CUBES):
+        assert not cube.is_solved
+        assert SOLVED.apply([m] * 4).is_solved
+        assert (cube * cube.inverse()).is_solved
+        inverse = 3 * (m // 3) + 2 - m % 3
+        assert SOLVED.apply([m, inverse]).is_solved, MOVE_NAMES[m]
+
+
+def test_reference_answers_solve_the_shared_cubes(cube_data):
+    """The kociemba C answers (checked by another simulator) solve our parsed cubes."""
+    for name in ("random_1000", "rokicki_style_100"):
+        lines = (cube_data / f"{name}.txt").read_text().splitlines()
+        for row in read_tsv(cube_data / f"{name}_kociemba.tsv"):
+            cube = parse_cubies(lines[int(row["line"]) - 1])
+            moves = parse_moves(row["kociemba_c_maxdepth24_solution"])
+            assert len(moves) == int(row["length_htm"])
+            assert cube.apply(moves).is_solved, row["line"]
+
+
+def test_scrambles_give_the_rokicki_lines(cube_data):
+    lines = (cube_data / "rokicki_style_100.txt").read_text().splitlines()
+    rows = [r for r in read_tsv(cube_data / "rokicki_style_100_scrambles.tsv") if r["kind"] != "random"]
+    assert len(rows) == 54
+    for row in rows:
+        cube = parse_cube(row["scramble_applied_to_solved"])
+        assert cube.to_text() == lines[int(row["line"]) - 1]
+
+
+def test_round_trips():
+    rng = random.Random(5)
+    for _ in range(200):
+        cube = random_cube(rng)
+        assert parse_cubies(cube.to_text()) == cube
+        assert parse_cubies(cube.to_text().lower()) == cube
+        moves = [rng.randrange(18) for _ in range(25)]
+        for style in ("standard", "contest"):
+            assert parse_moves(format_moves(moves, style)) == moves
+    assert format_moves(parse_moves("R U2 F'"), "contest") == "R1U2F3"
+    assert parse_moves("F3R1U3") == parse_moves("F' R U'") == parse_moves("f- r+ u3")
+    assert parse_moves("D+ L2 U-") == parse_moves("D L2 U'")
+
+
+def test_merge_moves():
+    def merged(text):
+        return format_moves(merge_moves(parse_moves(text)))
+
+    assert merged("R R") == "R2"
+    assert merged("R R'") == ""
+    assert merged("U D U'") == "D"
+    assert merged("R2 L R2") == "L"
+    assert merged("F U2 U F'") == "F U' F'"
+
+
+@pytest.mark.parametrize(
+    "text, fragment",
+    [
+        (" ".join(SOLVED_TEXT.split()[:19]), "19 tokens, expected 20"),
+        (SOLVED_TEXT + " UF", "21 tokens"),
+        (SOLVED_TEXT.replace("UB ", "UU ", 1), "token 3 'UU'"),
+        (SOLVED_TEXT.replace("UB ", "UBL ", 1), "token 3 'UBL' (edge position UB) is not an edge"),
+        (SOLVED_TEXT.replace("DLB", "DLX"), "token 19 'DLX' has 'X'"),
+        (SOLVED_TEXT.replace("DLB", "DBL"), "token 19 'DBL'"),
+        (SOLVED_TEXT.replace("UR UB", "UF UB", 1), "edge cubie UF appears 2 times (tokens 1 and 2); missing: UR"),
+        (SOLVED_TEXT.replace("UBL", "UFR"), "corner cubie UFR appears 2 times (tokens 13 and 15); missing: UBL"),
+        (SOLVED_TEXT.replace("UF ", "FU ", 1), "edge flips sum to 1, must be even"),
+        (SOLVED_TEXT.replace("UFR", "FRU"), "corner twists sum to 2, must be 0 mod 3"),
+        (SOLVED_TEXT.replace("UF UR", "UR UF", 1), "edge permutation is odd but corner permutation is even"),
+        (SOLVED_TEXT.replace("UFR URB", "URB UFR", 1), "edge permutation is even but corner permutation is odd"),
+        ("R U2 X", "move 'X' at character 6"),
+        ("", "empty cube"),
+    ],
+)
+def test_validation_errors_name_the_problem(text, fragment):
+    with pytest.raises(PuzzleError) as err:
+        parse_cube(text)
+    assert fragment in str(err.value)
+    assert "\n" not in str(err.value)
+
+
+def test_random_cubes_are_seeded():
+    a = [random_cube(random.Random(7)).to_text() for _ in range(2)]
+    assert a[0] == a[1]
+    assert random_cube(random.Random(8)).to_text() != a[0]

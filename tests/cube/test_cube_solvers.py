@@ -1,0 +1,106 @@
+"""Both solvers: every answer is applied to its cube; phase structure; short cubes stay short."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from puzzlesearch.cube import thistlethwaite
+from puzzlesearch.cube.constants import G1_MOVES, G2_MOVES, G3_MOVES, MOVE_NAMES
+from puzzlesearch.cube.cubie import MOVE_CUBES, SOLVED, parse_cube, parse_cubies, parse_moves, random_cube
+from puzzlesearch.cube.io import format_moves
+from puzzlesearch.cube.solve import solve_cube
+
+from cube_testing import read_tsv
+
+SOLVERS = ("thistlethwaite", "twophase")
+SUPERFLIP = "FU RU BU LU FD RD BD LD RF LF RB LB UFR URB UBL ULF DRF DFL DLB DBR"
+CONTEST_CUBE = "RU LF UB DR DL BL UL FU BD RF BR FD LDF LBD FUL RFD UFR RDB UBL RBU"
+
+
+def solves(cube, text: str) -> bool:
+    """Independent check: parse the printed answer and apply it."""
+    return cube.apply(parse_moves(text)).is_solved
+
+
+@pytest.mark.parametrize("solver", SOLVERS)
+def test_random_cubes(cube_tables, solver):
+    rng = random.Random(2024)
+    for _ in range(25):
+        cube = random_cube(rng)
+        s = solve_cube(cube, cube_tables, solver)
+        assert solves(cube, format_moves(s.moves)) and solves(cube, format_moves(s.moves, "contest"))
+        assert len(s.moves) <= (45 if solver == "thistlethwaite" else 30)
+
+
+@pytest.mark.parametrize("solver", SOLVERS)
+def test_rokicki_style_lines(cube_tables, cube_data, solver):
+    lines = (cube_data / "rokicki_style_100.txt").read_text().splitlines()
+    kinds = [r["kind"] for r in read_tsv(cube_data / "rokicki_style_100_scrambles.tsv")]
+    for line, kind in zip(lines, kinds):
+        cube = parse_cubies(line)
+        s = solve_cube(cube, cube_tables, solver)
+        assert solves(cube, format_moves(s.moves)), line
+        if solver == "twophase" and kind != "random":
+            assert len(s.moves) <= int(kind[0]), (kind, line)  # at most the scramble's length
+
+
+def test_special_cubes(cube_tables, cube_data):
+    for row in read_tsv(cube_data / "special.tsv"):
+        cube = parse_cubies(row["cube"])
+        for solver in SOLVERS:
+            s = solve_cube(cube, cube_tables, solver)
+            assert solves(cube, format_moves(s.moves)), (row["name"], solver)
+            if row["optimal_htm"].isdigit():
+                assert len(s.moves) >= int(row["optimal_htm"])  # nobody beats an optimum
+
+
+def test_superflip_and_contest_example(cube_tables):
+    """Superflip's optimum is 20 HTM; the contest example has a published 10-move answer."""
+    superflip = parse_cubies(SUPERFLIP)
+    assert all(eo == 1 for eo in superflip.eo) and superflip.ep == SOLVED.ep
+    for solver in SOLVERS:
+        s = solve_cube(superflip, cube_tables, solver)
+        assert solves(superflip, format_moves(s.moves)) and len(s.moves) >= 20
+    cube = parse_cubies(CONTEST_CUBE)
+    s = solve_cube(cube, cube_tables, "twophase")
+    answer = format_moves(s.moves, "contest")
+    assert solves(cube, answer) and len(s.moves) <= 10
+    assert parse_moves(answer) == list(s.moves)
+
+
+def test_single_moves_take_one_move_with_twophase(cube_tables):
+    for m, move in enumerate(MOVE_CUBES):
+        s = solve_cube(SOLVED * move, cube_tables, "twophase")
+        assert len(s.moves) == 1 and (move * MOVE_CUBES[s.moves[0]]).is_solved, MOVE_NAMES[m]
+
+
+def test_solved_cube_needs_no_moves(cube_tables):
+    for solver in SOLVERS:
+        assert solve_cube(SOLVED, cube_tables, solver).moves == ()
+
+
+def test_thistlethwaite_phases_use_their_groups(cube_tables):
+    """Phase k uses only G(k-1) moves and ends in G(k): checked on the cubie arrays."""
+    rng = random.Random(99)
+    allowed = (range(18), G1_MOVES, G2_MOVES, G3_MOVES)
+    maxima = (7, 10, 13, 15)  # the BFS maxima of the four phase tables
+    for _ in range(40):
+        cube = random_cube(rng)
+        phases = thistlethwaite.solve_phases(cube, cube_tables)
+        for k, seq in enumerate(phases):
+            assert set(seq) <= set(allowed[k]) and len(seq) <= maxima[k]
+        after1 = cube.apply(phases[0])
+        assert not any(after1.eo)  # G1: edges oriented
+        after2 = after1.apply(phases[1])
+        assert not any(after2.co) and set(after2.ep[8:]) == {8, 9, 10, 11}  # G2
+        after3 = after2.apply(phases[2])
+        assert all(after3.ep[i] % 2 == i % 2 for i in range(8))  # M and S edges in their slices
+        assert after3.apply(phases[3]).is_solved
+
+
+def test_scramble_input_is_accepted(cube_tables):
+    cube = parse_cube("R U2 F' D L2 B")
+    for solver in SOLVERS:
+        assert solves(cube, format_moves(solve_cube(cube, cube_tables, solver).moves))

@@ -1,0 +1,316 @@
+"""Spelling Bee: table scores against brute-force word scans, a hand-checked list, rules, errors."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from math import comb
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from puzzlesearch.bee.io import build_masks_file, build_puzzles_file
+from puzzlesearch.bee.model import BeeRules, letters_mask, mask_letters, parse_puzzle
+from puzzlesearch.bee.search import puzzle_words, rank_puzzles, score_sets
+from puzzlesearch.bee.tables import build_table
+from puzzlesearch.cli import main
+from puzzlesearch.config import validate_config
+from puzzlesearch.errors import ConfigError, PuzzleError
+from puzzlesearch.lexicon import open_lexicon
+
+PROJECT = Path(__file__).resolve().parents[1]
+
+# A tiny list, scored by hand for the puzzle ABCDEFG (no S). Invented strings are fine.
+TINY = """\
+bad 100
+dead 100
+deaf 100
+faced 100
+cafe 100
+feed 100
+cabbage 100
+badged 100
+gabfaced 10
+bedeck 100
+beads 100
+abcdefgs 100
+"""
+# points per center letter: dead 1, deaf 1, faced 5, cafe 1, feed 1, cabbage 7, badged 6,
+# gabfaced 8 + 7 (pangram); "bad" is too short, "beads" has an S, "bedeck" has a K.
+HAND = {  # center: (points, words)
+    "A": (1 + 1 + 5 + 1 + 7 + 6 + 15, 7),
+    "B": (7 + 6 + 15, 3),
+    "C": (5 + 1 + 7 + 15, 4),
+    "D": (1 + 1 + 5 + 1 + 6 + 15, 6),
+    "E": (1 + 1 + 5 + 1 + 1 + 7 + 6 + 15, 8),
+    "F": (1 + 5 + 1 + 1 + 15, 5),
+    "G": (7 + 6 + 15, 3),
+}
+HAND_ORDER = ["E", "A", "D", "C", "B", "G", "F"]  # points, then words, then letter
+
+
+@pytest.fixture(scope="module")
+def tiny(tmp_path_factory):
+    """The tiny list as a lexicon (with frequencies)."""
+    root = tmp_path_factory.mktemp("bee_tiny")
+    path = root / "tiny.txt"
+    path.write_text(TINY)
+    return open_lexicon("tiny", config={"lexicons": {"tiny": str(path)}}, root=root)
+
+
+def ranked(words: pl.DataFrame, rules: BeeRules) -> pl.DataFrame:
+    masks, table = build_table(words, rules)
+    return rank_puzzles(table, masks, rules)
+
+
+def centers(puzzles: pl.DataFrame, letters: str = "ABCDEFG") -> dict:
+    rows = puzzles.filter(pl.col("letters") == letters)
+    return {r["center"]: (r["points"], r["words"]) for r in rows.iter_rows(named=True)}
+
+
+# ---------------------------------------------------------------- brute force
+
+def brute_scores(words: list[str], letters: str, rules: BeeRules) -> dict:
+    """center -> (points, words, pangrams), by scanning every word (no masks)."""
+    allowed = set(letters)
+    out = {c: [0, 0, 0] for c in letters}
+    for w in words:
+        if len(w) < rules.min_length or not set(w) <= allowed:
+            continue
+        pangram = set(w) == allowed
+        pts = (rules.short_points if len(w) <= rules.short_length else len(w))
+        pts += rules.pangram_bonus if pangram else 0
+        for c in set(w):
+            out[c][0] += pts
+            out[c][1] += 1
+            out[c][2] += pangram
+    return {c.upper(): tuple(v) for c, v in out.items()}
+
+
+def candidate_words(words: list[str], rules: BeeRules) -> list[str]:
+    """Words that can count anywhere: a plain-Python filter, independent of the table."""
+    return [w for w in words if len(w) >= rules.min_length and len(set(w)) <= rules.size
+            and not set(w) & set(rules.exclude)]
+
+
+def test_table_equals_brute_force_enable2k(enable2k):
+    rules = BeeRules()
+    words = candidate_words(enable2k.words["word"].to_list(), rules)
+    masks, table = build_table(enable2k.words, rules)
+    puzzles = rank_puzzles(table, masks, rules)
+    rng = random.Random(4)
+    sample = rng.sample(range(puzzles.height), 12) + [0]  # random ranked puzzles and the best
+    for i in sample:
+        row = puzzles.row(i, named=True)
+        want = brute_scores(words, row["letters"].lower(), rules)[row["center"]]
+        assert (row["points"], row["words"], row["pangrams"]) == want, row
+    # random letter sets, pangram or not, every center
+    pool = "abcdefghijklmnopqrtuvwxyz"
+    sets = ["".join(sorted(rng.sample(pool, 7))) for _ in range(10)] + ["aeginrt"]
+    points, counts, pangrams = score_sets(table, pl.Series([letters_mask(s) for s in sets]).to_numpy())
+    for k, letters in enumerate(sets):
+        brute = brute_scores(words, letters, rules)
+        for j, c in enumerate(letters.upper()):
+            assert (points[k, j], counts[k, j], pangrams[k]) == brute[c], (letters, c)
+
+
+def test_table_equals_brute_force_other_rules(tiny, enable2k):
+    rules = BeeRules(size=5, min_length=3, short_length=3, short_points=2, pangram_bonus=3,
+                     exclude="", require_pangram=False)
+    words = candidate_words(enable2k.words["word"].to_list(), rules)
+    masks, table = build_table(enable2k.words, rules)
+    rng = random.Random(5)
+    sets = ["".join(sorted(rng.sample("abcdefghijklmnopqrstuvwxyz", 5))) for _ in range(8)]
+    points, counts, _ = score_sets(table, pl.Series([letters_mask(s) for s in sets]).to_numpy())
+    for k, letters in enumerate(sets):
+        brute = brute_scores(words, letters, rules)
+        for j, c in enumerate(letters.upper()):
+            assert (points[k, j], counts[k, j]) == brute[c][:2], (letters, c)
+
+
+def test_enable2k_best_is_close_to_published_enable1(enable2k, shared_dir):
+    # ../shared/facts/README.md: AEGINRT center R, 537 words, 3,898 points on enable1.
+    assert "AEGINRT with center R, 537 words, 3,898 points" in (shared_dir / "facts" / "README.md").read_text()
+    best = ranked(enable2k.words, BeeRules()).row(0, named=True)
+    assert (best["letters"], best["center"]) == ("AEGINRT", "R")
+    assert abs(best["words"] - 537) <= 5 and abs(best["points"] - 3898) <= 50
+
+
+# ---------------------------------------------------------------- the hand-checked list
+
+def test_hand_checked_tiny_list(tiny):
+    puzzles = ranked(tiny.words, BeeRules())
+    assert puzzles["letters"].to_list() == ["ABCDEFG"] * 7
+    assert puzzles["center"].to_list() == HAND_ORDER
+    assert puzzles["rank"].to_list() == list(range(1, 8))
+    assert centers(puzzles) == HAND
+    assert puzzles["pangrams"].to_list() == [1] * 7
+
+
+def test_hand_checked_mask_table(tiny):
+    masks, _ = build_table(tiny.words, BeeRules())
+    got = {r["letters"]: (r["words"], r["points"], r["pangram"]) for r in masks.iter_rows(named=True)}
+    assert got == {"ade": (1, 1, False), "adef": (1, 1, False), "acdef": (1, 5, False),
+                   "acef": (1, 1, False), "def": (1, 1, False), "abceg": (1, 7, False),
+                   "abdeg": (1, 6, False), "abcdefg": (1, 15, True), "bcdek": (1, 6, False)}
+
+
+def test_show_lists_the_words(tiny):
+    rules = BeeRules()
+    words = puzzle_words(tiny.words, parse_puzzle("gfedcba", "a", rules), rules)
+    assert sorted(words["word"].to_list()) == ["badged", "cabbage", "cafe", "dead", "deaf",
+                                               "faced", "gabfaced"]
+    assert words["points"].sum() == HAND["A"][0]
+    assert words.filter(pl.col("pangram"))["word"].to_list() == ["gabfaced"]
+
+
+def test_pipeline_files(tiny, tmp_path, capsys):
+    rules = BeeRules()
+    meta = build_masks_file(tiny.dir / "words.parquet", tmp_path / "masks.parquet", rules)
+    assert (meta["words"], meta["masks"], meta["words_in_lexicon"]) == (9, 9, 12)
+    build_puzzles_file(tmp_path / "masks.parquet", tmp_path / "puzzles.parquet", rules)
+    puzzles = pl.read_parquet(tmp_path / "puzzles.parquet")
+    assert centers(puzzles) == HAND and puzzles["center"].to_list() == HAND_ORDER
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "masks.json", "masks.parquet", "puzzles.json", "puzzles.parquet"]
+
+
+def test_cli_show_and_top(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)  # no config.yaml here: the rules' defaults apply
+    (tmp_path / "tiny.txt").write_text(TINY)
+    assert main(["bee", "show", "gfedcba", "--center", "A", "--lexicon", "tiny.txt"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "ABCDEFG/A (tiny)"
+    assert "  15  gabfaced *" in out and "   6  badged" in out
+    assert out[-1] == f"total: {HAND['A'][1]} words, {HAND['A'][0]} points, 1 pangram (* = pangram)"
+    assert main(["bee", "top", "-n", "2", "--lexicon", "tiny.txt", "--set", "score_by=words"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert [line.split()[:5] for line in out[2:]] == [
+        ["1", "ABCDEFG", "E", str(HAND["E"][0]), str(HAND["E"][1])],
+        ["2", "ABCDEFG", "A", str(HAND["A"][0]), str(HAND["A"][1])]]
+
+
+# ---------------------------------------------------------------- each rule option
+
+@pytest.mark.parametrize("change, expect_a", [
+    (dict(min_length=5), HAND["A"][0] - 3),  # dead, deaf, cafe out
+    (dict(short_points=2), HAND["A"][0] + 3),
+    (dict(short_length=5, short_points=1), HAND["A"][0] - 5 + 1),  # faced: 5 -> 1
+    (dict(pangram_bonus=0), HAND["A"][0] - 7),
+])
+def test_point_rules(tiny, change, expect_a):
+    assert centers(ranked(tiny.words, BeeRules(**change)))["A"][0] == expect_a
+
+
+def test_word_count_and_point_limits(tiny):
+    def kept(**change):
+        return ranked(tiny.words, BeeRules(**change))["center"].to_list()
+
+    assert kept(min_words=5) == ["E", "A", "D", "F"]
+    assert kept(max_words=6) == ["D", "C", "B", "G", "F"]
+    assert kept(min_points=29) == ["E", "A", "D"]
+    assert kept(max_points=28) == ["C", "B", "G", "F"]
+    assert kept(min_words=4, max_points=30) == ["D", "C", "F"]
+
+
+def test_score_by_words(tiny):
+    puzzles = ranked(tiny.words, BeeRules(score_by="words"))
+    assert puzzles["center"].to_list() == ["E", "A", "D", "F", "C", "B", "G"]
+
+
+def test_exclude(tiny):
+    masks, _ = build_table(tiny.words, BeeRules(exclude=""))
+    assert "abdes" in masks["letters"].to_list()  # beads
+    assert ranked(tiny.words, BeeRules(exclude="g")).height == 0  # the only pangram set has G
+    assert centers(ranked(tiny.words, BeeRules(exclude=""))) == HAND
+
+
+def test_require_pangram(tiny):
+    everything = ranked(tiny.words, BeeRules(require_pangram=False))
+    assert everything.height == comb(25, 7) * 7
+    assert centers(everything) == HAND  # the same scores for the pangram set
+    assert centers(everything, "ABCDEFH")["A"] == (1 + 1 + 5 + 1, 4)  # dead deaf faced cafe
+    assert everything.filter(pl.col("letters") == "ABCDEFH")["pangrams"].to_list() == [0] * 7
+
+
+def test_min_frequency(tiny, enable2k):
+    # gabfaced has frequency 10: without it no pangram, so no puzzle
+    assert ranked(tiny.words, BeeRules(min_frequency=11)).height == 0
+    assert centers(ranked(tiny.words, BeeRules(min_frequency=11, require_pangram=False)))["A"] == (
+        HAND["A"][0] - 15, HAND["A"][1] - 1)
+    assert centers(ranked(tiny.words, BeeRules(min_frequency=10))) == HAND
+    # a list without frequencies is not affected
+    sample = enable2k.words.head(20000)
+    assert ranked(sample, BeeRules(min_frequency=1000)).equals(ranked(sample, BeeRules()))
+
+
+# ---------------------------------------------------------------- bad input
+
+@pytest.mark.parametrize("letters, center, needle", [
+    ("AEGINR", "R", "expected 7 letters"),
+    ("AEGINRTX", "R", "expected 7 letters"),
+    ("AEGIN1T", "R", "expected 7 letters"),
+    ("AEGINRR", "R", "'R' appears twice"),
+    ("AEGINRS", "R", "'S' is excluded"),
+    ("AEGINRT", "X", "not one of the letters"),
+    ("AEGINRT", "RT", "expected one letter"),
+    ("AEGINRT", "", "expected one letter"),
+])
+def test_bad_puzzle_is_one_line_error(letters, center, needle):
+    with pytest.raises(PuzzleError, match=needle) as err:
+        parse_puzzle(letters, center, BeeRules())
+    assert "\n" not in str(err.value)
+
+
+def test_cli_bad_input_exits_2_with_one_line(monkeypatch, capsys):
+    monkeypatch.chdir(PROJECT)
+    for argv in (["bee", "show", "AEGINRQQ", "--center", "R"],
+                 ["bee", "show", "AEGINRT", "--center", "Z"],
+                 ["bee", "show", "AEGINRT", "--center", "R", "--set", "nonsense=1"],
+                 ["bee", "show", "AEGINRT", "--center", "R", "--set", "size=12"],
+                 ["bee", "build-masks", "--words", "x", "--out", "y", "--rules", "{bad"]):
+        assert main(argv) == 2, argv
+        err = capsys.readouterr().err.strip()
+        assert err.startswith("puzzlesearch: error:") and "\n" not in err, (argv, err)
+
+
+@pytest.mark.parametrize("section, key", [
+    ({"exclude": "S"}, "bee.exclude"),
+    ({"size": 12}, "bee.size"),
+    ({"score_by": "fun"}, "bee.score_by"),
+    ({"min_frequency": -1}, "bee.min_frequency"),
+    ({"color": "red"}, "bee"),
+])
+def test_config_errors_name_the_key(section, key):
+    with pytest.raises(ConfigError, match=key):
+        validate_config({"lexicons": {"default": "builtin:en"}, "bee": section}, PROJECT)
+
+
+def test_rules_checks_name_the_key():
+    with pytest.raises(ConfigError, match="bee.max_words"):
+        BeeRules(min_words=30, max_words=20)
+    with pytest.raises(ConfigError, match="bee.exclude"):
+        BeeRules(exclude="abcdefghijklmnopqrstu")
+    assert replace(BeeRules(), exclude="") == BeeRules.from_json(replace(BeeRules(), exclude="").to_json())
+    assert mask_letters(letters_mask("rate")) == "aert"
+
+
+def test_config_defaults_are_the_published_rules():
+    config = validate_config({"lexicons": {"default": "builtin:en"}}, PROJECT)
+    assert BeeRules.from_config(config["bee"]) == BeeRules()
+    assert BeeRules() == BeeRules(size=7, min_length=4, short_length=4, short_points=1,
+                                  pangram_bonus=7, exclude="s", require_pangram=True)
+
+
+def test_dense_index_is_a_bijection_on_small_masks():
+    from itertools import combinations
+
+    from puzzlesearch.bee import kernels
+
+    size = 3
+    binom, offset = kernels.binomials(26, size), kernels.offsets(size)
+    seen = [kernels.mask_index(sum(1 << p for p in c), binom, offset)
+            for k in range(size + 1) for c in combinations(range(26), k)]
+    assert sorted(seen) == list(range(sum(comb(26, k) for k in range(size + 1))))
+    assert offset[size + 1] == len(seen)

@@ -1,0 +1,67 @@
+"""The console command: lexicon sub-commands and one-line errors."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from puzzlesearch.config import validate_config
+from puzzlesearch.errors import ConfigError
+import pytest
+
+PROJECT = Path(__file__).resolve().parents[1]
+
+
+def run(*args: str, cwd=None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "puzzlesearch", *args], cwd=cwd or PROJECT,
+                          capture_output=True, text=True)
+
+
+def test_lexicon_info_and_lookup_on_a_path(tmp_path):
+    words = tmp_path / "w.txt"
+    words.write_text("apple\nbanana\ncherry\n")
+    (tmp_path / "config.yaml").write_text("lexicons:\n  default: builtin:en\n")
+    out = run("lexicon", "info", str(words), cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    info = json.loads(out.stdout)
+    assert info["words"] == 3 and info["dawg"]["words"] == 3
+    assert (tmp_path / "results/lexicon/w/words.parquet").exists()
+    out = run("lexicon", "lookup", str(words), "banana", "kiwi", cwd=tmp_path)
+    assert out.returncode == 1
+    assert out.stdout.splitlines() == ["banana\t1", "kiwi\t-"]
+
+
+def test_missing_word_list_is_one_line_error(tmp_path):
+    (tmp_path / "config.yaml").write_text("lexicons:\n  broken: nowhere.txt\n")
+    out = run("lexicon", "info", "broken", cwd=tmp_path)
+    assert out.returncode == 2
+    errors = [line for line in out.stderr.splitlines() if line.startswith("puzzlesearch: error:")]
+    assert len(errors) == 1 and "Traceback" not in out.stderr
+    assert "nowhere.txt" in errors[0] and "no such file" in errors[0]
+    assert not (tmp_path / "results/lexicon/broken/words.parquet").exists()
+
+
+def test_bad_config_is_one_line_error_naming_the_key(tmp_path):
+    (tmp_path / "config.yaml").write_text("lexicons:\n  x: {source: a.txt, alphabet: klingon}\n")
+    out = run("lexicon", "info", "x", cwd=tmp_path)
+    assert out.returncode == 2 and "lexicons.x" in out.stderr
+    assert "Traceback" not in out.stderr
+
+
+def test_validate_config_fills_defaults_and_names_keys():
+    config = validate_config({"lexicons": {"a": "a.txt"}}, PROJECT)
+    assert config["lexicon"] == {"min_length": 2, "case": "auto"}
+    assert config["default_lexicon"] == "default"
+    with pytest.raises(ConfigError, match="lexicons"):
+        validate_config({"lexicons": {"bad name": "a.txt"}}, PROJECT)
+    with pytest.raises(ConfigError, match="unknown_section|Additional properties"):
+        validate_config({"lexicons": {"a": "a.txt"}, "unknown_section": 1}, PROJECT)
+
+
+def test_readme_test_command_is_what_ci_runs():
+    readme = (PROJECT / "README.md").read_text()
+    ci = (PROJECT / ".ci" / "run").read_text()
+    command = [line for line in ci.splitlines() if "pytest" in line][0].strip()
+    assert command in readme

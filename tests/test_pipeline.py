@@ -1,0 +1,71 @@
+"""The Snakemake pipeline on a throw-away copy of the project: build, no-op rerun, rebuilds."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+PROJECT = Path(__file__).resolve().parents[1]
+
+SNAKEMAKE = [sys.executable, "-m", "snakemake"]
+TARGETS = ["results/lexicon/tiny/words.parquet", "results/lexicon/tiny/dawg.npz",
+           "results/lexicon/tiny/boggle_dawg.npz"]
+
+
+def snakemake(root: Path, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([*SNAKEMAKE, "--cores", "1", *args], cwd=root, capture_output=True, text=True)
+
+
+def planned_rules(root: Path) -> list[str]:
+    """Rule names a dry run would execute (empty when nothing is to be done)."""
+    out = snakemake(root, "-n", *TARGETS)
+    assert out.returncode == 0, out.stderr
+    text = out.stdout + out.stderr
+    return sorted(line.split()[-1].rstrip(":") for line in text.splitlines()
+                  if line.startswith(("rule ", "localrule ")))
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory) -> Path:
+    """A copy of Snakefile, workflow/ and src/ with a config naming a tiny word list."""
+    root = tmp_path_factory.mktemp("project")
+    shutil.copy(PROJECT / "Snakefile", root)
+    shutil.copytree(PROJECT / "workflow", root / "workflow")
+    shutil.copytree(PROJECT / "src", root / "src", ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
+    (root / "tiny.txt").write_text("cat\r\ncats\r\ndog\r\nDogs\r\nqueen\r\n")
+    config = (PROJECT / "config.yaml").read_text()
+    config = config.replace("lexicons:\n", "lexicons:\n  tiny: tiny.txt\n", 1)
+    (root / "config.yaml").write_text(config)
+    return root
+
+
+def test_build_then_nothing_to_do_then_exact_rebuilds(project):
+    out = snakemake(project, *TARGETS)
+    assert out.returncode == 0, out.stderr
+    for target in TARGETS:
+        assert (project / target).exists()
+    assert (project / "logs/lexicon/tiny/words.log").exists()
+    assert planned_rules(project) == []
+
+    # Changing the word list rebuilds the table and both DAWGs.
+    (project / "tiny.txt").write_text("cat\r\ncats\r\ndog\r\nemu\r\n")
+    assert planned_rules(project) == ["lexicon_dawg", "lexicon_dawg", "lexicon_words"]
+    assert snakemake(project, *TARGETS).returncode == 0
+    assert planned_rules(project) == []
+
+    # Changing the DAWG code rebuilds the DAWGs only.
+    dawg_py = project / "src/puzzlesearch/lexicon/dawg.py"
+    dawg_py.write_text(dawg_py.read_text() + "\n# edited\n")
+    assert planned_rules(project) == ["lexicon_dawg", "lexicon_dawg"]
+
+
+def test_config_error_names_the_key(project):
+    bad = project / "bad.yaml"
+    bad.write_text((project / "config.yaml").read_text().replace("min_length: 2", "min_length: 0"))
+    out = snakemake(project, "-n", "--configfile", str(bad))
+    assert out.returncode != 0
+    assert "lexicon.min_length" in out.stdout + out.stderr
