@@ -28,6 +28,7 @@ from puzzlesearch.crossword.fill import FillSettings, NoFill, american_pattern, 
 from puzzlesearch.crossword.model import Language, runs
 from puzzlesearch.crossword.search import SearchSettings, generate
 from puzzlesearch.crossword.tables import open_tables
+from puzzlesearch.errors import PuzzleError
 
 PROJECT = Path(__file__).resolve().parents[1]
 
@@ -104,8 +105,14 @@ def main() -> None:
 
     ftables = open_tables("default", config, root, args.fill_floor)
     secs, filled = [], 0
-    for seed in range(args.patterns):
-        pattern = american_pattern(15, 0.16, seed, max_word=args.max_word)
+    patterns, seed = [], 0
+    while len(patterns) < args.patterns and seed < 10 * args.patterns:
+        try:
+            patterns.append((seed, american_pattern(15, 0.16, seed, max_word=args.max_word, tries=50)))
+        except PuzzleError:
+            pass  # no such pattern from this seed
+        seed += 1
+    for seed, pattern in patterns:
         blacks = int((pattern == 0).sum())
         try:
             r = fill(pattern, ftables, FillSettings(time_budget=args.fill_budget), progress=False)
