@@ -1,0 +1,247 @@
+"""Fixed-pattern fill: every slot of a given pattern gets a distinct lexicon word.
+
+Constraint propagation with backtracking (kernels.fill_search): each slot has a domain
+of words (its length, frequency >= the floor, given letters respected); each cell a set
+of allowed letters; arc consistency between crossing slots; the slot with the fewest
+words is filled next, with its most frequent words first. Restarts with a little
+randomness and Luby-sequence node limits run until the time budget. Fill quality is the mean
+log10 frequency of the entries. Slots are the runs of 2+ white cells (a one-letter run
+is unchecked in that direction).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from puzzlesearch.crossword import kernels
+from puzzlesearch.crossword.model import Slot, runs, slots
+from puzzlesearch.crossword.tables import WordTables
+from puzzlesearch.errors import PuzzleError
+from puzzlesearch.progress import log
+
+
+class NoFill(PuzzleError):
+    """No fill found; names the hardest slot."""
+
+
+@dataclass(frozen=True)
+class FillSettings:
+    """Knobs of the fill (config section `crossword.fill`)."""
+
+    time_budget: float = 30.0
+    first_nodes: int = 1000  # node limit unit: attempt i gets first_nodes x luby(i)
+    noise: float = 1.0  # word-order randomness in restarts (0 = none)
+    freq_weight: float = 1.0  # weight of ln(frequency) against the crossings' choices
+    seed: int = 0
+
+
+@dataclass
+class Filled:
+    """A filled pattern."""
+
+    grid: np.ndarray
+    slots: list[Slot]
+    words: list[str]
+    quality: float  # mean log10(frequency) of the entries
+    min_frequency: int
+    nodes: int
+    restarts: int
+    seconds: float
+
+
+def _structure(white: np.ndarray, slot_list: list[Slot]):
+    """(slot_len, slot_cells, cross) arrays of a slot list."""
+    n_cols = white.shape[1]
+    width = max(s.length for s in slot_list)
+    slot_len = np.array([s.length for s in slot_list], dtype=np.int64)
+    slot_cells = np.zeros((len(slot_list), width), dtype=np.int64)
+    owner = {}
+    for i, s in enumerate(slot_list):
+        for p, (r, c) in enumerate(s.cells()):
+            slot_cells[i, p] = r * n_cols + c
+            owner.setdefault(r * n_cols + c, []).append(i)
+    cross = np.full((len(slot_list), width), -1, dtype=np.int64)
+    cross_pos = np.zeros((len(slot_list), width), dtype=np.int64)
+    for i, s in enumerate(slot_list):
+        for p in range(s.length):
+            cell = int(slot_cells[i, p])
+            others = [j for j in owner[cell] if j != i]
+            if others:
+                cross[i, p] = others[0]
+                cross_pos[i, p] = list(slot_cells[others[0], :slot_len[others[0]]]).index(cell)
+    return slot_len, slot_cells, cross, cross_pos
+
+
+def fill(pattern: np.ndarray, tables: WordTables, settings: FillSettings = FillSettings(),
+         progress: bool = True) -> Filled:
+    """Fill a pattern (0 black, -1 empty, >0 given letter); NoFill names the hardest slot."""
+    pattern = np.asarray(pattern)
+    white = pattern != 0
+    slot_list = slots(white, min_length=2)
+    if not slot_list:
+        raise PuzzleError("pattern has no slot of two or more cells")
+    k = tables.alphabet.size
+    if k > 62:
+        raise PuzzleError(f"alphabet of {k} letters is too large for letter masks")
+    slot_len, slot_cells, cross, cross_pos = _structure(white, slot_list)
+    log_freq = np.log(np.maximum(tables.arrays["frequency"], 1).astype(np.float64))
+    full = np.int64((1 << (k + 1)) - 2)  # bits 1..k
+    cell_mask = np.where(pattern.ravel() > 0, np.int64(1) << pattern.ravel().clip(0).astype(np.int64),
+                         full).astype(np.int64)
+    domains = []
+    for s in slot_list:
+        a, b = tables.len_range(s.length)
+        rows = np.nonzero(tables.word_ok[a:b])[0] + a
+        domains.append(rows)
+    dom_start = np.cumsum([0] + [len(d) for d in domains[:-1]]).astype(np.int64)
+    dom_init = np.concatenate(domains).astype(np.int64) if domains else np.zeros(0, np.int64)
+    sizes0 = np.array([len(d) for d in domains], dtype=np.int64)
+    for s, size in zip(slot_list, sizes0):
+        if size == 0:
+            raise NoFill(f"no fill found: slot {s.name} ({s.length} letters) has no word of that length "
+                         f"in lexicon {tables.name!r}")
+    fail_count = np.zeros(len(slot_list), dtype=np.int64)
+    _warm_up(tables, log_freq)
+    t0 = time.perf_counter()
+    nodes_total, limit, restart = 0, settings.first_nodes, 0
+    codes = tables.codes
+    while True:
+        dom_buf, dom_size, masks = dom_init.copy(), sizes0.copy(), cell_mask.copy()
+        status, nodes, failed = kernels.fill_search(
+            slot_len, slot_cells, cross, cross_pos, codes, log_freq, settings.freq_weight, k,
+            dom_buf, dom_start, dom_size, masks, fail_count,
+            limit, settings.noise if restart else 0.0, settings.seed + restart)
+        nodes_total += nodes
+        if status == 1:
+            break
+        if status == 0:
+            hard = slot_list[failed] if failed >= 0 else slot_list[int(np.argmax(fail_count))]
+            raise NoFill(f"no fill found: the pattern cannot be filled with lexicon {tables.name!r} "
+                         f"(hardest slot {hard.name}, {hard.length} letters)")
+        elapsed = time.perf_counter() - t0
+        if elapsed >= settings.time_budget:
+            hard = slot_list[int(np.argmax(fail_count))]
+            raise NoFill(f"no fill found within {settings.time_budget:g}s ({nodes_total} nodes, "
+                         f"{restart + 1} attempts; hardest slot {hard.name}, {hard.length} letters)")
+        restart += 1
+        limit = settings.first_nodes * luby(restart + 1)
+        if progress:
+            log("crossword", f"fill: restart {restart} after {nodes_total} nodes ({elapsed:.1f}s), "
+                f"hardest slot so far {slot_list[int(np.argmax(fail_count))].name}")
+    seconds = time.perf_counter() - t0
+    grid = np.zeros(pattern.shape, dtype=np.int8)
+    words, freqs = [], []
+    freq = tables.arrays["frequency"]
+    for i, s in enumerate(slot_list):
+        w = int(dom_buf[dom_start[i]])
+        for p, (r, c) in enumerate(s.cells()):
+            grid[r, c] = codes[w, p]
+        words.append(tables.alphabet.decode(codes[w, :s.length]))
+        freqs.append(int(freq[w]))
+    quality = float(np.mean(np.log10(np.maximum(freqs, 1))))
+    return Filled(grid, slot_list, words, quality, int(min(freqs)), nodes_total, restart, seconds)
+
+
+def luby(i: int) -> int:
+    """The i-th term (from 1) of the Luby restart sequence 1 1 2 1 1 2 4 1 1 2 ..."""
+    k = 1
+    while (1 << k) - 1 < i:
+        k += 1
+    if (1 << k) - 1 == i:
+        return 1 << (k - 1)
+    return luby(i - (1 << (k - 1)) + 1)
+
+
+def _warm_up(tables: WordTables, log_freq: np.ndarray) -> None:
+    """Load (or compile) the fill kernel on an empty problem, outside the timer."""
+    i1, i2 = np.zeros(0, dtype=np.int64), np.zeros((0, 1), dtype=np.int64)
+    kernels.fill_search(i1, i2, i2, i2, tables.codes, log_freq, 1.0, tables.alphabet.size,
+                        i1, i1, i1.copy(), np.zeros(1, dtype=np.int64), i1.copy(), 1, 0.0, 0)
+
+
+# ---------------------------------------------------------------- patterns
+
+def american_pattern(size: int = 15, black_fraction: float = 0.16, seed: int = 0,
+                     min_word: int = 3, max_word: int = 9, tries: int = 200) -> np.ndarray:
+    """A random American-style pattern: 180-degree symmetric, all words >= min_word letters,
+    white cells connected, about black_fraction black cells; 0 black, -1 empty.
+
+    Black pairs go first into runs longer than max_word, then anywhere."""
+    rng = np.random.default_rng(seed)
+    target = int(round(black_fraction * size * size))
+    for _ in range(tries):
+        white = np.ones((size, size), dtype=bool)
+        for _ in range(40 * size):
+            long_cells = _long_run_cells(white, max_word)
+            if not long_cells and (~white).sum() >= target:
+                break
+            if long_cells:
+                r, c = long_cells[int(rng.integers(len(long_cells)))]
+            else:
+                r, c = int(rng.integers(size)), int(rng.integers(size))
+            if not white[r, c]:
+                continue
+            trial = white.copy()
+            trial[r, c] = trial[size - 1 - r, size - 1 - c] = False
+            if not _short_runs(trial, min_word):
+                white = trial
+        blacks = int((~white).sum())
+        if abs(blacks - target) <= 2 and _longest(white) <= max_word and _connected(white):
+            return np.where(white, -1, 0).astype(np.int8)
+    raise PuzzleError(f"no {size}x{size} pattern with {black_fraction:.0%} black cells found")
+
+
+def _long_run_cells(white: np.ndarray, max_word: int) -> list[tuple[int, int]]:
+    """Cells inside runs longer than max_word (candidates for a black cell)."""
+    out = []
+    for transpose in (False, True):
+        w = white.T if transpose else white
+        for i, line in enumerate(w):
+            for start, length in runs(line):
+                if length > max_word:
+                    cells = [(i, j) for j in range(start, start + length)]
+                    out += [(b, a) if transpose else (a, b) for a, b in cells]
+    return out
+
+
+def _runs_of(white: np.ndarray):
+    for line in list(white) + list(white.T):
+        n = 0
+        for v in list(line) + [False]:
+            if v:
+                n += 1
+            else:
+                if n:
+                    yield n
+                n = 0
+
+
+def _short_runs(white: np.ndarray, min_word: int) -> bool:
+    return any(n < min_word for n in _runs_of(white))
+
+
+def _longest(white: np.ndarray) -> int:
+    return max(_runs_of(white), default=0)
+
+
+def _connected(white: np.ndarray) -> bool:
+    cells = list(zip(*np.nonzero(white)))
+    if not cells:
+        return False
+    seen, stack = {cells[0]}, [cells[0]]
+    while stack:
+        r, c = stack.pop()
+        for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+            nb = (r + dr, c + dc)
+            if 0 <= nb[0] < white.shape[0] and 0 <= nb[1] < white.shape[1] and white[nb] and nb not in seen:
+                seen.add(nb)
+                stack.append(nb)
+    return len(seen) == len(cells)
+
+
+def pattern_text(pattern: np.ndarray) -> str:
+    """A pattern as lines of '#' and '.'."""
+    return "\n".join("".join("#" if v == 0 else "." for v in row) for row in pattern) + "\n"

@@ -1,0 +1,259 @@
+"""Crossword files: .ipuz (ipuz spec v2 JSON), a self-contained HTML page, grid text, patterns.
+
+Grids are in reading order (model.py); for right-to-left languages the .ipuz arrays and
+the text are mirrored into page order (column 0 = leftmost), numbering runs from the
+right as an Arabic reader expects, and the HTML page uses dir="rtl" (the browser lays
+the cells out from the right, so it receives them in reading order).
+"""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+
+from puzzlesearch.crossword.model import (ACROSS, BLACK_CHAR, DOWN, EMPTY_CHAR, Alphabet, Language,
+                                          grid_text, slot_word, slots)
+from puzzlesearch.errors import PuzzleError
+from puzzlesearch.io import write_json, write_text
+
+IPUZ_VERSION = "http://ipuz.org/v2"
+IPUZ_KIND = "http://ipuz.org/crossword#1"
+DIRECTION_KEY = "org.puzzlesearch.direction"  # ipuz extension: reading direction
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A numbered word of a finished grid with its clue ('' when there is none)."""
+
+    direction: str
+    number: int
+    row: int
+    col: int
+    answer: str
+    clue: str = ""
+
+
+def entries(grid: np.ndarray, alphabet: Alphabet, clue: Callable[[str], str] | None = None) -> list[Entry]:
+    """The numbered entries (2+ letters) of a grid, across first, by number."""
+    out = []
+    for s in slots(grid != 0, min_length=2):
+        word = slot_word(grid, s, alphabet)
+        out.append(Entry(s.direction, s.number, s.row, s.col, word, clue(word) if clue else ""))
+    return sorted(out, key=lambda e: (e.direction != ACROSS, e.number))
+
+
+def numbers(grid: np.ndarray) -> np.ndarray:
+    """Clue number per cell (0 when none), in reading order."""
+    out = np.zeros(grid.shape, dtype=int)
+    for s in slots(grid != 0, min_length=2):
+        out[s.row, s.col] = s.number
+    return out
+
+
+def to_ipuz(grid: np.ndarray, language: Language, clue: Callable[[str], str] | None = None,
+            title: str = "", notes: str = "") -> dict:
+    """An ipuz v2 crossword dict: dimensions, puzzle, solution, clues."""
+    n_rows, n_cols = grid.shape
+    num = numbers(grid)
+    puzzle = [[BLACK_CHAR if grid[r, c] == 0 else int(num[r, c]) for c in range(n_cols)] for r in range(n_rows)]
+    solution = [[BLACK_CHAR if grid[r, c] == 0 else _cell_text(language, grid[r, c]) for c in range(n_cols)]
+                for r in range(n_rows)]
+    if language.rtl:
+        puzzle = [row[::-1] for row in puzzle]
+        solution = [row[::-1] for row in solution]
+    clues = {"Across": [], "Down": []}
+    for e in entries(grid, language.alphabet, clue):
+        item = {"number": e.number, "clue": e.clue, "answer": _display(language, e.answer),
+                "enumeration": str(len(e.answer))}
+        clues["Across" if e.direction == ACROSS else "Down"].append(item)
+    doc = {"version": IPUZ_VERSION, "kind": [IPUZ_KIND], "dimensions": {"width": n_cols, "height": n_rows},
+           "puzzle": puzzle, "solution": solution, "clues": clues, "block": BLACK_CHAR, "empty": 0,
+           "title": title or f"puzzlesearch {language.code} {n_rows}x{n_cols}", "author": "puzzlesearch"}
+    if notes:
+        doc["notes"] = notes
+    if language.rtl:
+        doc[DIRECTION_KEY] = "rtl"
+    return doc
+
+
+def _cell_text(language: Language, code) -> str:
+    ch = language.alphabet.letters[int(code) - 1]
+    return ch.upper() if language.code == "en" else ch
+
+
+def _display(language: Language, word: str) -> str:
+    return word.upper() if language.code == "en" else word
+
+
+_CSS = """
+body{font-family:sans-serif;margin:2em}
+table.grid{border-collapse:collapse;margin-bottom:1.5em}
+table.grid td{width:2.2em;height:2.2em;border:1px solid #333;position:relative;text-align:center;
+ vertical-align:middle;font-size:1.1em;padding:0}
+table.grid td.b{background:#222}
+table.grid td sup{position:absolute;top:1px;left:2px;font-size:.55em;color:#555}
+[dir=rtl] table.grid td sup{left:auto;right:2px}
+.lists{display:flex;gap:3em}
+.lists ol{padding-inline-start:0;list-style:none}
+"""
+
+
+def to_html(grid: np.ndarray, language: Language, clue: Callable[[str], str] | None = None,
+            title: str = "", show_solution: bool = True) -> str:
+    """A self-contained HTML page: the grid (numbered) and the across/down lists."""
+    num = numbers(grid)
+    rows = []
+    for r in range(grid.shape[0]):
+        cells = []
+        for c in range(grid.shape[1]):
+            if grid[r, c] == 0:
+                cells.append('<td class="b"></td>')
+                continue
+            mark = f"<sup>{num[r, c]}</sup>" if num[r, c] else ""
+            text = html.escape(_cell_text(language, grid[r, c])) if show_solution else ""
+            cells.append(f"<td>{mark}{text}</td>")
+        rows.append("<tr>" + "".join(cells) + "</tr>")
+    lists = []
+    across_name, down_name = ("أفقي", "عمودي") if language.rtl else ("Across", "Down")
+    for direction, name in ((ACROSS, across_name), (DOWN, down_name)):
+        items = []
+        for e in entries(grid, language.alphabet, clue):
+            if e.direction != direction:
+                continue
+            text = e.clue or f"({len(e.answer)})"
+            answer = f" <b>{html.escape(_display(language, e.answer))}</b>" if show_solution else ""
+            items.append(f"<li>{e.number}. {html.escape(text)}{answer}</li>")
+        lists.append(f"<div><h2>{name}</h2><ol>{''.join(items)}</ol></div>")
+    direction = ' dir="rtl"' if language.rtl else ""
+    lang = {"en": "en", "ar": "ar"}.get(language.code, "en")
+    title = html.escape(title or f"puzzlesearch {language.code} crossword")
+    return (f'<!DOCTYPE html>\n<html lang="{lang}"{direction}>\n<head><meta charset="utf-8">'
+            f"<title>{title}</title><style>{_CSS}</style></head>\n<body{direction}>\n<h1>{title}</h1>\n"
+            f'<table class="grid"{direction}>\n' + "\n".join(rows) + "\n</table>\n"
+            f'<div class="lists">{"".join(lists)}</div>\n</body>\n</html>\n')
+
+
+def write_puzzle(grid: np.ndarray, language: Language, stem: str | Path,
+                 clue: Callable[[str], str] | None = None, title: str = "", notes: str = "") -> list[Path]:
+    """Write {stem}.ipuz and {stem}.html (atomically); return the paths."""
+    stem = Path(stem)
+    ipuz_path, html_path = stem.with_name(stem.name + ".ipuz"), stem.with_name(stem.name + ".html")
+    write_json(to_ipuz(grid, language, clue, title, notes), ipuz_path)
+    write_text(to_html(grid, language, clue, title), html_path)
+    return [ipuz_path, html_path]
+
+
+def show(grid: np.ndarray, language: Language) -> str:
+    """The grid as text in page order."""
+    return grid_text(grid, language.alphabet)
+
+
+# ---------------------------------------------------------------- patterns (fill mode)
+
+def read_pattern(path: str | Path, alphabet: Alphabet) -> np.ndarray:
+    """A pattern file: lines of '#' (black), '.' (empty) or letters (given); -> int8 grid, -1 = empty.
+
+    Blank lines and lines starting with ';' are ignored. Every row must have the same width.
+    """
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise PuzzleError(f"pattern {path}: cannot read ({exc.strerror})") from None
+    index = {ch: i + 1 for i, ch in enumerate(alphabet.letters)}
+    rows, width = [], None
+    for line_no, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if not line or line.startswith(";"):
+            continue
+        if width is None:
+            width = len(line)
+        elif len(line) != width:
+            raise PuzzleError(f"pattern {path} line {line_no}: {len(line)} cells, expected {width}")
+        row = []
+        for col, ch in enumerate(line, 1):
+            if ch == BLACK_CHAR:
+                row.append(0)
+            elif ch == EMPTY_CHAR:
+                row.append(-1)
+            elif ch.lower() in index:
+                row.append(index[ch.lower()])
+            else:
+                raise PuzzleError(f"pattern {path} line {line_no} column {col}: {ch!r} is not '#', '.' "
+                                  "or a letter of the alphabet")
+        rows.append(row)
+    if not rows:
+        raise PuzzleError(f"pattern {path}: no grid rows")
+    return np.array(rows, dtype=np.int8)
+
+
+# ---------------------------------------------------------------- run outputs
+
+def clue_function(language: Language, section: dict):
+    """The clue of a word: 'x*y' for numeric puzzles, none for word puzzles."""
+    if not language.numeric:
+        return None
+    from puzzlesearch.crossword.tables import numeric_clue
+
+    max_factor = int(section["numeric"]["max_factor"])
+
+    def clue(word: str) -> str:
+        try:
+            return numeric_clue(word, max_factor)
+        except (PuzzleError, ValueError):
+            return "?"
+
+    return clue
+
+
+def puzzle_stem(g) -> str:
+    """File stem of a generated puzzle: {lang}_{size}_seed{seed}."""
+    return f"{g.language.code}_{g.settings.size}_seed{g.seed}"
+
+
+def write_generated(g, out_dir: Path, section: dict) -> list[Path]:
+    """Write a generated puzzle's .ipuz and .html into out_dir."""
+    notes = (f"cost {g.cost:g}: {g.unknown_words} unknown and {g.scrambled_words} scrambled "
+             f"down words; strategy {g.settings.strategy}, seed {g.seed}")
+    return write_puzzle(g.grid, g.language, Path(out_dir) / puzzle_stem(g), clue_function(g.language, section),
+                        title=f"puzzlesearch {g.language.code} {g.settings.size}x{g.settings.size} seed {g.seed}",
+                        notes=notes)
+
+
+def puzzles_frame(results: list, section: dict):
+    """The ranked table of generated puzzles (cost, then seconds)."""
+    import polars as pl
+
+    rows = []
+    for g in results:
+        ents = entries(g.grid, g.language.alphabet)
+        rows.append({
+            "lang": g.language.code, "size": g.settings.size, "seed": g.seed, "strategy": g.settings.strategy,
+            "cost": g.cost, "unknown_letters": g.unknown_letters, "scrambled_letters": g.scrambled_letters,
+            "unknown_words": g.unknown_words, "scrambled_words": g.scrambled_words,
+            "across_words": sum(e.direction == ACROSS for e in ents),
+            "down_words": sum(e.direction == DOWN for e in ents),
+            "black_cells": g.black_cells, "pops": g.pops, "restarts": g.restarts, "seconds": round(g.seconds, 4),
+            "grid": show(g.grid, g.language), "file": puzzle_stem(g) + ".ipuz",
+        })
+    df = pl.DataFrame(rows).sort(["cost", "seconds"])
+    return df.with_columns(pl.int_range(1, df.height + 1, dtype=pl.Int32).alias("rank")).select(
+        "rank", pl.exclude("rank"))
+
+
+def write_filled(result, language: Language, stem: Path, min_frequency: int) -> list[Path]:
+    """Write a filled pattern's .ipuz, .html and a .json summary."""
+    notes = (f"fixed-pattern fill: quality {result.quality:.2f} (mean log10 frequency), "
+             f"frequency floor {min_frequency}, {result.nodes} nodes, {result.seconds:.2f}s")
+    paths = write_puzzle(result.grid, language, stem, None, title=f"puzzlesearch fill {Path(stem).name}", notes=notes)
+    summary = {"slots": len(result.words), "words": result.words, "quality": round(result.quality, 4),
+               "rarest_frequency": result.min_frequency, "min_frequency": min_frequency,
+               "nodes": result.nodes, "restarts": result.restarts, "seconds": round(result.seconds, 4),
+               "grid": show(result.grid, language)}
+    json_path = Path(stem).with_name(Path(stem).name + ".json")
+    write_json(summary, json_path)
+    return paths + [json_path]
