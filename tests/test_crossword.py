@@ -266,3 +266,71 @@ def test_bad_input_gives_one_line(project, tmp_path, capsys, english):
     badcfg.write_text("lexicons: {default: builtin:en}\ncrossword: {strategy: fill9}\n")
     code, err = run_cli(["--config", str(badcfg), "crossword", "generate"], capsys)
     assert code == 2 and len(err) == 1 and "crossword.strategy" in err[0]
+
+
+# ---------------------------------------------------------------- bitset fill pieces vs brute force
+
+def tiny_tables(words, letters="abc", seed=0):
+    """WordTables over a handful of words with random frequencies."""
+    rng = np.random.default_rng(seed)
+    frame = pl.DataFrame({"word": words, "length": [len(w) for w in words],
+                          "frequency": rng.integers(1, 1000, len(words)).astype(np.int64)})
+    return WordTables("tiny", Alphabet(letters, "ltr"), build_arrays(frame, letters))
+
+
+def test_word_bitsets_count_pattern_matches_like_brute_force():
+    from puzzlesearch.crossword.fill import word_bits
+
+    rng = np.random.default_rng(1)
+    letters = "abcd"
+    words = sorted({"".join(rng.choice(list(letters), L)) for L in (3, 4) for _ in range(150)})
+    tables = tiny_tables(words, letters)
+    k = len(letters)
+    full = (1 << (k + 1)) - 2
+    for L in (3, 4):
+        first, n, pos_bits = word_bits(tables, [L])[L]
+        of_length = [w for w in words if len(w) == L]
+        assert n == len(of_length) and pos_bits.shape == (L, k + 1, -(-n // 64))
+        got = [tables.alphabet.decode(tables.codes[first + i, :L]) for i in range(n)]
+        assert sorted(got) == of_length
+        flat = pos_bits.ravel()
+        for _ in range(50):
+            masks = rng.integers(0, 1 << (k + 1), L).astype(np.int64) & full
+            masks[rng.random(L) < 0.3] = full
+            brute = sum(all(masks[p] >> (letters.index(w[p]) + 1) & 1 for p in range(L)) for w in of_length)
+            scratch = np.zeros(pos_bits.shape[2], dtype=np.uint64)
+            assert kernels.match_count(flat, 0, n, k, L, masks, full, scratch) == brute
+
+
+def brute_fill_3x3(words):
+    """Some fill of an all-white 3x3 grid with six distinct words, or None."""
+    ws = set(words)
+    for a in words:
+        for b in words:
+            for c in words:
+                downs = ["".join(x) for x in zip(a, b, c)]
+                entries = [a, b, c] + downs
+                if all(d in ws for d in downs) and len(set(entries)) == 6:
+                    return entries
+    return None
+
+
+def test_bitset_fill_agrees_with_brute_force_on_tiny_grids(tmp_path):
+    rng = np.random.default_rng(7)
+    all3 = ["".join(t) for t in np.array(np.meshgrid(*[list("abc")] * 3)).reshape(3, -1).T]
+    pattern = np.full((3, 3), -1, dtype=np.int8)
+    found = missing = 0
+    for trial in range(40):
+        words = sorted(set(rng.choice(all3, int(rng.integers(6, 16)), replace=False)))
+        tables = tiny_tables(words, seed=trial)
+        expect = brute_fill_3x3(words)
+        if expect is None:
+            with pytest.raises(NoFill, match="cannot be filled"):
+                fill(pattern, tables, FillSettings(time_budget=30), progress=False)
+            missing += 1
+            continue
+        result = fill(pattern, tables, FillSettings(time_budget=30), progress=False)
+        got = across_words(result.grid, tables.alphabet) + down_words(result.grid, tables.alphabet)
+        assert len(set(got)) == 6 and set(got) <= set(words)
+        found += 1
+    assert found > 0 and missing > 0  # both outcomes were checked

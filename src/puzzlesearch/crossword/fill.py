@@ -1,9 +1,11 @@
 """Fixed-pattern fill: every slot of a given pattern gets a distinct lexicon word.
 
-Constraint propagation with backtracking (kernels.fill_search): each slot has a domain
-of words (its length, frequency >= the floor, given letters respected); each cell a set
-of allowed letters; arc consistency between crossing slots; the slot with the fewest
-words is filled next, with its most frequent words first. Restarts with a little
+Constraint propagation with backtracking (kernels.fill_bits): each slot has a domain
+of words (its length, frequency >= the floor, given letters respected) kept as a bitset
+over the words of its length, narrowed by ANDing per (position, letter) bitsets; each
+cell a set of allowed letters; arc consistency between crossing slots; the slot with the
+fewest words (popcount) per past failure is filled next, with its most frequent words
+(that leave the crossings the most choices) first. Restarts with a little
 randomness and Luby-sequence node limits run until the time budget. Fill quality is the mean
 log10 frequency of the entries. Slots are the runs of 2+ white cells (a one-letter run
 is unchecked in that direction).
@@ -36,6 +38,7 @@ class FillSettings:
     noise: float = 1.0  # word-order randomness in restarts (0 = none)
     freq_weight: float = 1.0  # weight of ln(frequency) against the crossings' choices
     seed: int = 0
+    last_conflict: bool = True  # after a dead end, branch on the slot that failed first
 
 
 @dataclass
@@ -91,29 +94,24 @@ def fill(pattern: np.ndarray, tables: WordTables, settings: FillSettings = FillS
     full = np.int64((1 << (k + 1)) - 2)  # bits 1..k
     cell_mask = np.where(pattern.ravel() > 0, np.int64(1) << pattern.ravel().clip(0).astype(np.int64),
                          full).astype(np.int64)
-    domains = []
+    bits = word_bits(tables, sorted({s.length for s in slot_list}))
     for s in slot_list:
-        a, b = tables.len_range(s.length)
-        rows = np.nonzero(tables.word_ok[a:b])[0] + a
-        domains.append(rows)
-    dom_start = np.cumsum([0] + [len(d) for d in domains[:-1]]).astype(np.int64)
-    dom_init = np.concatenate(domains).astype(np.int64) if domains else np.zeros(0, np.int64)
-    sizes0 = np.array([len(d) for d in domains], dtype=np.int64)
-    for s, size in zip(slot_list, sizes0):
-        if size == 0:
+        if bits[s.length][1] == 0:
             raise NoFill(f"no fill found: slot {s.name} ({s.length} letters) has no word of that length "
                          f"in lexicon {tables.name!r}")
+    slot_row0, slot_off, slot_nw, slot_pb, pos_bits, dom0 = _bit_layout(slot_list, bits)
     fail_count = np.zeros(len(slot_list), dtype=np.int64)
-    _warm_up(tables, log_freq)
+    out_word = np.zeros(len(slot_list), dtype=np.int64)
+    codes = tables.codes
+    args = (slot_len, slot_cells, cross, cross_pos, slot_row0, slot_off, slot_nw, slot_pb, pos_bits, codes,
+            log_freq, settings.freq_weight, k)
+    _warm_up(args)
     t0 = time.perf_counter()
     nodes_total, limit, restart = 0, settings.first_nodes, 0
-    codes = tables.codes
     while True:
-        dom_buf, dom_size, masks = dom_init.copy(), sizes0.copy(), cell_mask.copy()
-        status, nodes, failed = kernels.fill_search(
-            slot_len, slot_cells, cross, cross_pos, codes, log_freq, settings.freq_weight, k,
-            dom_buf, dom_start, dom_size, masks, fail_count,
-            limit, settings.noise if restart else 0.0, settings.seed + restart)
+        status, nodes, failed = kernels.fill_bits(
+            *args, dom0, cell_mask, fail_count, limit, settings.noise if restart else 0.0,
+            settings.seed + restart, out_word, settings.last_conflict)
         nodes_total += nodes
         if status == 1:
             break
@@ -136,7 +134,7 @@ def fill(pattern: np.ndarray, tables: WordTables, settings: FillSettings = FillS
     words, freqs = [], []
     freq = tables.arrays["frequency"]
     for i, s in enumerate(slot_list):
-        w = int(dom_buf[dom_start[i]])
+        w = int(out_word[i])
         for p, (r, c) in enumerate(s.cells()):
             grid[r, c] = codes[w, p]
         words.append(tables.alphabet.decode(codes[w, :s.length]))
@@ -155,11 +153,52 @@ def luby(i: int) -> int:
     return luby(i - (1 << (k - 1)) + 1)
 
 
-def _warm_up(tables: WordTables, log_freq: np.ndarray) -> None:
+def word_bits(tables: WordTables, lengths: list[int]) -> dict:
+    """Per length: (first row, eligible words n, pos_bits (L, k + 1, ceil(n / 64)) uint64) where
+    bit i of pos_bits[p, c] says whether word row first + i has letter c at position p."""
+    out = {}
+    k = tables.alphabet.size
+    for L in lengths:
+        a, b = tables.len_range(L)
+        n = int(tables.word_ok[a:b].sum())  # eligible words are a prefix (frequency order)
+        nw = max(1, -(-n // 64))
+        codes = tables.codes[a:a + n, :L]
+        onehot = codes.T[:, None, :] == np.arange(k + 1, dtype=codes.dtype)[None, :, None]  # (L, k+1, n)
+        packed = np.packbits(onehot, axis=2, bitorder="little")
+        padded = np.zeros((L, k + 1, nw * 8), dtype=np.uint8)
+        padded[:, :, :packed.shape[2]] = packed
+        out[L] = (a, n, padded.view("<u8").astype(np.uint64))
+    return out
+
+
+def _bit_layout(slot_list: list[Slot], bits: dict):
+    """Per-slot offsets into the domain array and pos_bits, and the full initial domains."""
+    lengths = sorted(bits)
+    pb_start, blocks, pos = {}, [], 0
+    for L in lengths:
+        pb_start[L] = pos
+        blocks.append(bits[L][2].ravel())
+        pos += bits[L][2].size
+    pos_bits = np.concatenate(blocks)
+    slot_row0 = np.array([bits[s.length][0] for s in slot_list], dtype=np.int64)
+    slot_nw = np.array([bits[s.length][2].shape[2] for s in slot_list], dtype=np.int64)
+    slot_pb = np.array([pb_start[s.length] for s in slot_list], dtype=np.int64)
+    slot_off = np.concatenate([[0], np.cumsum(slot_nw)[:-1]]).astype(np.int64)
+    dom0 = np.zeros(int(slot_nw.sum()), dtype=np.uint64)
+    for s, off, nw in zip(slot_list, slot_off, slot_nw):
+        n = bits[s.length][1]
+        dom0[off:off + n // 64] = np.uint64(0xFFFFFFFFFFFFFFFF)
+        if n % 64:
+            dom0[off + n // 64] = np.uint64((1 << (n % 64)) - 1)
+    return slot_row0, slot_off, slot_nw, slot_pb, pos_bits, dom0
+
+
+def _warm_up(args: tuple) -> None:
     """Load (or compile) the fill kernel on an empty problem, outside the timer."""
-    i1, i2 = np.zeros(0, dtype=np.int64), np.zeros((0, 1), dtype=np.int64)
-    kernels.fill_search(i1, i2, i2, i2, tables.codes, log_freq, 1.0, tables.alphabet.size,
-                        i1, i1, i1.copy(), np.zeros(1, dtype=np.int64), i1.copy(), 1, 0.0, 0)
+    i1 = np.zeros(0, dtype=np.int64)
+    i2 = np.zeros((0, 1), dtype=np.int64)
+    kernels.fill_bits(i1, i2, i2, i2, i1, i1, i1, i1, args[8], *args[9:], np.zeros(0, dtype=np.uint64),
+                      np.zeros(1, dtype=np.int64), i1.copy(), 1, 0.0, 0, i1.copy(), True)
 
 
 # ---------------------------------------------------------------- patterns

@@ -1,4 +1,5 @@
-"""Numba kernels: word hash sets, the grid cost, the progressive-search mutation loop.
+"""Numba kernels: word hash sets, the grid cost, the progressive-search mutation loop, the
+bitset fill search.
 
 Plain arrays in, plain arrays out. Conventions (see model.py): grids are int8 letter
 codes, 0 = black. Word tables are `codes` (n, W) int8 rows padded with 0 and `lengths`;
@@ -296,121 +297,235 @@ def progressive_search(qgrid, qcost, qpat, qkey, qn, best_grid, best_info,
     return qn, pops
 
 
-# ---------------------------------------------------------------- fixed-pattern fill
 # Slots s have cells slot_cells[s, :slot_len[s]] (flat cell numbers) and the crossing slot
-# at each position cross[s, p] (-1 for an unchecked cell). A cell's allowed letters are a
-# bit mask (bit = letter code). Slot domains are sparse sets in dom_buf: the live words of
-# slot s are dom_buf[dom_start[s] : dom_start[s] + dom_size[s]] (word rows, lower row =
-# more frequent); removing swaps a word past the live end, so restoring a size restores
-# the set. Every change goes on a trail (kind, index, old value) for backtracking.
+# at each position cross[s, p] (-1 for an unchecked cell) with its position cross_pos[s, p].
+# A cell's allowed letters are an int64 bit mask (bit = letter code 1..k).
+#
+# Word sets are bitsets (uint64 words, bit i of word i // 64): a slot's domain is a bitset
+# over the eligible words of its length (bit i = word row slot_row0[s] + i; rows of a
+# length are sorted by frequency, so lower bits are more frequent words), stored at
+# dom[slot_off[s] : slot_off[s] + slot_nw[s]]. pos_bits holds, per slot length, position p
+# and letter c, the bitset of the words with letter c at p:
+# pos_bits[slot_pb[s] + (p * (n_letters + 1) + c) * slot_nw[s] + j]. A slot's candidates
+# are the AND over its cells of the OR of their letters' bitsets; counts are popcounts.
+# The search keeps one copy of (domains, cell masks, counts) per level: backtracking is
+# dropping a level.
 
-T_SIZE, T_MASK, T_ASSIGNED = 0, 1, 2
+ONE = np.uint64(1)
+ZERO = np.uint64(0)
+M1 = np.uint64(0x5555555555555555)
+M2 = np.uint64(0x3333333333333333)
+M4 = np.uint64(0x0F0F0F0F0F0F0F0F)
+H01 = np.uint64(0x0101010101010101)
+SH1, SH2, SH4, SH56, SH6 = np.uint64(1), np.uint64(2), np.uint64(4), np.uint64(56), np.uint64(6)
+M63 = np.uint64(63)
 
 
 @njit(cache=True)
-def _undo(trail_kind, trail_idx, trail_val, trail_n, mark, dom_size, cell_mask, assigned):
-    """Undo trail entries down to `mark`; return the new trail length."""
-    while trail_n > mark:
-        trail_n -= 1
-        k, i, v = trail_kind[trail_n], trail_idx[trail_n], trail_val[trail_n]
-        if k == T_SIZE:
-            dom_size[i] = v
-        elif k == T_MASK:
-            cell_mask[i] = v
+def popcount64(x):
+    """Number of set bits of a uint64."""
+    x = x - ((x >> SH1) & M1)
+    x = (x & M2) + ((x >> SH2) & M2)
+    x = (x + (x >> SH4)) & M4
+    return np.int64((x * H01) >> SH56)
+
+
+@njit(cache=True)
+def bits_count(bits, off, nw):
+    """Popcount of bits[off:off + nw]."""
+    n = 0
+    for j in range(nw):
+        x = bits[off + j]
+        if x:
+            n += popcount64(x)
+    return n
+
+
+@njit(cache=True)
+def and_count(a, a_off, b, b_off, nw):
+    """Popcount of a[a_off:a_off + nw] & b[b_off:b_off + nw]."""
+    n = 0
+    for j in range(nw):
+        x = a[a_off + j] & b[b_off + j]
+        if x:
+            n += popcount64(x)
+    return n
+
+
+@njit(cache=True)
+def bits_list(bits, off, nw, out):
+    """Write the indices of the set bits of bits[off:off + nw] to out; return how many."""
+    n = 0
+    for j in range(nw):
+        x = bits[off + j]
+        while x:
+            low = x & (~x + ONE)
+            out[n] = j * 64 + popcount64(low - ONE)
+            n += 1
+            x ^= low
+    return n
+
+
+@njit(cache=True)
+def match_count(pos_bits, pb, n, n_letters, length, cell_masks, full, scratch):
+    """Number of the n words of a length whose letter at each position p is in cell_masks[p]."""
+    nw = (n + 63) // 64
+    for j in range(nw):
+        scratch[j] = ~ZERO
+    if n % 64:
+        scratch[nw - 1] = (ONE << np.uint64(n % 64)) - ONE
+    for p in range(length):
+        m = cell_masks[p]
+        if m == full:
+            continue
+        for j in range(nw):
+            acc = ZERO
+            for c in range(1, n_letters + 1):
+                if (m >> c) & 1:
+                    acc |= pos_bits[pb + (p * (n_letters + 1) + c) * nw + j]
+            scratch[j] &= acc
+    n = 0
+    for j in range(nw):
+        n += popcount64(scratch[j])
+    return n
+
+
+@njit(cache=True)
+def _revise(s, dom, cell_mask, count, dirty, force, slot_len, slot_cells, slot_row0, slot_off, slot_nw,
+            slot_pb, pos_bits, codes, n_letters, full, support, assigned, cross):
+    """Filter slot s's domain by its dirty cells; narrow its cells to supported letters.
+
+    Returns -1 if the domain empties, else a bit mask of the positions whose cell lost letters."""
+    length = slot_len[s]
+    nw = slot_nw[s]
+    off = slot_off[s]
+    pb = slot_pb[s]
+    stride = (n_letters + 1) * nw
+    d = dirty[s]
+    dirty[s] = 0
+    for p in range(length):
+        if not (d >> p) & 1:
+            continue
+        m = cell_mask[slot_cells[s, p]]
+        if m == full:
+            continue
+        base = pb + p * stride
+        single = (m & (m - 1)) == 0
+        if single:
+            c = 0
+            while not (m >> c) & 1:
+                c += 1
+            b = base + c * nw
+            for j in range(nw):
+                dom[off + j] &= pos_bits[b + j]
         else:
-            assigned[i] = v
-    return trail_n
+            out = full & ~m  # filter by the fewer of the allowed or the excluded letters
+            k_in = 0
+            k_out = 0
+            for c in range(1, n_letters + 1):
+                if (m >> c) & 1:
+                    k_in += 1
+                elif (out >> c) & 1:
+                    k_out += 1
+            for j in range(nw):
+                x = dom[off + j]
+                if not x:
+                    continue
+                acc = ZERO
+                if k_in <= k_out:
+                    for c in range(1, n_letters + 1):
+                        if (m >> c) & 1:
+                            acc |= pos_bits[base + c * nw + j]
+                    dom[off + j] = x & acc
+                else:
+                    for c in range(1, n_letters + 1):
+                        if (out >> c) & 1:
+                            acc |= pos_bits[base + c * nw + j]
+                    dom[off + j] = x & ~acc
+    n = bits_count(dom, off, nw)
+    if n == 0:
+        count[s] = 0
+        force[s] = False
+        return -1
+    if n == count[s] and not force[s]:
+        return 0
+    force[s] = False
+    count[s] = n
+    # supported letters per position (only cells still holding several letters)
+    changed = 0
+    todo = 0
+    for p in range(length):
+        m = cell_mask[slot_cells[s, p]]
+        support[p] = 0
+        if (m & (m - 1)) != 0:
+            todo |= 1 << p
+    if todo == 0:
+        return 0
+    if n <= 256:
+        row0 = slot_row0[s]
+        for j in range(nw):
+            x = dom[off + j]
+            while x:
+                low = x & (~x + ONE)
+                i = j * 64 + popcount64(low - ONE)
+                x ^= low
+                for p in range(length):
+                    if (todo >> p) & 1:
+                        support[p] |= np.int64(1) << np.int64(codes[row0 + i, p])
+    else:
+        for p in range(length):
+            if not (todo >> p) & 1:
+                continue
+            m = cell_mask[slot_cells[s, p]]
+            base = pb + p * stride
+            for c in range(1, n_letters + 1):
+                if not (m >> c) & 1:
+                    continue
+                b = base + c * nw
+                for j in range(nw):
+                    if dom[off + j] & pos_bits[b + j]:
+                        support[p] |= np.int64(1) << c
+                        break
+    for p in range(length):
+        if not (todo >> p) & 1:
+            continue
+        cell = slot_cells[s, p]
+        new = cell_mask[cell] & support[p]
+        if new != cell_mask[cell]:
+            cell_mask[cell] = new
+            changed |= 1 << p
+    return changed
 
 
 @njit(cache=True)
-def _propagate(queue, qlen, inq, dirty, force, slot_len, slot_cells, cross, cross_pos, codes, dom_buf,
-               dom_start, dom_size, cell_mask, trail_kind, trail_idx, trail_val, trail_n, fail_count):
-    """Arc consistency from the slots in queue[:qlen]; return (ok, trail length, failed slot).
-
-    Invariant: the words of a slot agree with its cell masks except at the positions in
-    dirty[s] (a bit mask; cells whose mask shrank since). Processing a slot filters at
-    those positions only; when its domain shrank (or force[s]) the letters its words
-    support are collected, stopping as soon as every cell mask is fully supported, and
-    cell masks that lose letters make the crossing slots dirty there.
-    """
-    head = 0
+def _propagate_bits(queue, qlen, inq, dom, cell_mask, count, dirty, force, slot_len, slot_cells, cross,
+                    cross_pos, slot_row0, slot_off, slot_nw, slot_pb, pos_bits, codes, n_letters, full,
+                    assigned, fail_count):
+    """Arc consistency from the slots in queue[:qlen]; return the slot that emptied or -1."""
     n_slots = slot_len.shape[0]
     support = np.zeros(slot_cells.shape[1], dtype=np.int64)
-    masks = np.zeros(slot_cells.shape[1], dtype=np.int64)
-    check = np.zeros(slot_cells.shape[1], dtype=np.int64)
+    head = 0
     while qlen > 0:
         s = queue[head]
         head = (head + 1) % n_slots
         qlen -= 1
         inq[s] = False
-        positions = dirty[s]
-        forced = force[s]
-        dirty[s] = 0
-        force[s] = False
-        length = slot_len[s]
-        base = dom_start[s]
-        size = dom_size[s]
-        n_check = 0
-        for p in range(length):
-            masks[p] = cell_mask[slot_cells[s, p]]
-            if (positions >> p) & 1:
-                check[n_check] = p
-                n_check += 1
-        if n_check > 0:
-            i = 0
-            while i < size:  # drop words with a letter a crossing no longer allows
-                w = dom_buf[base + i]
-                ok = True
-                for j in range(n_check):
-                    p = check[j]
-                    if not (masks[p] >> np.int64(codes[w, p])) & 1:
-                        ok = False
-                        break
-                if ok:
-                    i += 1
-                else:
-                    size -= 1
-                    dom_buf[base + i] = dom_buf[base + size]
-                    dom_buf[base + size] = w
-        if size != dom_size[s]:
-            trail_kind[trail_n], trail_idx[trail_n], trail_val[trail_n] = T_SIZE, s, dom_size[s]
-            trail_n += 1
-            dom_size[s] = size
-            forced = True
-        if size == 0:
+        changed = _revise(s, dom, cell_mask, count, dirty, force, slot_len, slot_cells, slot_row0, slot_off,
+                          slot_nw, slot_pb, pos_bits, codes, n_letters, full, support, assigned, cross)
+        if changed < 0:
             fail_count[s] += 1
-            while qlen > 0:  # empty the queue
+            while qlen > 0:
                 t = queue[head]
                 inq[t] = False
                 dirty[t] = 0
                 force[t] = False
                 head = (head + 1) % n_slots
                 qlen -= 1
-            return False, trail_n, s
-        if not forced:
+            return s
+        if changed == 0:
             continue
-        unsaturated = length
-        for p in range(length):
-            support[p] = 0
-        for i in range(size):
-            w = dom_buf[base + i]
-            for p in range(length):
-                bit = np.int64(1) << np.int64(codes[w, p])
-                if not support[p] & bit:
-                    support[p] |= bit
-                    if support[p] == masks[p]:
-                        unsaturated -= 1
-            if unsaturated == 0:
-                break
-        if unsaturated == 0:
-            continue
-        for p in range(length):
-            c = slot_cells[s, p]
-            new = cell_mask[c] & support[p]
-            if new != cell_mask[c]:
-                trail_kind[trail_n], trail_idx[trail_n], trail_val[trail_n] = T_MASK, c, cell_mask[c]
-                trail_n += 1
-                cell_mask[c] = new
+        for p in range(slot_len[s]):
+            if (changed >> p) & 1:
                 t = cross[s, p]
                 if t >= 0:
                     dirty[t] |= np.int64(1) << cross_pos[s, p]
@@ -418,122 +533,126 @@ def _propagate(queue, qlen, inq, dirty, force, slot_len, slot_cells, cross, cros
                         inq[t] = True
                         queue[(head + qlen) % n_slots] = t
                         qlen += 1
-    return True, trail_n, -1
+    return -1
 
 
 @njit(cache=True)
-def _assign(s, w, slot_len, slot_cells, cross, cross_pos, codes, dom_buf, dom_start, dom_size, cell_mask,
-            assigned, trail_kind, trail_idx, trail_val, trail_n, fail_count, queue, inq, dirty, force):
-    """Give slot s the word row w, remove w from same-length slots, propagate."""
-    base = dom_start[s]
-    for i in range(dom_size[s]):
-        if dom_buf[base + i] == w:
-            dom_buf[base + i] = dom_buf[base]
-            dom_buf[base] = w
-            break
-    trail_kind[trail_n], trail_idx[trail_n], trail_val[trail_n] = T_SIZE, s, dom_size[s]
-    trail_n += 1
-    dom_size[s] = 1
-    trail_kind[trail_n], trail_idx[trail_n], trail_val[trail_n] = T_ASSIGNED, s, assigned[s]
-    trail_n += 1
-    assigned[s] = 1
-    n_slots = slot_len.shape[0]
-    qlen = 1
-    queue[0] = s
-    inq[s] = True
-    force[s] = True
-    for t in range(n_slots):  # no repeats
-        if t == s or assigned[t] or slot_len[t] != slot_len[s]:
-            continue
-        tb = dom_start[t]
-        size = dom_size[t]
-        for i in range(size):
-            if dom_buf[tb + i] == w:
-                dom_buf[tb + i] = dom_buf[tb + size - 1]
-                dom_buf[tb + size - 1] = w
-                trail_kind[trail_n], trail_idx[trail_n], trail_val[trail_n] = T_SIZE, t, size
-                trail_n += 1
-                dom_size[t] = size - 1
-                if size - 1 == 0:
-                    fail_count[t] += 1
-                    for k in range(qlen):
-                        inq[queue[k]] = False
-                        dirty[queue[k]] = 0
-                        force[queue[k]] = False
-                    return False, trail_n
+def _assign_bits(s, i, dom, cell_mask, count, dirty, force, queue, inq, slot_len, slot_cells, cross,
+                 cross_pos, slot_row0, slot_off, slot_nw, slot_pb, pos_bits, codes, n_letters, full,
+                 assigned, fail_count):
+    """Give slot s its word bit i, take that word from same-length slots, propagate; ok?"""
+    off, nw = slot_off[s], slot_nw[s]
+    for j in range(nw):
+        dom[off + j] = ZERO
+    jw = i >> 6
+    bit = ONE << np.uint64(i & 63)
+    dom[off + jw] = bit
+    count[s] = 1
+    row = slot_row0[s] + i
+    qlen = 0
+    for p in range(slot_len[s]):  # the word's letters fix the cells
+        cell = slot_cells[s, p]
+        m = np.int64(1) << np.int64(codes[row, p])
+        if cell_mask[cell] != m:
+            cell_mask[cell] = m
+            t = cross[s, p]
+            if t >= 0:
+                dirty[t] |= np.int64(1) << cross_pos[s, p]
                 if not inq[t]:
                     inq[t] = True
                     queue[qlen] = t
                     qlen += 1
-                force[t] = True
-                break
-    ok, trail_n, _ = _propagate(queue, qlen, inq, dirty, force, slot_len, slot_cells, cross, cross_pos, codes,
-                                dom_buf, dom_start, dom_size, cell_mask, trail_kind, trail_idx, trail_val,
-                                trail_n, fail_count)
-    return ok, trail_n
+    for t in range(slot_len.shape[0]):  # no repeats
+        if t == s or slot_len[t] != slot_len[s] or slot_row0[t] != slot_row0[s]:
+            continue
+        if dom[slot_off[t] + jw] & bit:
+            dom[slot_off[t] + jw] ^= bit
+            if count[t] == 1:
+                fail_count[t] += 1
+                for k in range(qlen):
+                    inq[queue[k]] = False
+                    dirty[queue[k]] = 0
+                    force[queue[k]] = False
+                return False
+            force[t] = True
+            if not inq[t]:
+                inq[t] = True
+                queue[qlen] = t
+                qlen += 1
+    return _propagate_bits(queue, qlen, inq, dom, cell_mask, count, dirty, force, slot_len, slot_cells, cross,
+                           cross_pos, slot_row0, slot_off, slot_nw, slot_pb, pos_bits, codes, n_letters, full,
+                           assigned, fail_count) < 0
 
 
 @njit(cache=True)
-def _order_candidates(s, slot_len, cross, cross_pos, codes, log_freq, freq_weight, dom_buf, dom_start,
-                      dom_size, counts, scores, noise, cand, start, log_of):
-    """Write slot s's candidate words, best first, to cand[start:]; return how many."""
+def _order_bits(s, dom, cell_mask, slot_len, slot_cells, cross, cross_pos, slot_row0, slot_off, slot_nw,
+                slot_pb, pos_bits, codes, n_letters, assigned, log_freq, freq_weight, noise, log_of,
+                counts, scores, cand, start):
+    """Write slot s's candidate word bits, best first, to cand[start:]; return how many.
+
+    Score: freq_weight x ln(frequency) + sum over unassigned crossings of ln(words of the
+    crossing that agree with the candidate's letter there)."""
     length = slot_len[s]
     for p in range(length):
-        counts[p, :] = 0
+        counts[p, :] = 1
         t = cross[s, p]
-        if t < 0:
+        if t < 0 or assigned[t]:
             continue
         q = cross_pos[s, p]
-        tb = dom_start[t]
-        for i in range(dom_size[t]):
-            counts[p, codes[dom_buf[tb + i], q]] += 1
-    base = dom_start[s]
-    n = 0
-    for i in range(dom_size[s]):
-        w = dom_buf[base + i]
-        sc = freq_weight * log_freq[w]
+        m = cell_mask[slot_cells[s, p]]
+        nw = slot_nw[t]
+        base = slot_pb[t] + q * (n_letters + 1) * nw
+        for c in range(1, n_letters + 1):
+            if (m >> c) & 1:
+                counts[p, c] = and_count(dom, slot_off[t], pos_bits, base + c * nw, nw)
+            else:
+                counts[p, c] = 0
+    n = bits_list(dom, slot_off[s], slot_nw[s], cand[start:])
+    row0 = slot_row0[s]
+    k = 0
+    for idx in range(n):
+        i = cand[start + idx]
+        row = row0 + i
+        sc = freq_weight * log_freq[row]
         ok = True
         for p in range(length):
-            if cross[s, p] < 0:
-                continue
-            k = counts[p, codes[w, p]]
-            if k == 0:
+            cnt = counts[p, codes[row, p]]
+            if cnt == 0:
                 ok = False
                 break
-            sc += log_of[k]
+            sc += log_of[min(cnt, log_of.shape[0] - 1)]
         if ok:
             if noise > 0:
                 sc += noise * np.random.exponential()
-            cand[start + n] = w
-            scores[n] = -sc
-            n += 1
-    order = np.argsort(scores[:n], kind="mergesort")
-    cand[start:start + n] = cand[start:start + n][order]
-    return n
+            cand[start + k] = i
+            scores[k] = -sc
+            k += 1
+    order = np.argsort(scores[:k], kind="mergesort")
+    cand[start:start + k] = cand[start:start + k][order]
+    return k
 
 
 @njit(cache=True)
-def fill_search(slot_len, slot_cells, cross, cross_pos, codes, log_freq, freq_weight, n_letters,
-                dom_buf, dom_start, dom_size, cell_mask, fail_count, node_limit, noise, seed):
-    """Backtracking fill: most-constrained slot first, best words first, arc consistency.
+def fill_bits(slot_len, slot_cells, cross, cross_pos, slot_row0, slot_off, slot_nw, slot_pb, pos_bits, codes,
+              log_freq, freq_weight, n_letters, dom0, cell_mask0, fail_count, node_limit, noise, seed, out_word,
+              use_lc):
+    """Backtracking fill on bitset domains: most-constrained slot first (fewest words per
+    past failure), best words first, arc consistency after every choice.
 
-    A candidate word's score is freq_weight x ln(frequency) + sum over its crossings of
-    ln(words of the crossing slot that agree with it there): frequent words that leave
-    the crossings the most choices come first; words leaving a crossing none are skipped.
-
-    Modifies the state arrays in place. Returns (status, nodes, failed slot): status 1 =
-    filled (each slot's word is dom_buf[dom_start[s]]), 0 = proved impossible, -1 = node
-    limit reached. `noise` > 0 randomises the word order a little (for restarts).
+    Returns (status, nodes, failed slot): status 1 = filled (out_word[s] = word row of slot
+    s), 0 = proved impossible, -1 = node limit reached. `noise` > 0 randomises the word
+    order a little (restarts); fail_count (failures per slot) is updated and kept.
     """
     np.random.seed(seed)
     n_slots = slot_len.shape[0]
-    # Along one search path a cell mask shrinks at most n_letters times, a slot's size is
-    # recorded once per time it is queued (after a mask change or an assignment), so the
-    # trail never holds more than 2 x cells x letters + slots x (slots + 3) entries.
-    cap = 4 * (cell_mask.shape[0] * (n_letters + 2) + n_slots * (n_slots + 4)) + 4096
-    trail_kind = np.empty(cap, dtype=np.int8)
-    trail_idx = np.empty(cap, dtype=np.int64)
-    trail_val = np.empty(cap, dtype=np.int64)
+    n_cells = cell_mask0.shape[0]
+    full = np.int64((np.int64(1) << np.int64(n_letters + 1)) - 2)
+    levels = n_slots + 2
+    dom = np.empty((levels, dom0.shape[0]), dtype=np.uint64)
+    mask = np.empty((levels, n_cells), dtype=np.int64)
+    count = np.zeros((levels, n_slots), dtype=np.int64)
+    dom[0, :] = dom0
+    mask[0, :] = cell_mask0
     assigned = np.zeros(n_slots, dtype=np.int64)
     queue = np.zeros(n_slots, dtype=np.int64)
     inq = np.zeros(n_slots, dtype=np.bool_)
@@ -544,72 +663,86 @@ def fill_search(slot_len, slot_cells, cross, cross_pos, codes, log_freq, freq_we
         inq[s] = True
         dirty[s] = (np.int64(1) << slot_len[s]) - 1
         force[s] = True
-    ok, trail_n, failed = _propagate(queue, n_slots, inq, dirty, force, slot_len, slot_cells, cross, cross_pos,
-                                     codes, dom_buf, dom_start, dom_size, cell_mask, trail_kind, trail_idx,
-                                     trail_val, 0, fail_count)
-    if not ok:
+        count[0, s] = -1
+    failed = _propagate_bits(queue, n_slots, inq, dom[0], mask[0], count[0], dirty, force, slot_len, slot_cells,
+                             cross, cross_pos, slot_row0, slot_off, slot_nw, slot_pb, pos_bits, codes, n_letters,
+                             full, assigned, fail_count)
+    if failed >= 0:
         return 0, 0, failed
-    lv_slot = np.zeros(n_slots + 1, dtype=np.int64)
-    lv_mark = np.zeros(n_slots + 1, dtype=np.int64)
-    lv_start = np.zeros(n_slots + 1, dtype=np.int64)
-    lv_n = np.zeros(n_slots + 1, dtype=np.int64)
-    lv_next = np.zeros(n_slots + 1, dtype=np.int64)
-    cand = np.zeros(dom_buf.shape[0] + 1, dtype=np.int64)
-    counts = np.zeros((slot_cells.shape[1], n_letters + 1), dtype=np.int64)
-    scores = np.zeros(dom_buf.shape[0] + 1, dtype=np.float64)
+    total = 0
     max_dom = 1
     for s in range(n_slots):
-        max_dom = max(max_dom, dom_size[s])
+        total += slot_nw[s] * 64
+        max_dom = max(max_dom, count[0, s])
+    lv_slot = np.zeros(levels, dtype=np.int64)
+    lv_start = np.zeros(levels, dtype=np.int64)
+    lv_n = np.zeros(levels, dtype=np.int64)
+    lv_next = np.zeros(levels, dtype=np.int64)
+    cand = np.zeros(total + 64, dtype=np.int64)
+    scores = np.zeros(total + 64, dtype=np.float64)
+    counts = np.ones((slot_cells.shape[1], n_letters + 1), dtype=np.int64)
     log_of = np.log(np.arange(max_dom + 1).astype(np.float64) + 1e-300)
     nodes = 0
     level = 0
     descend = True
+    last_conflict = -1
     while True:
         if descend:
-            # choose the unassigned slot with the fewest words per past failure (dom/wdeg;
-            # fail_count survives restarts, so later attempts start with the hard slots)
+            if last_conflict >= 0 and assigned[last_conflict]:
+                last_conflict = -1
             best = -1
             best_key = 0.0
+            if last_conflict >= 0 and not assigned[last_conflict]:
+                best = last_conflict  # the slot that just failed again first (last-conflict)
             for s in range(n_slots):
-                if assigned[s]:
+                if assigned[s] or last_conflict >= 0:
                     continue
-                key = dom_size[s] / (1.0 + fail_count[s])
-                if dom_size[s] == 1:
+                key = count[level, s] / (1.0 + fail_count[s])
+                if count[level, s] == 1:
                     key = -1.0  # forced slots first
                 if best < 0 or key < best_key or (key == best_key and slot_len[s] > slot_len[best]):
                     best = s
                     best_key = key
             if best < 0:
+                for s in range(n_slots):
+                    idx = np.zeros(1, dtype=np.int64)
+                    bits_list(dom[level], slot_off[s], slot_nw[s], idx)
+                    out_word[s] = slot_row0[s] + idx[0]
                 return 1, nodes, -1
             start = lv_start[level - 1] + lv_n[level - 1] if level > 0 else 0
-            size = _order_candidates(best, slot_len, cross, cross_pos, codes, log_freq, freq_weight,
-                                     dom_buf, dom_start, dom_size, counts, scores, noise, cand, start, log_of)
+            size = _order_bits(best, dom[level], mask[level], slot_len, slot_cells, cross, cross_pos, slot_row0,
+                               slot_off, slot_nw, slot_pb, pos_bits, codes, n_letters, assigned, log_freq,
+                               freq_weight, noise, log_of, counts, scores, cand, start)
             lv_slot[level] = best
-            lv_mark[level] = trail_n
             lv_start[level] = start
             lv_n[level] = size
             lv_next[level] = 0
-        # try the next candidate at this level
+            assigned[best] = 1
         s = lv_slot[level]
         placed = False
         while lv_next[level] < lv_n[level]:
-            w = cand[lv_start[level] + lv_next[level]]
+            i = cand[lv_start[level] + lv_next[level]]
             lv_next[level] += 1
-            trail_n = _undo(trail_kind, trail_idx, trail_val, trail_n, lv_mark[level], dom_size, cell_mask, assigned)
             nodes += 1
-            ok, trail_n = _assign(s, w, slot_len, slot_cells, cross, cross_pos, codes, dom_buf, dom_start,
-                                  dom_size, cell_mask, assigned, trail_kind, trail_idx, trail_val, trail_n,
-                                  fail_count, queue, inq, dirty, force)
-            if ok:
+            dom[level + 1, :] = dom[level]
+            mask[level + 1, :] = mask[level]
+            count[level + 1, :] = count[level]
+            if _assign_bits(s, i, dom[level + 1], mask[level + 1], count[level + 1], dirty, force, queue, inq,
+                            slot_len, slot_cells, cross, cross_pos, slot_row0, slot_off, slot_nw, slot_pb,
+                            pos_bits, codes, n_letters, full, assigned, fail_count):
                 placed = True
                 break
             if nodes >= node_limit:
                 return -1, nodes, -1
         if placed:
+            if s == last_conflict:
+                last_conflict = -1
             level += 1
             descend = True
             continue
-        trail_n = _undo(trail_kind, trail_idx, trail_val, trail_n, lv_mark[level], dom_size, cell_mask, assigned)
+        assigned[s] = 0
+        if use_lc:
+            last_conflict = s
         if level == 0:
             return 0, nodes, -1
         level -= 1
