@@ -223,6 +223,16 @@ def test_fill_uses_distinct_lexicon_words_that_cross(english, tmp_path):
     assert len(got) == len(slots(pattern != 0))
 
 
+def test_fill_is_reproducible_for_a_seed(english, tmp_path):
+    tables, _ = english
+    path = tmp_path / "p.txt"
+    path.write_text(PATTERN)
+    pattern = read_pattern(path, tables.alphabet)
+    runs_ = [fill(pattern, tables, FillSettings(time_budget=60, seed=3, first_nodes=20), progress=False)
+             for _ in range(2)]
+    assert runs_[0].words == runs_[1].words and runs_[0].nodes == runs_[1].nodes
+
+
 def test_fill_keeps_given_letters(english, tmp_path):
     tables, _ = english
     path = tmp_path / "given.txt"
