@@ -38,7 +38,7 @@ class FillSettings:
     noise: float = 1.0  # word-order randomness in restarts (0 = none)
     freq_weight: float = 1.0  # weight of ln(frequency) against the crossings' choices
     seed: int = 0
-    last_conflict: bool = True  # after a dead end, branch on the slot that failed first
+    last_conflict: bool = True  # in even attempts, after a dead end branch on the failed slot first
 
 
 @dataclass
@@ -111,7 +111,8 @@ def fill(pattern: np.ndarray, tables: WordTables, settings: FillSettings = FillS
     while True:
         status, nodes, failed = kernels.fill_bits(
             *args, dom0, cell_mask, fail_count, limit, settings.noise if restart else 0.0,
-            settings.seed + restart, out_word, settings.last_conflict)
+            settings.seed + restart, out_word,
+            settings.last_conflict and restart % 2 == 0)
         nodes_total += nodes
         if status == 1:
             break
