@@ -7,12 +7,16 @@ from pathlib import Path
 sys.path.insert(0, str(Path(workflow.basedir) / "src"))  # the library, even if not installed
 
 from puzzlesearch.config import validate_config
+from puzzlesearch.errors import ConfigError
 
 
 configfile: "config.yaml"
 
 
-validate_config(config, workflow.basedir)  # schemas in workflow/schemas/, defaults filled in
+try:  # schemas in workflow/schemas/, defaults filled in
+    validate_config(config, workflow.basedir, "config (config.yaml and any --config/--configfile)")
+except ConfigError as _error:  # one line naming the key, no traceback
+    sys.exit(f"puzzlesearch: error: {_error}")
 
 
 include: "workflow/rules/common.smk"

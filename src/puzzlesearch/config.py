@@ -7,6 +7,7 @@ The Snakefile and the CLI use the same function, so both see the same defaults.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -65,6 +66,25 @@ def validate_config(config: dict, root: str | Path = ".", source: str = CONFIG_F
             key = ".".join(str(p) for p in err.absolute_path) or "(top level)"
             raise ConfigError(f"{source}: config key {key}: {err.message}")
     return config
+
+
+EFFECTIVE_CONFIG = ".puzzlesearch-config.yaml"
+
+
+def write_effective_config(config: dict, root: str | Path) -> Path:
+    """Write the config Snakemake runs with (config.yaml plus --config/--configfile).
+
+    Every rule passes this file to `puzzlesearch --config`, so the commands see exactly
+    the workflow's config, overrides included. Rewritten only when it changes.
+    """
+    path = Path(root) / EFFECTIVE_CONFIG
+    text = "# written by the Snakefile: the effective config of the last snakemake run\n"
+    text += yaml.safe_dump(json.loads(json.dumps(config)), sort_keys=True)
+    if not path.exists() or path.read_text(encoding="utf-8") != text:
+        from puzzlesearch.io import write_text
+
+        write_text(text, path)
+    return path
 
 
 def find_root(start: str | Path | None = None) -> Path:

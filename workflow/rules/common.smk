@@ -2,11 +2,14 @@
 import sys
 from pathlib import Path
 
+from puzzlesearch.config import write_effective_config
 from puzzlesearch.lexicon.artifacts import specs_from_config
 from puzzlesearch.lexicon.sources import is_builtin, source_file
 
-# The console command, run with the same Python as Snakemake (no venv activation needed).
-PS = f'"{sys.executable}" -m puzzlesearch'
+# The console command, run with the same Python as Snakemake (no venv activation needed),
+# reading the workflow's effective config (config.yaml plus any --config / --configfile).
+EFFECTIVE_CONFIG = write_effective_config(config, workflow.basedir)
+PS = f'"{sys.executable}" -m puzzlesearch --config {EFFECTIVE_CONFIG.name}'
 SRC = Path(workflow.basedir) / "src" / "puzzlesearch"
 DEFAULT_TARGETS = []
 
