@@ -392,7 +392,7 @@ def match_count(pos_bits, pb, n, n_letters, length, cell_masks, full, scratch):
 
 @njit(cache=True)
 def _revise(s, dom, cell_mask, count, dirty, force, slot_len, slot_cells, slot_row0, slot_off, slot_nw,
-            slot_pb, pos_bits, codes, n_letters, full, support, assigned, cross):
+            slot_pb, pos_bits, codes, n_letters, full, support):
     """Filter slot s's domain by its dirty cells; narrow its cells to supported letters.
 
     Returns -1 if the domain empties, else a bit mask of the positions whose cell lost letters."""
@@ -511,7 +511,7 @@ def _propagate_bits(queue, qlen, inq, dom, cell_mask, count, dirty, force, slot_
         qlen -= 1
         inq[s] = False
         changed = _revise(s, dom, cell_mask, count, dirty, force, slot_len, slot_cells, slot_row0, slot_off,
-                          slot_nw, slot_pb, pos_bits, codes, n_letters, full, support, assigned, cross)
+                          slot_nw, slot_pb, pos_bits, codes, n_letters, full, support)
         if changed < 0:
             fail_count[s] += 1
             while qlen > 0:
