@@ -62,6 +62,7 @@ def main() -> None:
     ap.add_argument("--seeds", type=int, default=10)
     ap.add_argument("--budget", type=float, default=10.0, help="seconds per generated puzzle")
     ap.add_argument("--patterns", type=int, default=6)
+    ap.add_argument("--gen-floor", type=int, default=0, help="frequency floor of generated words")
     ap.add_argument("--fill-floor", type=int, default=0, help="frequency floor of fill words")
     ap.add_argument("--fill-budget", type=float, default=30.0)
     ap.add_argument("--max-word", type=int, default=9, help="longest slot of the random patterns")
@@ -71,7 +72,7 @@ def main() -> None:
     if args.root is None:
         (root / "workflow").symlink_to(PROJECT / "workflow")
     config = validate_config({"lexicons": {"default": "builtin:en"}}, root)
-    tables = open_tables("default", config, root, 0)
+    tables = open_tables("default", config, root, args.gen_floor)
     lang = Language("en", tables.name, tables.alphabet, tables.alphabet.letters)
     generate(tables, lang, SearchSettings(size=6, time_budget=1), 0, progress=False)  # load kernels
 
@@ -82,7 +83,8 @@ def main() -> None:
         g = rng.integers(1, 27, size=(12, 12)).astype(np.int8)
         g[rng.random((12, 12)) < 0.25] = 0
         grids.append(g)
-    words = pl.read_parquet(root / "results" / "lexicon" / "default" / "words.parquet")["word"].to_list()
+    words = (pl.read_parquet(root / "results" / "lexicon" / "default" / "words.parquet")
+             .filter(pl.col("frequency").fill_null(0) >= args.gen_floor)["word"].to_list())
     known = set(words)
     anagrams = {"".join(sorted(w)) for w in words}
     karg = tables.kernel_args()
@@ -97,7 +99,7 @@ def main() -> None:
           f"{t_python * 1e3:.1f} ms, ratio {t_python / t_kernel:.1f}x")
 
     solved, med, secs = run_generation(tables, lang, args.seeds, args.budget, focus=0.9)
-    print(f"generate 12x12 en, max down 4, focused mutations: cost 0 in {solved}/{args.seeds} seeds, "
+    print(f"generate 12x12 en (floor {args.gen_floor}), max down 4, focused mutations: cost 0 in {solved}/{args.seeds} seeds, "
           f"median {med:.3f}s, max {max(secs):.3f}s (target: >= 9/10, median < 2s)")
     b_solved, b_med, b_secs = run_generation(tables, lang, args.seeds, args.budget, focus=0.0)
     print(f"baseline (seed's uniform mutations, focus 0): cost 0 in {b_solved}/{args.seeds}, "
