@@ -65,3 +65,17 @@ def test_readme_test_command_is_what_ci_runs():
     ci = (PROJECT / ".ci" / "run").read_text()
     command = [line for line in ci.splitlines() if "pytest" in line][0].strip()
     assert command in readme
+
+
+def test_nested_config_strings_are_read_as_yaml_once_more():
+    # Snakemake gives nested --config values as strings: boggle='{seeds: 3}' -> {'seeds': '3'}
+    config = validate_config({"lexicons": {"a": "a.txt"},
+                              "boggle": {"seeds": "3", "points": ["0", "0", "0", "1", "2"],
+                                         "shapes": ["4x4"]},
+                              "bee": {"require_pangram": "false", "exclude": "s"}}, PROJECT)
+    assert config["boggle"]["seeds"] == 3 and config["boggle"]["points"] == [0, 0, 0, 1, 2]
+    assert config["bee"]["require_pangram"] is False and config["bee"]["exclude"] == "s"
+    with pytest.raises(ConfigError, match=r"boggle\.seeds: -1 is less than the minimum"):
+        validate_config({"lexicons": {"a": "a.txt"}, "boggle": {"seeds": "-1"}}, PROJECT)
+    with pytest.raises(ConfigError, match=r"boggle\.seeds: 'abc' is not of type 'integer'"):
+        validate_config({"lexicons": {"a": "a.txt"}, "boggle": {"seeds": "abc"}}, PROJECT)

@@ -69,3 +69,13 @@ def test_config_error_names_the_key(project):
     out = snakemake(project, "-n", "--configfile", str(bad))
     assert out.returncode != 0
     assert "lexicon.min_length" in out.stdout + out.stderr
+
+
+def test_nested_config_override_reaches_the_plan(project):
+    # `--config boggle='{seeds: 3}'`: Snakemake hands the nested 3 over as a string
+    out = snakemake(project, "-n", "results/boggle/tiny/4x4/free/best.parquet",
+                    "--config", "boggle={lexicons: [tiny], seeds: 3}")
+    assert out.returncode == 0, out.stdout + out.stderr
+    seeds = {line.split("seed")[-1] for line in (out.stdout + out.stderr).splitlines()
+             if "output: results/boggle/tiny/4x4/free/seed" in line}
+    assert seeds == {"0.parquet", "1.parquet", "2.parquet"}

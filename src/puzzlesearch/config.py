@@ -60,12 +60,37 @@ def validate_config(config: dict, root: str | Path = ".", source: str = CONFIG_F
         raise ConfigError(f"{source}: the top level must be a mapping of sections")
     for path in schema_files(Path(root)):
         schema = yaml.safe_load(path.read_text())
-        errors = sorted(DefaultingValidator(schema).iter_errors(config), key=lambda e: list(e.path))
-        if errors:
-            err = errors[0]
-            key = ".".join(str(p) for p in err.absolute_path) or "(top level)"
-            raise ConfigError(f"{source}: config key {key}: {err.message}")
+        while True:
+            errors = sorted(DefaultingValidator(schema).iter_errors(config), key=lambda e: list(e.path))
+            if not errors:
+                break
+            if not any([_coerce(config, err) for err in errors]):
+                err = errors[0]
+                key = ".".join(str(p) for p in err.absolute_path) or "(top level)"
+                raise ConfigError(f"{source}: config key {key}: {err.message}")
     return config
+
+
+def _coerce(config: dict, err) -> bool:
+    """Replace a string where the schema wants another type by its YAML value, if that fits.
+
+    Snakemake reads nested `--config` values as strings (`boggle='{seeds: 20}'` gives
+    seeds '20'), so a string is read as YAML once more before it counts as an error.
+    """
+    if err.validator != "type" or not isinstance(err.instance, str) or not err.absolute_path:
+        return False
+    try:
+        value = yaml.safe_load(err.instance)
+    except yaml.YAMLError:
+        return False
+    if isinstance(value, str) or not Draft202012Validator({"type": err.validator_value}).is_valid(value):
+        return False
+    *parents, last = err.absolute_path
+    holder = config
+    for part in parents:
+        holder = holder[part]
+    holder[last] = value
+    return True
 
 
 EFFECTIVE_CONFIG = ".puzzlesearch-config.yaml"
