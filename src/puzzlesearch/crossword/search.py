@@ -29,6 +29,7 @@ from puzzlesearch.progress import log
 
 STRATEGIES = ("fill1", "fill2")
 CHUNK_POPS = 256  # pops per kernel call between time checks
+MIN_SIZE, MAX_SIZE = 3, 40  # grid sides (as in workflow/schemas/crossword.schema.yaml)
 
 
 @dataclass(frozen=True)
@@ -262,6 +263,8 @@ def generate(tables: WordTables, language: Language, settings: SearchSettings, s
 
 def settings_from_config(section: dict, size: int) -> SearchSettings:
     """SearchSettings from the `crossword:` config section for one grid size."""
+    if not MIN_SIZE <= int(size) <= MAX_SIZE:
+        raise PuzzleError(f"--size {size}: expected a grid size from {MIN_SIZE} to {MAX_SIZE}")
     return SearchSettings(size=int(size), max_across=min(int(section["max_across"]), int(size)),
                           max_down=int(section["max_down"]), queue=int(section["queue"]),
                           mutants=int(section["mutants"]), strategy=section["strategy"],
