@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import re
 import shutil
 import subprocess
 import sys
@@ -16,10 +18,6 @@ TARGETS = ["results/lexicon/tiny/words.parquet", "results/lexicon/tiny/dawg.npz"
            "results/lexicon/tiny/boggle_dawg.npz"]
 
 
-def snakemake(root: Path, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([*SNAKEMAKE, "--cores", "1", *args], cwd=root, capture_output=True, text=True)
-
-
 def planned_rules(root: Path) -> list[str]:
     """Rule names a dry run would execute (empty when nothing is to be done)."""
     out = snakemake(root, "-n", *TARGETS)
@@ -29,10 +27,20 @@ def planned_rules(root: Path) -> list[str]:
                   if line.startswith(("rule ", "localrule ")))
 
 
+def snakemake(root: Path, *args: str, env: dict | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([*SNAKEMAKE, "--cores", "1", *args], cwd=root, capture_output=True, text=True,
+                          env=None if env is None else {**os.environ, **env})
+
+
 @pytest.fixture(scope="module")
 def project(tmp_path_factory) -> Path:
     """A copy of Snakefile, workflow/ and src/ with a config naming a tiny word list."""
-    root = tmp_path_factory.mktemp("project")
+    return copy_project(tmp_path_factory.mktemp("project"))
+
+
+def copy_project(root: Path) -> Path:
+    """Copy Snakefile, workflow/ and src/ into root, with a config naming a tiny word list."""
+    root.mkdir(parents=True, exist_ok=True)
     shutil.copy(PROJECT / "Snakefile", root)
     shutil.copytree(PROJECT / "workflow", root / "workflow")
     shutil.copytree(PROJECT / "src", root / "src", ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
@@ -79,3 +87,28 @@ def test_nested_config_override_reaches_the_plan(project):
     seeds = {line.split("seed")[-1] for line in (out.stdout + out.stderr).splitlines()
              if "output: results/boggle/tiny/4x4/free/seed" in line}
     assert seeds == {"0.parquet", "1.parquet", "2.parquet"}
+
+
+def test_every_cached_rule_hashes_its_wildcards():
+    # Snakemake's output-cache key ignores wildcards: a cached rule must pass them as params.
+    for smk in sorted((PROJECT / "workflow" / "rules").glob("*.smk")):
+        for block in re.split(r"(?m)^rule ", smk.read_text())[1:]:
+            if re.search(r"(?m)^\s+cache: True", block):
+                assert "wildcards=cache_key" in block, f"{smk.name}: rule {block.split(':')[0]}"
+
+
+def test_output_cache_serves_a_second_checkout(tmp_path):
+    from puzzlesearch.lexicon import Dawg
+
+    env = {"SNAKEMAKE_OUTPUT_CACHE": str(tmp_path / "cache")}
+    (tmp_path / "cache").mkdir()
+    first, second = copy_project(tmp_path / "one"), copy_project(tmp_path / "two")
+    for root in (first, second):
+        out = snakemake(root, "--cache", *TARGETS, env=env)
+        assert out.returncode == 0, out.stdout + out.stderr
+    dawg, boggle = (second / "results/lexicon/tiny/dawg.npz", second / "results/lexicon/tiny/boggle_dawg.npz")
+    assert dawg.is_symlink() and boggle.is_symlink()  # served from the cache, not rebuilt
+    assert dawg.resolve() != boggle.resolve()
+    assert Dawg.load(dawg).words() == ["cat", "cats", "dog", "queen"]
+    assert Dawg.load(boggle).words() == ["cat", "cats", "dog", "qeen"]  # 'q' is the Qu face
+    assert planned_rules(second) == []

@@ -32,6 +32,7 @@ rule bee_masks:
         masks="results/bee/{lexicon}/masks.parquet",
         meta="results/bee/{lexicon}/masks.json",
     params:
+        wildcards=cache_key,
         rules=BEE_RULES,
     log:
         "logs/bee/{lexicon}/masks.log",

@@ -30,6 +30,16 @@ def lib_files(*names):
 LEXICONS = specs_from_config(config)
 
 
+def cache_key(wildcards):
+    """A cached rule's wildcards, given as a param (`params: wildcards=cache_key`).
+
+    Snakemake's output-cache hash covers the unformatted shell command, the params and
+    the input contents, not the wildcards: without this, jobs of one rule with the same
+    inputs (dawg / boggle_dawg, prune_th1 / prune_th2) would share one cache entry.
+    """
+    return dict(wildcards.items())
+
+
 def lexicon_spec(name):
     """The LexiconSpec of a configured lexicon."""
     try:

@@ -37,6 +37,7 @@ rule crossword_tables:
         npz="results/crossword/tables/{lexicon}/tables.npz",
         meta="results/crossword/tables/{lexicon}/tables.json",
     params:
+        wildcards=cache_key,
         args=crossword_tables_args,
     log:
         "logs/crossword/tables/{lexicon}.log",

@@ -39,6 +39,7 @@ rule cube_move_tables:
     output:
         **cube_move_outputs(),
     params:
+        wildcards=cache_key,
         dir=CUBE_TABLES,
     log:
         "logs/cube/move_tables.log",
@@ -57,6 +58,7 @@ rule cube_prune_table:
     wildcard_constraints:
         table="|".join(PRUNE_SPECS),
     params:
+        wildcards=cache_key,
         dir=CUBE_TABLES,
     log:
         "logs/cube/prune_{table}.log",

@@ -11,6 +11,7 @@ rule lexicon_words:
         words="results/lexicon/{name}/words.parquet",
         stats="results/lexicon/{name}/stats.json",
     params:
+        wildcards=cache_key,
         source=lambda w: lexicon_spec(w.name).source,
         alphabet=lambda w: lexicon_spec(w.name).alphabet,
         case=lambda w: lexicon_spec(w.name).case,
@@ -33,6 +34,8 @@ rule lexicon_dawg:
         meta="results/lexicon/{name}/{kind}.json",
     wildcard_constraints:
         kind="dawg|boggle_dawg",
+    params:
+        wildcards=cache_key,
     log:
         "logs/lexicon/{name}/{kind}.log",
     cache: True
