@@ -79,3 +79,16 @@ def test_nested_config_strings_are_read_as_yaml_once_more():
         validate_config({"lexicons": {"a": "a.txt"}, "boggle": {"seeds": "-1"}}, PROJECT)
     with pytest.raises(ConfigError, match=r"boggle\.seeds: 'abc' is not of type 'integer'"):
         validate_config({"lexicons": {"a": "a.txt"}, "boggle": {"seeds": "abc"}}, PROJECT)
+
+
+@pytest.mark.parametrize("args, names", [
+    (["bee", "show", "AEGINRT"], "--center"),
+    (["crossword", "generate", "--lang", "xx"], "'xx'"),
+    (["boggle", "score"], "BOARD"),
+    (["nope"], "'nope'"),
+])
+def test_usage_mistakes_are_one_line(args, names):
+    out = run(*args)
+    assert out.returncode == 2 and out.stdout == ""
+    lines = out.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("puzzlesearch: error:") and names in lines[0]

@@ -18,9 +18,18 @@ from puzzlesearch.progress import setup_logging
 COMMAND_PACKAGES = ("lexicon", "boggle", "bee", "crossword", "cube")
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """An ArgumentParser whose usage errors are one line (sub-commands inherit it)."""
+
+    def error(self, message: str):
+        command = self.prog.removeprefix("puzzlesearch").strip()
+        where = f"{command}: " if command else ""
+        self.exit(2, f"puzzlesearch: error: {where}{message} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every available sub-command."""
-    parser = argparse.ArgumentParser(prog="puzzlesearch", description=__doc__.splitlines()[0])
+    parser = OneLineParser(prog="puzzlesearch", description=__doc__.splitlines()[0])
     parser.add_argument("--version", action="version", version=f"puzzlesearch {__version__}")
     parser.add_argument("--config", help="config file (default: config.yaml of this project)")
     parser.add_argument("-v", "--verbose", action="store_true", help="more log lines")
