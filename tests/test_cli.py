@@ -92,3 +92,11 @@ def test_usage_mistakes_are_one_line(args, names):
     assert out.returncode == 2 and out.stdout == ""
     lines = out.stderr.splitlines()
     assert len(lines) == 1 and lines[0].startswith("puzzlesearch: error:") and names in lines[0]
+
+
+def test_nested_config_strings_are_read_as_yaml_for_enums_too():
+    # Snakemake hands nested --config values over as strings: boggle={scan: {distance: 2}}
+    config = validate_config({"lexicons": {"a": "a.txt"}, "boggle": {"scan": {"distance": "1"}, "seeds": "3"}}, PROJECT)
+    assert config["boggle"]["scan"]["distance"] == 1 and config["boggle"]["seeds"] == 3
+    with pytest.raises(ConfigError, match="boggle.scan.distance"):
+        validate_config({"lexicons": {"a": "a.txt"}, "boggle": {"scan": {"distance": "3"}}}, PROJECT)

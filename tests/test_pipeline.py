@@ -112,3 +112,23 @@ def test_output_cache_serves_a_second_checkout(tmp_path):
     assert Dawg.load(dawg).words() == ["cat", "cats", "dog", "queen"]
     assert Dawg.load(boggle).words() == ["cat", "cats", "dog", "qeen"]  # 'q' is the Qu face
     assert planned_rules(second) == []
+
+
+def test_boggle_rules_run_on_a_rectangular_shape(tmp_path):
+    import json
+
+    import polars as pl
+
+    root = copy_project(tmp_path / "p")
+    target = "results/boggle/tiny/3x4/free/scan.json"
+    out = snakemake(root, target, "--config",
+                    "boggle={lexicons: [tiny], shapes: [3x4], seeds: 2, max_boards: 4000, pool_size: 10, "
+                    "scan: {boards: 1, distance: 1}}")
+    assert out.returncode == 0, out.stdout + out.stderr
+    best = pl.read_parquet(root / "results/boggle/tiny/3x4/free/best.parquet")
+    assert best["score"][0] > 0 and {"local_optimum", "found_by", "words"} <= set(best.columns)
+    verdict = json.loads((root / target).read_text())["boards"][0]
+    assert verdict["board"] == best["board"][0]
+    assert verdict["neighbours"] > 12 * 25  # every single change, and swaps (scan.swaps defaults to true)
+    assert sorted(p.name for p in (root / "results/boggle/tiny/3x4/free").iterdir()) == [
+        "best.parquet", "scan.json", "scan.parquet", "seed0.parquet", "seed1.parquet"]

@@ -77,13 +77,13 @@ def _coerce(config: dict, err) -> bool:
     Snakemake reads nested `--config` values as strings (`boggle='{seeds: 20}'` gives
     seeds '20'), so a string is read as YAML once more before it counts as an error.
     """
-    if err.validator != "type" or not isinstance(err.instance, str) or not err.absolute_path:
+    if err.validator not in ("type", "enum") or not isinstance(err.instance, str) or not err.absolute_path:
         return False
     try:
         value = yaml.safe_load(err.instance)
     except yaml.YAMLError:
         return False
-    if isinstance(value, str) or not Draft202012Validator({"type": err.validator_value}).is_valid(value):
+    if isinstance(value, str) or not Draft202012Validator({err.validator: err.validator_value}).is_valid(value):
         return False
     *parents, last = err.absolute_path
     holder = config

@@ -107,7 +107,8 @@ rule boggle_scan:
     benchmark:
         "benchmarks/boggle/{lexicon}/{shape}/{mode}/scan.tsv"
     shell:
-        "{PS} boggle scan --from {input.best} --boards {params.boards} --mode {wildcards.mode} {params.dice}"
+        "{PS} boggle scan --from {input.best} --shape {wildcards.shape} --boards {params.boards}"
+        " --mode {wildcards.mode} {params.dice}"
         " --distance {params.distance} {params.swaps} --keep {params.keep} --lexicon {wildcards.lexicon}"
         " --points {params.points} --out {output.top} --summary {output.summary} > /dev/null 2> {log}"
 

@@ -56,7 +56,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = cmds.add_parser("scan", help="score every board at distance 1 and 2 (and swaps): is it a local optimum?")
     p.add_argument("boards", nargs="*", metavar="BOARD")
     common(p)
-    p.add_argument("--from", dest="from_table", help="scan the best boards of this best.parquet")
+    p.add_argument("--shape", help="ROWSxCOLS (instead of --rows/--cols)")
+    p.add_argument("--from", dest="from_table", help="scan the best boards of this best.parquet "
+                   "(boards the search found to be local optima first)")
     p.add_argument("--mode", choices=["free", "dice"], default="free",
                    help="free: Hamming neighbourhood; dice: arrangements one/two moves away (needs --from)")
     p.add_argument("--dice", help="dice mode: the dice set of the search (default: boggle.dice for the shape)")
@@ -182,6 +184,11 @@ def cmd_scan(args) -> int:
 
     texts = list(args.boards)
     rows, cols = args.rows, args.cols
+    if args.shape:
+        from puzzlesearch.boggle.model import Shape
+
+        shape = Shape.parse(args.shape)
+        rows, cols = shape.rows, shape.cols
     if args.from_table:
         if not Path(args.from_table).exists():
             raise PuzzleError(f"--from {args.from_table}: no such file")
@@ -199,6 +206,8 @@ def cmd_scan(args) -> int:
         table = read_table(args.from_table)
         if "board" not in table.columns:
             raise PuzzleError(f"--from {args.from_table}: no column 'board' (expected a best.parquet)")
+        if "local_optimum" in table.columns:  # certify the search's local optima first
+            table = table.sort("local_optimum", descending=True, maintain_order=True)
         table = table.head(n)
         texts += table["board"].to_list()
         if args.mode == "dice":

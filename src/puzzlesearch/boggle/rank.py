@@ -1,10 +1,12 @@
 """Search results as tables: one seed's boards, and the ranking merged over seeds.
 
     seed{n}.parquet  board (canonical text), score, words (count), seed, method, mode,
-                     seconds / boards_scored (when first seen), restart, state (dice mode:
-                     die in each slot, then face up in each slot; null in free mode)
+                     seconds / boards_scored (when first seen), restart, local_optimum
+                     (the end of a climb: no one-move neighbour scores more), state (dice
+                     mode: die in each slot, then face up in each slot; null in free mode)
     best.parquet     board, score, n_words, words (list of the words), found_by (seeds),
-                     n_seeds, first_seconds, first_seed, state (of the first finder)
+                     n_seeds, first_seconds, first_seed, local_optimum (any seed), state
+                     (of the first finder)
 """
 
 from __future__ import annotations
@@ -20,7 +22,10 @@ from puzzlesearch.errors import PuzzleError
 
 SEED_SCHEMA = {"board": pl.Utf8, "score": pl.Int32, "words": pl.Int32, "seed": pl.Int64,
                "method": pl.Utf8, "mode": pl.Utf8, "seconds": pl.Float64,
-               "boards_scored": pl.Int64, "restart": pl.Int32, "state": pl.List(pl.Int16)}
+               "boards_scored": pl.Int64, "restart": pl.Int32, "local_optimum": pl.Boolean,
+               "state": pl.List(pl.Int16)}
+# Columns that tables written by earlier versions may lack, and their fill value.
+_OPTIONAL = {"state": None, "local_optimum": False}
 
 
 def read_table(path) -> pl.DataFrame:
@@ -51,8 +56,8 @@ def rank_tables(paths, shape: Shape, scorer: Scorer | None = None, keep: int = 1
     frames = []
     for path in paths:
         frame = read_table(path)
-        if "state" not in frame.columns:  # tables written before arrangements were kept
-            frame = frame.with_columns(state=pl.lit(None, dtype=SEED_SCHEMA["state"]))
+        frame = frame.with_columns([pl.lit(value, dtype=SEED_SCHEMA[name]).alias(name)
+                                    for name, value in _OPTIONAL.items() if name not in frame.columns])
         missing = [c for c in SEED_SCHEMA if c not in frame.columns]
         if missing:
             raise PuzzleError(f"{path}: not a Boggle seed table (no column {missing[0]!r})")
@@ -67,7 +72,7 @@ def rank_tables(paths, shape: Shape, scorer: Scorer | None = None, keep: int = 1
         .agg(pl.col("score").max(), pl.col("words").max().alias("n_words"),
              pl.col("seed").unique().sort().alias("found_by"),
              pl.col("seconds").min().alias("first_seconds"), pl.col("seed").first().alias("first_seed"),
-             pl.col("state").first())
+             pl.col("local_optimum").any(), pl.col("state").first())
         .with_columns(n_seeds=pl.col("found_by").list.len())
         .sort(["score", "board"], descending=[True, False])
         .head(keep)
@@ -80,4 +85,4 @@ def rank_tables(paths, shape: Shape, scorer: Scorer | None = None, keep: int = 1
             words.append([w.word for w in scorer.words_of(parse_board(text, shape.rows, shape.cols))])
     best = best.with_columns(words=pl.Series(words, dtype=pl.List(pl.Utf8)))
     return best.select("board", "score", "n_words", "words", "found_by", "n_seeds",
-                       "first_seconds", "first_seed", "state")
+                       "first_seconds", "first_seed", "local_optimum", "state")

@@ -14,6 +14,9 @@ Vocabulary:
   every pool board not yet expanded has ALL its one-move neighbours scored, the pool keeps
   the best distinct boards; when every pool board is expanded the pool is a local
   optimum: record it and restart from random boards.
+- A climb that ends by itself (not cut by the budget) has its best board checked against
+  every one-move neighbour; when none scores more it is recorded as a `local_optimum`
+  (the boards the neighbourhood scan then certifies at distance 2).
 Both are seeded (numpy Generator) and stop on a time or board budget or Ctrl-C.
 """
 
@@ -230,12 +233,20 @@ class Found:
                 continue
             self.records[key] = {"score": score, "seconds": round(budget.elapsed(), 3),
                                  "boards_scored": budget.boards, "restart": restart,
+                                 "local_optimum": False,
                                  "state": None if states is None else states[i].tolist()}
             budget.best = max(budget.best, score)
             changed = True
         if changed and len(self.records) > self.keep:
             order = sorted(self.records.items(), key=lambda kv: (-kv[1]["score"], kv[0]))
             self.records = dict(order[: self.keep])
+
+    def mark_local_optimum(self, key: bytes, score: int, budget: Budget, restart: int,
+                           states: np.ndarray | None = None) -> None:
+        """Record a board whose one-move neighbours all score less or the same."""
+        self.add([key], np.array([score]), budget, restart, states)
+        if key in self.records:
+            self.records[key]["local_optimum"] = True
 
     def best(self) -> tuple[bytes, int] | None:
         if not self.records:
@@ -306,6 +317,14 @@ class _Evaluator:
         return [row.tobytes() for row in text]
 
 
+def _end_of_climb(ev: _Evaluator, found: Found, states, scores, keys, restart: int) -> None:
+    """Check the best board of a finished climb against all its one-move neighbours."""
+    kids = ev.space.neighbours(states[:1])
+    ev.budget.boards += len(kids)
+    if int(ev.scorer.scores(ev.space.letters(kids), ev.space.shape).max()) <= int(scores[0]):
+        found.mark_local_optimum(keys[0], int(scores[0]), ev.budget, restart, _dice(ev.space, states[:1]))
+
+
 def _dice(space, states):
     """States worth keeping in the tables: dice arrangements (free states are the boards)."""
     return states if space.mode == "dice" else None
@@ -360,6 +379,8 @@ def pool_search(scorer: Scorer, space, seed: int, budget: Budget, pool_size: int
                     stall += 1
                 report.maybe(budget, found, restarts)
             found.add(keys, scores, budget, restarts, _dice(space, states))
+            if stall >= patience:
+                _end_of_climb(ev, found, states, scores, keys, restarts)
             restarts += not budget.done()
     except KeyboardInterrupt:
         budget.interrupted = True
@@ -384,10 +405,12 @@ def hill_climb(scorer: Scorer, space, seed: int, budget: Budget, pool_size: int 
             states, scores, keys = _top_distinct(states, scores, keys, pool_size)
             expanded: set[bytes] = set()
             seen: set[bytes] = set(keys)  # boards scored in this climb: never scored twice
+            finished = False
             while not budget.done():
                 todo = [i for i, k in enumerate(keys) if k not in expanded][:batch]
                 if not todo:
-                    break  # every pool board expanded: a local optimum of the pool
+                    finished = True  # every pool board expanded: a local optimum of the pool
+                    break
                 kids = space.neighbours(states[todo])
                 expanded.update(keys[i] for i in todo)
                 kkeys = ev.keys(space.letters(kids))
@@ -410,6 +433,8 @@ def hill_climb(scorer: Scorer, space, seed: int, budget: Budget, pool_size: int 
                                                      keys + kkeys, pool_size)
                 report.maybe(budget, found, restarts)
             found.add(keys, scores, budget, restarts, _dice(space, states))
+            if finished:
+                _end_of_climb(ev, found, states, scores, keys, restarts)
             restarts += not budget.done()
     except KeyboardInterrupt:
         budget.interrupted = True
