@@ -100,3 +100,11 @@ def test_nested_config_strings_are_read_as_yaml_for_enums_too():
     assert config["boggle"]["scan"]["distance"] == 1 and config["boggle"]["seeds"] == 3
     with pytest.raises(ConfigError, match="boggle.scan.distance"):
         validate_config({"lexicons": {"a": "a.txt"}, "boggle": {"scan": {"distance": "3"}}}, PROJECT)
+
+
+@pytest.mark.parametrize("args", [["bee", "top", "--lexicon", "ar"], ["boggle", "score", "abcd", "--lexicon", "ar"]])
+def test_a_lexicon_of_another_alphabet_is_refused_before_it_is_built(tmp_path, args):
+    (tmp_path / "config.yaml").write_text("lexicons:\n  ar: {source: builtin:ar, alphabet: arabic}\n")
+    out = run(*args, cwd=tmp_path)
+    assert out.returncode == 2 and "alphabet arabic" in out.stderr and len(out.stderr.splitlines()) == 1
+    assert not (tmp_path / "results").exists()

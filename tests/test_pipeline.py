@@ -132,3 +132,19 @@ def test_boggle_rules_run_on_a_rectangular_shape(tmp_path):
     assert verdict["neighbours"] > 12 * 25  # every single change, and swaps (scan.swaps defaults to true)
     assert sorted(p.name for p in (root / "results/boggle/tiny/3x4/free").iterdir()) == [
         "best.parquet", "scan.json", "scan.parquet", "seed0.parquet", "seed1.parquet"]
+
+
+def test_bee_puzzle_only_rules_rerun_the_puzzles_not_the_mask_table(tmp_path):
+    root = copy_project(tmp_path / "p")
+    target = "results/bee/tiny/puzzles.parquet"
+    assert snakemake(root, target, "--config", "bee={lexicons: [tiny]}").returncode == 0
+
+    def plan(bee: str) -> list[str]:
+        out = snakemake(root, "-n", target, "--config", bee)
+        assert out.returncode == 0, out.stderr
+        return sorted(line.split()[-1].rstrip(":") for line in (out.stdout + out.stderr).splitlines()
+                      if line.startswith(("rule ", "localrule ")))
+
+    assert plan("bee={lexicons: [tiny]}") == []
+    assert plan("bee={lexicons: [tiny], min_words: 20, score_by: words}") == ["bee_puzzles"]
+    assert plan("bee={lexicons: [tiny], min_length: 3}") == ["bee_masks", "bee_puzzles"]

@@ -1,15 +1,16 @@
 # Spelling Bee stage: words.parquet -> masks.parquet (bitmask -> points table, cacheable)
 # -> puzzles.parquet (every valid letters/center pair, best first).
-# The rules (config section `bee:`) are passed as JSON, so changing one reruns both steps.
+# The rules (config section `bee:`) are passed as JSON params: the mask table gets only the
+# rules it depends on, so changing a puzzle-only rule (limits, score_by) reruns bee_puzzles only.
 import shlex
 
 from puzzlesearch.bee.model import BeeRules
 
 
-def bee_rules_json():
-    """The bee rules from config as one shell-quoted JSON argument."""
-    section = {k: v for k, v in config["bee"].items() if k != "lexicons"}
-    return shlex.quote(BeeRules.from_config(section).to_json())
+def bee_rules_json(table=False):
+    """The bee rules from config (only the mask table's when `table`) as one shell-quoted JSON argument."""
+    rules = BeeRules.from_config({k: v for k, v in config["bee"].items() if k != "lexicons"})
+    return shlex.quote((rules.table_rules() if table else rules).to_json())
 
 
 def bee_lexicons():
@@ -22,6 +23,7 @@ def bee_lexicons():
 
 
 BEE_RULES = bee_rules_json()
+BEE_TABLE_RULES = bee_rules_json(table=True)
 
 
 rule bee_masks:
@@ -33,7 +35,7 @@ rule bee_masks:
         meta="results/bee/{lexicon}/masks.json",
     params:
         wildcards=cache_key,
-        rules=BEE_RULES,
+        rules=BEE_TABLE_RULES,
     log:
         "logs/bee/{lexicon}/masks.log",
     cache: True

@@ -76,11 +76,7 @@ def _config(args):
 def _lexicon(args, config, root):
     from puzzlesearch.lexicon import open_lexicon
 
-    lex = open_lexicon(args.lexicon or config.get("default_lexicon", "default"), config, root)
-    if lex.spec.alphabet != "latin":
-        raise PuzzleError(f"--lexicon {lex.name!r}: alphabet {lex.spec.alphabet}; "
-                          "the Spelling Bee needs a latin (a-z) lexicon")
-    return lex
+    return open_lexicon(args.lexicon or config.get("default_lexicon", "default"), config, root, alphabet="latin")
 
 
 def cmd_show(args) -> int:

@@ -18,6 +18,10 @@ LETTERS = "abcdefghijklmnopqrstuvwxyz"
 N_LETTERS = len(LETTERS)
 MIN_SIZE, MAX_SIZE = 4, 9  # puzzle sizes the kernels support (2^size subsets per set)
 SCORE_BY = ("points", "words")
+# The rules that shape the mask table (which words count, their points); the others
+# (require_pangram, limits, score_by) only select and order the puzzles.
+TABLE_RULES = ("size", "min_length", "short_length", "short_points", "pangram_bonus", "exclude",
+               "min_frequency")
 
 Mask = int  # 26-bit letter set, bit 0 = 'a'
 
@@ -67,6 +71,10 @@ class BeeRules:
     def to_json(self) -> str:
         """The rules as one line of JSON with sorted keys."""
         return json.dumps(asdict(self), sort_keys=True)
+
+    def table_rules(self) -> "BeeRules":
+        """Only the rules the mask table depends on (the puzzle-only rules at their defaults)."""
+        return BeeRules(**{k: getattr(self, k) for k in TABLE_RULES})
 
     @property
     def exclude_mask(self) -> Mask:

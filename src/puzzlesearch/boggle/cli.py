@@ -96,9 +96,7 @@ def _setup(args):
 
     config, root = load_config(args.config)
     section = _section(config)
-    lex = open_lexicon(args.lexicon or config["default_lexicon"], config, root)
-    if lex.spec.alphabet != "latin":
-        raise PuzzleError(f"--lexicon {lex.name}: Boggle needs a latin (a-z) lexicon")
+    lex = open_lexicon(args.lexicon or config["default_lexicon"], config, root, alphabet="latin")
     points = section["points"]
     if getattr(args, "points", None):
         try:

@@ -223,8 +223,12 @@ def _fresh(spec: LexiconSpec, folder: Path) -> bool:
             and stats.get("source_sha256") == file_sha256(source_file(spec.source)))
 
 
-def open_lexicon(name_or_path: str, config: dict | None = None, root: str | Path | None = None) -> Lexicon:
-    """Open a lexicon by config name or file path, building its word table on first use."""
+def open_lexicon(name_or_path: str, config: dict | None = None, root: str | Path | None = None,
+                 alphabet: str | None = None) -> Lexicon:
+    """Open a lexicon by config name or file path, building its word table on first use.
+
+    With `alphabet`, a lexicon over another alphabet is refused before anything is built.
+    """
     if config is None or root is None:
         from puzzlesearch.config import load_config
 
@@ -232,6 +236,8 @@ def open_lexicon(name_or_path: str, config: dict | None = None, root: str | Path
         config = loaded if config is None else config
         root = loaded_root if root is None else root
     spec = resolve_spec(name_or_path, config, root)
+    if alphabet is not None and spec.alphabet != alphabet:
+        raise PuzzleError(f"--lexicon {spec.name!r}: alphabet {spec.alphabet}; this needs a {alphabet} lexicon")
     if not is_builtin(spec.source) and not Path(spec.source).is_absolute() and not Path(spec.source).exists():
         spec = replace(spec, source=str(Path(root) / spec.source))  # relative to the project
     folder = lexicon_dir(spec.name, root)
