@@ -9,6 +9,10 @@ from pathlib import Path
 from puzzlesearch.errors import PuzzleError
 
 LANGS = ("en", "ar", "num")
+# Default --out folders (under the project root), apart from the pipeline's results/crossword/{lang}/{size}
+# and results/crossword/fill so that a one-off command never overwrites Snakemake's outputs.
+GENERATE_OUT = "results/crossword/cli/{lang}/{size}"
+FILL_OUT = "results/crossword/cli/fill"
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -27,8 +31,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--max-across", type=int, help="longest horizontal word")
     p.add_argument("--min-frequency", type=int, help="frequency floor of the word list")
     p.add_argument("--lexicon", help="word list (config name or file) instead of the language's")
-    p.add_argument("--out", help="folder for puzzles.parquet and the puzzle files (default: print only)")
-    p.add_argument("--quiet", action="store_true", help="do not print the grids")
+    p.add_argument("--out", help=f"folder for puzzles.parquet and the puzzle files (default: {GENERATE_OUT})")
+    p.add_argument("--quiet", action="store_true", help="do not print the grids and paths")
     p.set_defaults(func=cmd_generate)
 
     p = cmds.add_parser("fill", help="fill a fixed pattern ('#' black, '.' empty, letters given)")
@@ -36,13 +40,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--lang", choices=("en", "ar"), default="en")
     p.add_argument("--lexicon", help="word list (config name or file) instead of the language's")
     p.add_argument("--min-frequency", type=int, help="frequency floor (default crossword.fill.min_frequency)")
-    p.add_argument("--time-budget", type=float)
+    p.add_argument("--time-budget", type=float, help="seconds (default crossword.fill.time_budget)")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--out", help="write {out}/{pattern name}.ipuz/.html/.json")
+    p.add_argument("--out", help=f"write {{out}}/{{pattern name}}.ipuz/.html/.json (default: {FILL_OUT})")
     p.set_defaults(func=cmd_fill)
 
     p = cmds.add_parser("pattern", help="print a random symmetric American-style pattern")
-    p.add_argument("--size", type=int, default=15)
+    p.add_argument("--size", type=int, default=15, help="grid side (at least 3)")
     p.add_argument("--black", type=float, default=0.16, help="fraction of black cells")
     p.add_argument("--max-word", type=int, default=9)
     p.add_argument("--seed", type=int, default=0)
@@ -64,8 +68,29 @@ def _config(args):
     return load_config(args.config)
 
 
+def _out_dir(given: str | None, default: str, root: Path) -> Path:
+    """--out as given (relative to the working folder), else the default under the project root."""
+    return Path(given) if given else Path(root) / default
+
+
+def _time_budget(value: float | None, default: float) -> float:
+    """--time-budget, or the config's when not given; PuzzleError unless > 0."""
+    if value is None:
+        return float(default)
+    if not value > 0:
+        raise PuzzleError(f"--time-budget {value:g}: must be greater than 0 seconds")
+    return value
+
+
+def _report(paths: list[Path], quiet: bool = False) -> None:
+    """Print the paths written (one per line), unless quiet."""
+    if not quiet:
+        for path in paths:
+            print(f"# wrote {path}")
+
+
 def cmd_generate(args) -> int:
-    """Generate puzzles for consecutive seeds; print them and write files under --out."""
+    """Generate puzzles for consecutive seeds; print them and write files under --out (or the default)."""
     from puzzlesearch.crossword import search
     from puzzlesearch.crossword.io import puzzles_frame, show, write_generated
     from puzzlesearch.io import write_parquet
@@ -74,12 +99,13 @@ def cmd_generate(args) -> int:
     config, root = _config(args)
     section = config["crossword"]
     settings = search.settings_from_config(section, args.size if args.size is not None else section["sizes"][0])
-    overrides = {"strategy": args.strategy, "time_budget": args.time_budget,
+    overrides = {"strategy": args.strategy, "time_budget": _time_budget(args.time_budget, settings.time_budget),
                  "max_down": args.max_down, "max_across": args.max_across}
     settings = replace(settings, **{k: v for k, v in overrides.items() if v is not None})
     settings.check()
     if args.seeds < 1:
         raise PuzzleError(f"--seeds must be at least 1 (got {args.seeds})")
+    out = _out_dir(args.out, GENERATE_OUT.format(lang=args.lang, size=settings.size), root)
     tables, language = search.open_language(args.lang, config, root, args.min_frequency, args.lexicon)
     results = []
     for seed in range(args.seed, args.seed + args.seeds):
@@ -91,15 +117,14 @@ def cmd_generate(args) -> int:
             print(f"# {args.lang} {settings.size}x{settings.size} seed {seed} cost {g.cost:g}")
             print(show(g.grid, language))
         results.append(g)
-        if args.out:
-            write_generated(g, Path(args.out), section)
-    if args.out:
-        write_parquet(puzzles_frame(results, section), Path(args.out) / "puzzles.parquet")
+        _report(write_generated(g, out, section), args.quiet)
+    write_parquet(puzzles_frame(results, section), out / "puzzles.parquet")
+    _report([out / "puzzles.parquet"], args.quiet)
     return 0
 
 
 def cmd_fill(args) -> int:
-    """Fill a pattern file; print the grid and optionally write files."""
+    """Fill a pattern file; print the grid and write files under --out (or the default)."""
     from puzzlesearch.crossword import fill as fillmod
     from puzzlesearch.crossword import search
     from puzzlesearch.crossword.io import read_pattern, show, write_filled
@@ -108,9 +133,10 @@ def cmd_fill(args) -> int:
     section = config["crossword"]
     fsec = section["fill"]
     floor = fsec["min_frequency"] if args.min_frequency is None else args.min_frequency
+    budget = _time_budget(args.time_budget, fsec["time_budget"])
     tables, language = search.open_language(args.lang, config, root, floor, args.lexicon)
     pattern = read_pattern(args.pattern, tables.alphabet)
-    settings = fillmod.FillSettings(time_budget=args.time_budget or fsec["time_budget"],
+    settings = fillmod.FillSettings(time_budget=budget,
                                     first_nodes=fsec["first_nodes"], noise=fsec["noise"],
                                     freq_weight=fsec["freq_weight"], seed=args.seed)
     result = fillmod.fill(pattern, tables, settings)
@@ -118,8 +144,8 @@ def cmd_fill(args) -> int:
     print(f"# filled {len(result.words)} slots in {result.seconds:.2f}s ({result.nodes} nodes, "
           f"{result.restarts} restarts); quality {result.quality:.2f} (mean log10 frequency), "
           f"rarest word frequency {result.min_frequency}")
-    if args.out:
-        write_filled(result, language, Path(args.out) / Path(args.pattern).stem, floor)
+    out = _out_dir(args.out, FILL_OUT, root)
+    _report(write_filled(result, language, out / Path(args.pattern).stem, floor))
     return 0
 
 

@@ -8,7 +8,8 @@ fewest words (popcount) per past failure is filled next, with its most frequent 
 (that leave the crossings the most choices) first. Restarts with a little
 randomness and Luby-sequence node limits run until the time budget. Fill quality is the mean
 log10 frequency of the entries. Slots are the runs of 2+ white cells (a one-letter run
-is unchecked in that direction).
+is unchecked in that direction). A white cell in no slot stays white: its given letter is
+kept; left empty it is an error (no word could ever fill it).
 """
 
 from __future__ import annotations
@@ -39,6 +40,13 @@ class FillSettings:
     freq_weight: float = 1.0  # weight of ln(frequency) against the crossings' choices
     seed: int = 0
     last_conflict: bool = True  # in even attempts, after a dead end branch on the failed slot first
+
+    def check(self) -> None:
+        """PuzzleError naming the bad setting."""
+        if not self.time_budget > 0:
+            raise PuzzleError(f"crossword.fill.time_budget: must be greater than 0 seconds (got {self.time_budget:g})")
+        if self.first_nodes < 1:
+            raise PuzzleError(f"crossword.fill.first_nodes: must be at least 1 (got {self.first_nodes})")
 
 
 @dataclass
@@ -81,11 +89,17 @@ def _structure(white: np.ndarray, slot_list: list[Slot]):
 def fill(pattern: np.ndarray, tables: WordTables, settings: FillSettings = FillSettings(),
          progress: bool = True) -> Filled:
     """Fill a pattern (0 black, -1 empty, >0 given letter); NoFill names the hardest slot."""
+    settings.check()
     pattern = np.asarray(pattern)
     white = pattern != 0
     slot_list = slots(white, min_length=2)
     if not slot_list:
         raise PuzzleError("pattern has no slot of two or more cells")
+    lone = lone_cells(white, slot_list)
+    empty = [(r, c) for r, c in lone if pattern[r, c] < 0]
+    if empty:
+        raise PuzzleError(f"pattern: the empty cell at {_cell_name(*empty[0], pattern.shape[1], tables)} is not in "
+                          "any word of 2+ letters (make it '#' or give its letter)")
     k = tables.alphabet.size
     if k > 62:
         raise PuzzleError(f"alphabet of {k} letters is too large for letter masks")
@@ -132,6 +146,8 @@ def fill(pattern: np.ndarray, tables: WordTables, settings: FillSettings = FillS
                 f"hardest slot so far {slot_list[int(np.argmax(fail_count))].name}")
     seconds = time.perf_counter() - t0
     grid = np.zeros(pattern.shape, dtype=np.int8)
+    for r, c in lone:  # given letters outside every slot stay as given
+        grid[r, c] = pattern[r, c]
     words, freqs = [], []
     freq = tables.arrays["frequency"]
     for i, s in enumerate(slot_list):
@@ -142,6 +158,18 @@ def fill(pattern: np.ndarray, tables: WordTables, settings: FillSettings = FillS
         freqs.append(int(freq[w]))
     quality = float(np.mean(np.log10(np.maximum(freqs, 1))))
     return Filled(grid, slot_list, words, quality, int(min(freqs)), nodes_total, restart, seconds)
+
+
+def lone_cells(white: np.ndarray, slot_list: list[Slot]) -> list[tuple[int, int]]:
+    """White cells that are in no slot of the list (row-major order)."""
+    covered = {cell for s in slot_list for cell in s.cells()}
+    return [(int(r), int(c)) for r, c in zip(*np.nonzero(white)) if (r, c) not in covered]
+
+
+def _cell_name(r: int, c: int, n_cols: int, tables: WordTables) -> str:
+    """'row R column C' of a reading-order cell, the column counted as in the pattern file (page order)."""
+    rtl = tables.alphabet.direction == "rtl"
+    return f"row {r + 1} column {n_cols - c if rtl else c + 1}" + (" (from the left)" if rtl else "")
 
 
 def luby(i: int) -> int:
@@ -163,6 +191,9 @@ def word_bits(tables: WordTables, lengths: list[int]) -> dict:
         a, b = tables.len_range(L)
         n = int(tables.word_ok[a:b].sum())  # eligible words are a prefix (frequency order)
         nw = max(1, -(-n // 64))
+        if n == 0:  # no word (the code array may even be narrower than L): fill() reports the slot
+            out[L] = (a, 0, np.zeros((L, k + 1, nw), dtype=np.uint64))
+            continue
         codes = tables.codes[a:a + n, :L]
         onehot = codes.T[:, None, :] == np.arange(k + 1, dtype=codes.dtype)[None, :, None]  # (L, k+1, n)
         packed = np.packbits(onehot, axis=2, bitorder="little")
@@ -210,6 +241,13 @@ def american_pattern(size: int = 15, black_fraction: float = 0.16, seed: int = 0
     white cells connected, about black_fraction black cells; 0 black, -1 empty.
 
     Black pairs go first into runs longer than max_word, then anywhere."""
+    if size < min_word:
+        raise PuzzleError(f"--size {size}: a pattern with words of at least {min_word} letters needs "
+                          f"a size of at least {min_word}")
+    if max_word < min_word:
+        raise PuzzleError(f"--max-word {max_word}: must be at least {min_word}")
+    if not 0 <= black_fraction < 1:
+        raise PuzzleError(f"--black {black_fraction:g}: expected a fraction from 0 to below 1")
     rng = np.random.default_rng(seed)
     target = int(round(black_fraction * size * size))
     for _ in range(tries):
@@ -229,7 +267,8 @@ def american_pattern(size: int = 15, black_fraction: float = 0.16, seed: int = 0
             if not _short_runs(trial, min_word):
                 white = trial
         blacks = int((~white).sum())
-        if abs(blacks - target) <= 2 and _longest(white) <= max_word and _connected(white):
+        if (abs(blacks - target) <= 2 and _longest(white) <= max_word and not _short_runs(white, min_word)
+                and _connected(white)):
             return np.where(white, -1, 0).astype(np.int8)
     raise PuzzleError(f"no {size}x{size} pattern with {black_fraction:.0%} black cells found")
 
@@ -248,6 +287,7 @@ def _long_run_cells(white: np.ndarray, max_word: int) -> list[tuple[int, int]]:
 
 
 def _runs_of(white: np.ndarray):
+    """Lengths of every white run, rows then columns."""
     for line in list(white) + list(white.T):
         n = 0
         for v in list(line) + [False]:
@@ -260,14 +300,17 @@ def _runs_of(white: np.ndarray):
 
 
 def _short_runs(white: np.ndarray, min_word: int) -> bool:
+    """Whether some white run is shorter than min_word."""
     return any(n < min_word for n in _runs_of(white))
 
 
 def _longest(white: np.ndarray) -> int:
+    """Length of the longest white run (0 when none)."""
     return max(_runs_of(white), default=0)
 
 
 def _connected(white: np.ndarray) -> bool:
+    """Whether the white cells form one orthogonally connected region."""
     cells = list(zip(*np.nonzero(white)))
     if not cells:
         return False

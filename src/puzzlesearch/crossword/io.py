@@ -4,6 +4,10 @@ Grids are in reading order (model.py); for right-to-left languages the .ipuz arr
 the text are mirrored into page order (column 0 = leftmost), numbering runs from the
 right as an Arabic reader expects, and the HTML page uses dir="rtl" (the browser lays
 the cells out from the right, so it receives them in reading order).
+
+Pattern files are in page order too: each line is a row as it looks on the page, left to
+right, so a printed grid read back as a pattern is the same grid. For Arabic this means a
+given across word is typed last letter first (its first letter is the rightmost cell).
 """
 
 from __future__ import annotations
@@ -157,7 +161,9 @@ def show(grid: np.ndarray, language: Language) -> str:
 def read_pattern(path: str | Path, alphabet: Alphabet) -> np.ndarray:
     """A pattern file: lines of '#' (black), '.' (empty) or letters (given); -> int8 grid, -1 = empty.
 
-    Blank lines and lines starting with ';' are ignored. Every row must have the same width.
+    Lines are rows in page order (left to right as displayed); for a right-to-left
+    alphabet they are mirrored into reading order. Blank lines and lines starting with
+    ';' are ignored. Every row must have the same width.
     """
     path = Path(path)
     try:
@@ -188,7 +194,8 @@ def read_pattern(path: str | Path, alphabet: Alphabet) -> np.ndarray:
         rows.append(row)
     if not rows:
         raise PuzzleError(f"pattern {path}: no grid rows")
-    return np.array(rows, dtype=np.int8)
+    grid = np.array(rows, dtype=np.int8)
+    return grid[:, ::-1].copy() if alphabet.direction == "rtl" else grid
 
 
 # ---------------------------------------------------------------- run outputs

@@ -55,6 +55,8 @@ class SearchSettings:
         for key in ("size", "max_across", "max_down", "queue", "mutants"):
             if getattr(self, key) < 1:
                 raise PuzzleError(f"crossword.{key}: must be at least 1 (got {getattr(self, key)})")
+        if not self.time_budget > 0:
+            raise PuzzleError(f"crossword.time_budget: must be greater than 0 seconds (got {self.time_budget:g})")
         if not 0.0 <= self.focus <= 1.0:
             raise PuzzleError(f"crossword.focus: must be between 0 and 1 (got {self.focus})")
 
