@@ -7,7 +7,7 @@ import pytest
 
 from puzzlesearch.cli import main
 from puzzlesearch.config import validate_config
-from puzzlesearch.cube.cubie import parse_cube, parse_moves
+from puzzlesearch.cube.cubie import SOLVED, parse_cube, parse_moves
 from puzzlesearch.errors import ConfigError
 
 
@@ -62,6 +62,60 @@ def test_bad_cube_argument(cube_tables, capsys):
     assert code == 2 and "2 tokens, expected 20" in err and err.count("\n") == 1
 
 
+def test_compact_scrambles_and_bad_moves(cube_tables, capsys):
+    code, out, _ = run(capsys, "cube", "solve", "RUF", "ru", "--tables", str(cube_tables.dir))
+    assert code == 0
+    answers = out.splitlines()
+    assert len(answers) == 2
+    for scramble, answer in zip(("R U F", "R U"), answers):  # spaced scrambles, read independently
+        assert SOLVED.apply(parse_moves(scramble)).apply(parse_moves(answer)).is_solved
+        assert len(parse_moves(answer)) <= len(parse_moves(scramble))
+    code, out, err = run(capsys, "cube", "solve", "R U2 Fx", "--tables", str(cube_tables.dir))
+    assert code == 2 and out == "" and "'Fx'" in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    "flag, value, fragment",
+    [
+        ("--node-budget", "-5", "--node-budget must be at least 0, got -5"),
+        ("--target-length", "-3", "--target-length must be at least 0 and at most 30, got -3"),
+        ("--target-length", "31", "--target-length must be at least 0 and at most 30"),
+        ("--phase2-max", "0", "--phase2-max must be at least 1 and at most 18, got 0"),
+        ("--phase2-max", "19", "--phase2-max must be at least 1"),
+        ("--time-limit", "0", "--time-limit must be more than 0 and at most 3600"),
+        ("--time-limit", "nan", "--time-limit must be"),
+        ("--time-limit", "1e9", "--time-limit must be"),
+    ],
+)
+def test_budget_flags_are_checked(cube_tables, capsys, flag, value, fragment):
+    code, out, err = run(capsys, "cube", "solve", "R U", flag, value, "--tables", str(cube_tables.dir))
+    assert code == 2 and out == "" and fragment in err and err.count("\n") == 1
+
+
+def test_budget_flags_accept_the_schema_bounds(cube_tables, capsys):
+    """The extreme values the config schema allows are accepted by the flags too."""
+    code, out, _ = run(capsys, "cube", "solve", "R U", "--tables", str(cube_tables.dir), "--target-length", "0",
+                       "--node-budget", "0", "--phase2-max", "18", "--time-limit", "3600")
+    assert code == 0 and parse_cube("R U").apply(parse_moves(out)).is_solved
+
+
+def test_time_limit_error_names_the_flag(cube_tables, capsys):
+    code, out, err = run(capsys, "cube", "solve", "R U2 F' L D B2 R' U F2 D' L B' R2 U' F D2 L'", "--phase2-max", "1",
+                         "--time-limit", "0.2", "--tables", str(cube_tables.dir))
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert "time limit of 0.2 s" in err and "--time-limit" in err and "cube.twophase.time_limit" in err
+
+
+def test_unreadable_cube_files(cube_tables, capsys, tmp_path):
+    latin1 = tmp_path / "latin1.txt"
+    latin1.write_bytes("R U\n# caf\u00e9\n".encode("latin-1"))
+    code, out, err = run(capsys, "cube", "solve", "--file", str(latin1), "--tables", str(cube_tables.dir))
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert str(latin1) in err and "line 2" in err and "UTF-8" in err
+    code, out, err = run(capsys, "cube", "solve", "--file", str(tmp_path), "--tables", str(cube_tables.dir))
+    assert code == 2 and "is a directory" in err and "does not exist" not in err and err.count("\n") == 1
+
+
 def test_random_is_reproducible(capsys, tmp_path):
     paths = [tmp_path / "a.txt", tmp_path / "b.txt"]
     for p in paths:
@@ -76,8 +130,11 @@ def test_config_section_defaults_and_errors():
     root = Path(__file__).resolve().parents[2]
     config = validate_config({"lexicons": {"default": "builtin:en"}}, root)
     assert config["cube"]["twophase"]["target_length"] == 21
+    assert config["cube"]["twophase"]["time_limit"] == 10
     assert config["cube"]["default_testsets"] == ["random100"]
     with pytest.raises(ConfigError, match="cube.twophase.phase2_max"):
         validate_config({"lexicons": {"default": "builtin:en"}, "cube": {"twophase": {"phase2_max": 40}}}, root)
+    with pytest.raises(ConfigError, match="cube.twophase.time_limit"):
+        validate_config({"lexicons": {"default": "builtin:en"}, "cube": {"twophase": {"time_limit": 0}}}, root)
     with pytest.raises(ConfigError, match="cube.solvers"):
         validate_config({"lexicons": {"default": "builtin:en"}, "cube": {"solvers": ["korf"]}}, root)

@@ -38,6 +38,16 @@ def test_contest_example_and_its_published_answer():
     assert parse_cubies(CONTEST_CUBE).apply(parse_moves(CONTEST_ANSWER)).is_solved
 
 
+def test_compact_scrambles_are_moves_not_cubies():
+    """Spaces in scrambles are optional: one word of face letters is a scramble."""
+    assert parse_cube("F-U+F-D-L-D-F-U-L2D-").to_text() == CONTEST_CUBE  # the published example
+    assert parse_cube("f-u+f-d-l-d-f-u-l2d-").to_text() == CONTEST_CUBE
+    for text, undo in (("RUF", "F' U' R'"), ("ru", "U' R'"), ("R U2F'", "F U2 R'")):
+        cube = parse_cube(text)
+        assert not cube.is_solved and cube.apply(parse_moves(undo)).is_solved, text
+        assert not cube.apply(parse_moves(undo)[1:]).is_solved, text
+
+
 def test_every_move_has_order_four_and_an_inverse():
     for m, cube in enumerate(MOVE_CUBES):
         assert not cube.is_solved
@@ -108,6 +118,11 @@ def test_merge_moves():
         (SOLVED_TEXT.replace("UF UR", "UR UF", 1), "edge permutation is odd but corner permutation is even"),
         (SOLVED_TEXT.replace("UFR URB", "URB UFR", 1), "edge permutation is even but corner permutation is odd"),
         ("R U2 X", "move 'X' at character 6"),
+        ("R U2 Fx", "move 'Fx' at character 6"),
+        ("RUFx", "move 'RUFx' at character 1 is not a face turn"),
+        (" ".join(SOLVED_TEXT.split()[:18] + ["DL", "DBR"]), "token 19 'DL' (corner position DLB) is not a corner"),
+        (" ".join(SOLVED_TEXT.split()[:19]).lower(), "19 tokens, expected 20"),
+        (SOLVED_TEXT.replace("UF ", "U ", 1), "token 1 'U' (edge position UF) is not an edge"),
         ("", "empty cube"),
     ],
 )

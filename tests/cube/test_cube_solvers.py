@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import time
 
 import pytest
 
@@ -10,7 +11,9 @@ from puzzlesearch.cube import thistlethwaite
 from puzzlesearch.cube.constants import G1_MOVES, G2_MOVES, G3_MOVES, MOVE_NAMES
 from puzzlesearch.cube.cubie import MOVE_CUBES, SOLVED, parse_cube, parse_cubies, parse_moves, random_cube
 from puzzlesearch.cube.io import format_moves
-from puzzlesearch.cube.solve import solve_cube
+from puzzlesearch.cube.solve import solve_cube, warm_up
+from puzzlesearch.cube.twophase import TwoPhaseOptions
+from puzzlesearch.errors import PuzzleError
 
 from cube_testing import read_tsv
 
@@ -104,3 +107,26 @@ def test_scramble_input_is_accepted(cube_tables):
     cube = parse_cube("R U2 F' D L2 B")
     for solver in SOLVERS:
         assert solves(cube, format_moves(solve_cube(cube, cube_tables, solver).moves))
+
+
+def test_time_limit_ends_a_search_that_finds_nothing(cube_tables):
+    """phase2_max 1 leaves almost no two-phase solutions: the time limit must end the search."""
+    cube = random_cube(random.Random(5))
+    warm_up(cube_tables, "twophase")  # numba compilation is not search time
+    t0 = time.perf_counter()
+    with pytest.raises(PuzzleError) as err:
+        solve_cube(cube, cube_tables, "twophase", TwoPhaseOptions(phase2_max=1, time_limit=0.3))
+    assert time.perf_counter() - t0 < 3.0
+    message = str(err.value)
+    assert "time limit of 0.3 s" in message and "--time-limit" in message and "\n" not in message
+
+
+def test_time_limit_keeps_the_best_solution_so_far(cube_tables):
+    """With no length or node budget to stop it, the time limit returns the best found."""
+    cube = random_cube(random.Random(6))
+    options = TwoPhaseOptions(target_length=0, node_budget=10**15, time_limit=0.3)
+    warm_up(cube_tables, "twophase")
+    t0 = time.perf_counter()
+    s = solve_cube(cube, cube_tables, "twophase", options)
+    assert time.perf_counter() - t0 < 3.0
+    assert solves(cube, format_moves(s.moves)) and len(s.moves) <= 30

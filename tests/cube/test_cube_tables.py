@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import time
 
 import numpy as np
 import polars as pl
@@ -10,7 +11,14 @@ import pytest
 
 from puzzlesearch.cube.constants import THISTLETHWAITE_COSETS
 from puzzlesearch.cube.cubie import MOVE_CUBES, random_cube
-from puzzlesearch.cube.tables import COORD_SIZES, MOVE_TABLES, PRUNE_SPECS, distribution
+from puzzlesearch.cube.tables import (
+    COORD_SIZES,
+    MOVE_TABLES,
+    PRUNE_SPECS,
+    build_move_tables,
+    distribution,
+    write_manifest,
+)
 
 from cube_testing import read_tsv
 
@@ -64,3 +72,15 @@ def test_manifest_lists_every_table(cube_tables):
     assert (df["build_seconds"] >= 0).all()
     th2 = prune.filter(pl.col("table") == "prune_th2").row(0, named=True)
     assert th2["reached"] == 1_082_565 and th2["max_depth"] == 10
+
+
+def test_move_table_build_seconds_add_up_to_at_most_the_wall_time(tmp_path):
+    """Each build step's seconds are counted once, so the manifest's sum fits in the measured time."""
+    t0 = time.perf_counter()
+    build_move_tables(tmp_path)
+    wall = time.perf_counter() - t0
+    df = write_manifest(tmp_path)
+    assert df["build_seconds"].sum() <= wall + 0.001
+    corner = df.filter(pl.col("table").is_in(["cperm_half", "move_cclass", "move_chalf"]))
+    assert corner.height == 3 and (corner["build_seconds"] == 0).all()
+    assert all("cperm_class" in note for note in corner["note"])

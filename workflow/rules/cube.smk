@@ -111,6 +111,7 @@ rule cube_solve:
         target=CUBE["twophase"]["target_length"],
         budget=CUBE["twophase"]["node_budget"],
         p2max=CUBE["twophase"]["phase2_max"],
+        seconds=CUBE["twophase"]["time_limit"],
         tables=CUBE_TABLES,
     log:
         "logs/cube/{solver}/{testset}.log",
@@ -119,7 +120,7 @@ rule cube_solve:
     shell:
         "{PS} cube solve --file {input.cubes} --solver {wildcards.solver} --format {params.fmt}"
         " --tables {params.tables} --target-length {params.target} --node-budget {params.budget}"
-        " --phase2-max {params.p2max} --out {output} 2> {log}"
+        " --phase2-max {params.p2max} --time-limit {params.seconds} --out {output} 2> {log}"
 
 
 DEFAULT_TARGETS += [f"{CUBE_TABLES}/manifest.parquet"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 import random
 from pathlib import Path
 
@@ -25,6 +26,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--target-length", type=int, help="two-phase: stop at a solution this short")
     p.add_argument("--node-budget", type=int, help="two-phase: nodes searched after a first solution")
     p.add_argument("--phase2-max", type=int, help="two-phase: longest phase 2 tried")
+    p.add_argument("--time-limit", type=float, metavar="SECONDS",
+                   help="two-phase: seconds per cube at most (then the best so far, or an error)")
     p.set_defaults(func=cmd_solve)
 
     p = cmds.add_parser("random", help="(pipeline) write N uniformly random cubes from a seed")
@@ -67,15 +70,48 @@ def _table_dir(args, section, root) -> Path:
     return path if path.is_absolute() else root / path
 
 
+def _twophase_rules(root: Path) -> dict:
+    """key -> JSON schema of config cube.twophase (the budget flags share its bounds)."""
+    import yaml
+
+    from puzzlesearch.config import SCHEMA_DIR, schema_root
+
+    schema = yaml.safe_load((schema_root(root, Path.cwd()) / SCHEMA_DIR / "cube.schema.yaml").read_text())
+    return schema["properties"]["cube"]["properties"]["twophase"]["properties"]
+
+
+def _check_flag(flag: str, value, rule: dict) -> None:
+    """PuzzleError naming the flag unless value is within the schema rule's bounds."""
+    lo, hi, above = rule.get("minimum"), rule.get("maximum"), rule.get("exclusiveMinimum")
+    if (math.isnan(value) or (lo is not None and value < lo) or (hi is not None and value > hi)
+            or (above is not None and value <= above)):
+        bounds = [f"at least {lo}" if lo is not None else "", f"more than {above}" if above is not None else "",
+                  f"at most {hi}" if hi is not None else ""]
+        raise PuzzleError(f"{flag} must be {' and '.join(b for b in bounds if b)}, got {value:g}")
+
+
+def _twophase_options(args, section: dict, root: Path):
+    """TwoPhaseOptions from config cube.twophase, overridden by the flags given (checked first)."""
+    from puzzlesearch.cube.twophase import TwoPhaseOptions
+
+    values = dict(section["twophase"])
+    for key, rule in _twophase_rules(root).items():
+        given = getattr(args, key, None)
+        if given is not None:
+            _check_flag("--" + key.replace("_", "-"), given, rule)
+            values[key] = given
+    return TwoPhaseOptions(**values)
+
+
 def cmd_solve(args) -> int:
     """Print one verified solution per cube (and write --out as Parquet)."""
     from puzzlesearch.cube.io import format_moves, parse_line, read_cubes
     from puzzlesearch.cube.solve import solve_many
     from puzzlesearch.cube.tables import Tables
-    from puzzlesearch.cube.twophase import TwoPhaseOptions
     from puzzlesearch.io import write_parquet
 
     section, root = _config(args)
+    options = _twophase_options(args, section, root)
     if not args.cubes and not args.file:
         raise PuzzleError("give a cube (20 tokens or a scramble) or --file FILE")
     cubes = [parse_line(text, f"cube {k}" if len(args.cubes) > 1 else "") for k, text in enumerate(args.cubes, 1)]
@@ -84,12 +120,6 @@ def cmd_solve(args) -> int:
         if not from_file:
             raise PuzzleError(f"{args.file} has no cube lines")
         cubes += from_file
-    tp = section["twophase"]
-    options = TwoPhaseOptions(
-        target_length=args.target_length if args.target_length is not None else tp["target_length"],
-        node_budget=args.node_budget if args.node_budget is not None else tp["node_budget"],
-        phase2_max=args.phase2_max if args.phase2_max is not None else tp["phase2_max"],
-    )
     style = args.format or section["format"]
     format_moves([], style)  # reject an unknown style before the work
     tables = Tables(_table_dir(args, section, root))

@@ -197,25 +197,38 @@ _SUFFIX_TURNS = {None: 1, "1": 1, "+": 1, "2": 2, "2'": 2, "3": 3, "'": 3, "’"
 
 def parse_moves(text: str) -> list[int]:
     """Move numbers of `R U2 F'`, `D+ L2 U-` or `F3R1U3` (case-insensitive, spaces optional)."""
-    moves, pos = [], 0
-    compact = re.sub(r"\s+", " ", text.strip())
-    while pos < len(compact):
-        if compact[pos] == " ":
-            pos += 1
-            continue
-        m = _MOVE_RE.match(compact, pos)
-        if not m:
-            word = compact[pos:].split(" ")[0]
-            raise PuzzleError(f"move {word!r} at character {pos + 1} is not a face turn like R, U2, F', D+, L3")
-        face = m.group(1).upper()
-        moves.append(3 * FACES.index(face) + _SUFFIX_TURNS[m.group(2)] - 1)
-        pos = m.end()
+    moves = []
+    for word in re.finditer(r"\S+", text):
+        pos = word.start()
+        while pos < word.end():
+            m = _MOVE_RE.match(text, pos, word.end())
+            if not m:
+                raise PuzzleError(_bad_move(text, word, pos))
+            moves.append(3 * FACES.index(m.group(1).upper()) + _SUFFIX_TURNS[m.group(2)] - 1)
+            pos = m.end()
     return moves
 
 
+def _bad_move(text: str, word: re.Match, pos: int) -> str:
+    """The error for an unreadable move: the whole word, and the character if inside it."""
+    inside = f" (cannot read {text[pos]!r} at character {pos + 1})" if pos > word.start() else ""
+    return (f"move {word.group()!r} at character {word.start() + 1} is not a face turn "
+            f"like R, U2, F', D+, L3{inside}")
+
+
+def _looks_like_cubie(token: str) -> bool:
+    """A word of 2 or 3 letters (a cubie token, possibly misspelt)."""
+    return 2 <= len(token) <= 3 and token.isalpha()
+
+
 def is_cubie_text(text: str) -> bool:
-    """True when a line looks like the 20-token format (some token is 2+ face letters only)."""
-    return any(len(t) >= 2 and t.isalpha() for t in text.split())
+    """True for the 20-token format: two or more words, most of them (over half) 2-3 letters.
+
+    Anything else is a scramble, so `RUF`, `ru` and `R U2 Fx` are moves (the last an error
+    naming `Fx`), while a cubie line with a few bad tokens still gets cubie errors.
+    """
+    tokens = text.split()
+    return len(tokens) >= 2 and 2 * sum(map(_looks_like_cubie, tokens)) > len(tokens)
 
 
 def parse_cube(text: str) -> CubieCube:

@@ -43,14 +43,29 @@ def merge_moves(moves: Sequence[int]) -> list[int]:
 def read_cubes(path) -> list[tuple[int, str]]:
     """(line number, text) of each cube line of a file; '#' comments and blank lines skipped."""
     p = Path(path)
+    if p.is_dir():
+        raise PuzzleError(f"cube file {p} is a directory, not a file")
     if not p.is_file():
         raise PuzzleError(f"cube file {p} does not exist")
     out = []
-    for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1):
+    for n, line in enumerate(_text_lines(p), 1):
         text = line.split("#", 1)[0].strip()
         if text:
             out.append((n, text))
     return out
+
+
+def _text_lines(p: Path) -> list[str]:
+    """The lines of a UTF-8 file, or a PuzzleError naming the first line that is not UTF-8."""
+    data = p.read_bytes()
+    try:
+        return data.decode("utf-8").splitlines()
+    except UnicodeDecodeError as exc:
+        line = len((data[: exc.start].decode("utf-8") + "x").splitlines())
+        raise PuzzleError(
+            f"cube file {p} line {line} is not UTF-8 text (byte 0x{data[exc.start]:02x}): "
+            "save it as UTF-8 or plain ASCII"
+        ) from None
 
 
 def parse_line(text: str, where: str = "") -> CubieCube:

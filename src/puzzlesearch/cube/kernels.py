@@ -6,10 +6,22 @@ are int32 arrays (size x 18), pruning tables int8 distances (-1 = not reached).
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
-from numba import njit
+from numba import njit, objmode
 
 from puzzlesearch.cube.constants import N_SLICE, N_SLICE_PERM
+
+CLOCK_EVERY = 1 << 16  # two-phase nodes between looks at the clock (well under 10 ms)
+
+
+@njit(cache=True)
+def _clock():
+    """time.perf_counter() (numba has no clock, so in object mode: call it rarely)."""
+    with objmode(t="float64"):
+        t = time.perf_counter()
+    return t
 
 
 @njit(cache=True)
@@ -108,9 +120,9 @@ def twophase_search(
     mv_twist, mv_flip, mv_slice, pr_twist, pr_flip,
     mv_cperm, mv_udedge, mv_sperm, pr_cperm, pr_udedge,
     move_cp, move_ep, p1_moves, p2_moves,
-    max_length, target_length, p2_max, node_budget, min_nodes,
+    max_length, target_length, p2_max, node_budget, min_nodes, time_limit,
 ):
-    """Kociemba's two-phase search; returns (moves, nodes visited).
+    """Kociemba's two-phase search; returns (moves, nodes visited, out of time).
 
     Phase 1 runs IDA* to G2 = <U,D,R2,L2,F2,B2> for growing depths d1; every phase-1
     solution whose last move leaves G2 is completed by an optimal phase-2 IDA* of at most
@@ -119,7 +131,9 @@ def twophase_search(
     A solution at or under target_length is only taken after min_nodes nodes, so that short
     cubes (few-move scrambles) still get their short solutions. Phase 2 may start on the
     face phase 1 ended with; the caller merges those two moves (counted here as one).
-    Returns an empty array if nothing was found within max_length.
+    Always stops after time_limit seconds (the clock is read every CLOCK_EVERY nodes),
+    returning the best solution so far with the flag set. Returns an empty array if nothing
+    was found within max_length (or the time limit).
     """
     n_s = N_SLICE
     n_sp = N_SLICE_PERM
@@ -138,6 +152,8 @@ def twophase_search(
     cp = np.empty(8, dtype=np.int64)
     ep = np.empty(12, dtype=np.int64)
     nodes = 0
+    next_clock = CLOCK_EVERY
+    deadline = _clock() + time_limit
     n1 = len(p1_moves)
     n2 = len(p2_moves)
     h_start = max(pr_twist[twist0 * n_s + slice0], pr_flip[flip0 * n_s + slice0])
@@ -156,7 +172,12 @@ def twophase_search(
                 if best_len <= max_length and (
                     nodes > node_budget or (best_len <= target_length and nodes > min_nodes)
                 ):
-                    return best[:best_len].copy(), nodes
+                    return best[:best_len].copy(), nodes, False
+                if nodes >= next_clock:
+                    next_clock = nodes + CLOCK_EVERY
+                    if _clock() > deadline:
+                        n_best = best_len if best_len <= max_length else 0
+                        return best[:n_best].copy(), nodes, True
                 m = p1_moves[mi[depth]]
                 if depth > 0 and _redundant(m, path1[depth - 1]):
                     continue
@@ -236,5 +257,5 @@ def twophase_search(
                 break
         d1 += 1
     if best_len > max_length:
-        return best[:0].copy(), nodes
-    return best[:best_len].copy(), nodes
+        return best[:0].copy(), nodes, False
+    return best[:best_len].copy(), nodes, False

@@ -12,6 +12,7 @@ from puzzlesearch.cube import thistlethwaite, twophase
 from puzzlesearch.cube.cubie import CubieCube
 from puzzlesearch.cube.io import format_moves
 from puzzlesearch.cube.tables import Tables
+from puzzlesearch.errors import PuzzleError
 from puzzlesearch.progress import log
 
 SOLVERS = ("thistlethwaite", "twophase")
@@ -64,7 +65,10 @@ def solve_many(cubes: Iterable[CubieCube], tables: Tables, solver: str, style: s
     warm_up(tables, solver, options)
     rows = []
     for i, cube in enumerate(cubes, 1):
-        s = solve_cube(cube, tables, solver, options)
+        try:
+            s = solve_cube(cube, tables, solver, options)
+        except PuzzleError as exc:
+            raise PuzzleError(f"cube {i}: {exc}") from None
         rows.append({"cube": cube.to_text(), "solution": format_moves(s.moves, style),
                      "moves": len(s.moves), "milliseconds": round(s.milliseconds, 3)})
         if i % every == 0:

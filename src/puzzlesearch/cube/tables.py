@@ -4,7 +4,8 @@ Files in a table folder (default `results/cube/tables/`):
   move_<coord>.npy   int32 (size x 18): coordinate after each move (-1: move not allowed)
   cperm_class.npy, cperm_half.npy   corner permutation -> class / index in H
   prune_<name>.npy   int8 distances over a * n_b + b (-1: not reachable)
-  <file>.json        metadata per table (shape, bytes, depth distribution, build seconds)
+  <file>.json        metadata per table (shape, bytes, depth distribution, build seconds; the
+                     four corner tables are built in one step, its seconds on cperm_class only)
   manifest.parquet   one row per table (written by `write_manifest`)
 """
 
@@ -138,12 +139,20 @@ def build_move_tables(out_dir) -> dict[str, np.ndarray]:
     cls, half = corner_classes(tables["cperm"])
     tables["cclass"] = derived_move_table(cls, K.N_CORNER_CLASS, tables["cperm"], K.ALL_MOVES)
     tables["chalf"] = derived_move_table(half, K.N_CORNER_HALF, tables["cperm"], K.G3_MOVES)
-    seconds = time.perf_counter() - t0
-    for name, arr, kind in (("cperm_class", cls, "lookup"), ("cperm_half", half, "lookup"),
-                            ("move_cclass", tables["cclass"], "move"), ("move_chalf", tables["chalf"], "move")):
-        _save(out, name, arr.astype(np.int32), kind, seconds, {})
+    _save_corner_tables(out, {"cperm_class": cls, "cperm_half": half, "move_cclass": tables["cclass"],
+                              "move_chalf": tables["chalf"]}, time.perf_counter() - t0)
     log("cube", f"move tables written to {out}")
     return tables
+
+
+def _save_corner_tables(out: Path, arrays: dict[str, np.ndarray], seconds: float) -> None:
+    """Save the corner tables built in one step: its seconds go to the first, 0 to the rest."""
+    first = next(iter(arrays))
+    for name, arr in arrays.items():
+        kind = "lookup" if name.startswith("cperm_") else "move"
+        note = (f"build_seconds covers {', '.join(arrays)} (built in one step)" if name == first
+                else f"built with {first} (its build_seconds counts this table)")
+        _save(out, name, arr.astype(np.int32), kind, seconds if name == first else 0.0, {"note": note})
 
 
 def solved_index(spec: PruneSpec, lookups: dict[str, np.ndarray]) -> int:
@@ -203,8 +212,10 @@ def write_manifest(table_dir, out=None) -> pl.DataFrame:
         [{"table": r["table"], "kind": r["kind"], "shape": "x".join(map(str, r["shape"])),
           "dtype": r["dtype"], "entries": r["entries"], "bytes": r["bytes"],
           "reached": r.get("reached"), "max_depth": r.get("max_depth"),
-          "distribution": r.get("distribution"), "build_seconds": r["build_seconds"]} for r in rows],
-        schema_overrides={"reached": pl.Int64, "max_depth": pl.Int64, "distribution": pl.String},
+          "distribution": r.get("distribution"), "build_seconds": r["build_seconds"],
+          "note": r.get("note")} for r in rows],
+        schema_overrides={"reached": pl.Int64, "max_depth": pl.Int64, "distribution": pl.String,
+                          "note": pl.String},
     )
     write_parquet(df, out or d / "manifest.parquet")
     return df
