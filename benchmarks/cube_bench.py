@@ -4,8 +4,10 @@
                                     [--tables results/cube/tables] [--solver twophase ...]
 
 Timings on a shared machine are noisy, so each solver's median is also printed as a ratio
-to a baseline measured in the same process: applying a ~21-move answer to the cube with the
-pure-Python cubie model (the verification step every solution goes through).
+to baselines measured in the same process: the `kociemba` C package (Kociemba's two-phase
+solver; `pip install -e '.[bench]'`) on the same cubes, its answers verified by our cubie
+model too, and, always, applying a ~21-move answer with the pure-Python cubie model (the
+verification step every solution goes through).
 """
 
 from __future__ import annotations
@@ -55,6 +57,28 @@ def baseline_ms(cubes) -> float:
     return statistics.median(times)
 
 
+def kociemba_baseline(cubes):
+    """(moves, ms) per cube of the `kociemba` C package, each answer verified; None if absent."""
+    try:
+        import kociemba
+    except ImportError:
+        return None
+    from puzzlesearch.cube.facelets import to_facelets
+    from puzzlesearch.cube.solve import verify
+
+    lengths, times = [], []
+    kociemba.solve(to_facelets(cubes[0]))  # load its tables outside the timings
+    for cube in cubes:
+        facelets = to_facelets(cube)
+        t0 = time.perf_counter()
+        answer = kociemba.solve(facelets)
+        times.append((time.perf_counter() - t0) * 1000)
+        moves = parse_moves(answer)
+        verify(cube, moves)
+        lengths.append(len(moves))
+    return lengths, times
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--cubes")
@@ -81,6 +105,14 @@ def main() -> int:
     print(f"load + numba warm-up: {time.perf_counter() - t0:.2f} s")
     base = baseline_ms(cubes)
     print(f"baseline (apply 21 moves in Python): median {base:.4f} ms")
+    ref_run = kociemba_baseline(cubes)
+    if ref_run is None:
+        print("baseline kociemba C package: not installed (pip install -e '.[bench]')")
+    else:
+        ref_med = statistics.median(ref_run[1])
+        print(f"baseline kociemba C package (same cubes, this run): {len(cubes)} verified; mean "
+              f"{statistics.mean(ref_run[0]):.3f} moves (max {max(ref_run[0])}); median {ref_med:.2f} ms,"
+              f" mean {statistics.mean(ref_run[1]):.2f} ms, max {max(ref_run[1]):.1f} ms")
     for solver in args.solver:
         lengths, times = [], []
         for cube in cubes:
@@ -91,11 +123,12 @@ def main() -> int:
         print(f"{solver}: {len(cubes)} verified; mean {statistics.mean(lengths):.3f} moves"
               f" (min {min(lengths)}, max {max(lengths)}); median {med:.2f} ms, mean {statistics.mean(times):.2f} ms,"
               f" p95 {sorted(times)[int(0.95 * len(times))]:.2f} ms, max {max(times):.1f} ms;"
-              f" median / baseline = {med / base:.0f}x")
+              f" median / baseline = {med / base:.0f}x"
+              + ("" if ref_run is None else f"; median / kociemba median = {med / ref_med:.2f}"))
     ref = SHARED / "random_1000_kociemba.tsv"
     if not args.cubes and not args.limit and ref.exists():
         df = pl.read_csv(ref, separator="\t")
-        print(f"reference (kociemba C package): mean {df['length_htm'].mean():.3f} moves, about 57 ms/cube")
+        print(f"reference file (kociemba C package): mean {df['length_htm'].mean():.3f} moves")
     return 0
 
 

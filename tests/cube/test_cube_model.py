@@ -137,3 +137,17 @@ def test_random_cubes_are_seeded():
     a = [random_cube(random.Random(7)).to_text() for _ in range(2)]
     assert a[0] == a[1]
     assert random_cube(random.Random(8)).to_text() != a[0]
+
+
+@pytest.mark.parametrize("move, facelets", [
+    ("", "UUUUUUUUURRRRRRRRRFFFFFFFFFDDDDDDDDDLLLLLLLLLBBBBBBBBB"),
+    # worked out by hand on the standard URFDLB layout (the turned face's ring moves clockwise)
+    ("R", "UUFUUFUUFRRRRRRRRRFFDFFDFFDDDBDDBDDBLLLLLLLLLUBBUBBUBB"),
+    ("U", "UUUUUUUUUBBBRRRRRRRRRFFFFFFDDDDDDDDDFFFLLLLLLLLLBBBBBB"),
+    ("F", "UUUUUULLLURRURRURRFFFFFFFFFRRRDDDDDDLLDLLDLLDBBBBBBBBB"),
+])
+def test_facelets_of_single_turns(move, facelets):
+    from puzzlesearch.cube.cubie import SOLVED
+    from puzzlesearch.cube.facelets import to_facelets
+
+    assert to_facelets(parse_cube(move) if move else SOLVED) == facelets
