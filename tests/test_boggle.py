@@ -115,7 +115,8 @@ def test_published_scores(shared_lexicon, row):
 
 
 @pytest.mark.parametrize("shape, n", [(Shape(3, 3), 40), (Shape(3, 4), 25), (Shape(2, 2), 10),
-                                      (Shape(2, 5), 10), (Shape(4, 4), 3)])
+                                      (Shape(2, 5), 10), (Shape(4, 4), 3), (Shape(6, 2), 5),
+                                      (Shape(5, 5), 2), (Shape(6, 6), 1)])
 def test_matches_brute_force(scorer, reference, shape, n):
     words, pre = reference
     rng = np.random.default_rng(shape.cells)
@@ -142,6 +143,12 @@ def test_custom_points_table(enable2k, reference):
     flat = Scorer.for_lexicon(enable2k, points=[0, 0, 0, 1])
     scores, counts = flat.score_array(parse_board("perslatgsineters").array[None, :], Shape(4, 4))
     assert scores[0] == counts[0] == 1045
+    words, pre = reference
+    steep = [0, 0, 0, 1, 2, 4, 7, 12, 20, 33]  # every length its own value, 9+ letters 33
+    for text in ("perslatgsineters", "qaicdrneetasnnil", "plseairtnsed"):
+        board = parse_board(text, rows=4)
+        assert Scorer.for_lexicon(enable2k, steep).score(board) == \
+            reference_score(board, words, points=steep, prefix_set=pre)[0]
 
 
 def test_score_invariant_under_symmetry(scorer):
@@ -329,3 +336,26 @@ def test_cli_scan_of_a_rectangular_board(project, capsys):
     assert main(cfg + ["scan", "plseairtnsed", "--shape", "4x3", "--distance", "1", "--swaps"]) == 0
     out = capsys.readouterr().out  # the proven 4x3 optimum has no better neighbour
     assert out.startswith("plseairtnsed\t1651\t") and out.rstrip().endswith("local optimum")
+
+
+def test_ctrl_c_stops_a_search_and_keeps_what_it_found(project, tmp_path):
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    out = tmp_path / "seed.parquet"
+    proc = subprocess.Popen([sys.executable, "-m", "puzzlesearch", "--config", str(project / "config.yaml"),
+                             "boggle", "search", "--shape", "3x3", "--seconds", "120", "--max-boards", "0",
+                             "--out", str(out)], stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    for line in proc.stderr:  # wait until the search itself runs
+        if "boggle: search" in line:
+            break
+    time.sleep(1.5)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "interrupted" in err and "Traceback" not in err
+    table = pl.read_parquet(out)
+    assert table.height > 0 and table["score"].is_sorted(descending=True)
+    assert [p.name for p in tmp_path.iterdir()] == ["seed.parquet"]  # no temporary files left

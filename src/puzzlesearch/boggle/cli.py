@@ -156,7 +156,7 @@ def cmd_search(args) -> int:
     log("boggle", f"{stop}: {budget.boards} boards in {budget.elapsed():.1f}s, {result.restarts} restarts")
     for row in table.head(5).iter_rows(named=True):
         print(f"{row['board']}\t{row['score']}\twords {row['words']}\tfirst at {row['seconds']}s")
-    return 0
+    return 130 if budget.interrupted else 0  # stopped by Ctrl-C: what was found is written, not complete
 
 
 def cmd_rank(args) -> int:
