@@ -104,7 +104,7 @@ def test_output_cache_serves_a_second_checkout(tmp_path):
     (tmp_path / "cache").mkdir()
     first, second = copy_project(tmp_path / "one"), copy_project(tmp_path / "two")
     for root in (first, second):
-        out = snakemake(root, "--cache", *TARGETS, env=env)
+        out = snakemake(root, *TARGETS, "--cache", env=env)  # --cache takes optional rule names: after the targets
         assert out.returncode == 0, out.stdout + out.stderr
     dawg, boggle = (second / "results/lexicon/tiny/dawg.npz", second / "results/lexicon/tiny/boggle_dawg.npz")
     assert dawg.is_symlink() and boggle.is_symlink()  # served from the cache, not rebuilt
