@@ -1,31 +1,32 @@
-# puzzlesearch pipeline: `snakemake --cores 8` builds every default target.
-# Each stage lives in workflow/rules/<stage>.smk and appends its outputs to DEFAULT_TARGETS;
-# the logic lives in src/puzzlesearch/, rules only call the `puzzlesearch` command.
+# puzzlesearch pipeline: `snakemake` (profiles/default sets the cores) builds every default target.
+# Settings flow: config.yaml (+ --config) is validated against the package's schemas
+# (src/puzzlesearch/schemas, linked as workflow/schemas); each rule turns its section into
+# that stage's settings object and passes it to the command as `--settings JSON`, with
+# explicit input and output paths. Commands never read config.yaml.
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(workflow.basedir) / "src"))  # the library, even if not installed
 
-from puzzlesearch.config import validate_config
+from puzzlesearch.settings import validate_config
 from puzzlesearch.errors import ConfigError
 
 
 configfile: "config.yaml"
 
 
-try:  # schemas in workflow/schemas/, defaults filled in
-    validate_config(config, workflow.basedir, "config (config.yaml and any --config/--configfile)")
+try:  # schemas in the package, defaults filled in
+    validate_config(config, "config (config.yaml and any --config/--configfile)")
 except ConfigError as _error:  # one line naming the key, no traceback
     sys.exit(f"puzzlesearch: error: {_error}")
 
 
 include: "workflow/rules/common.smk"
-
-
-for _stage in sorted(Path(workflow.basedir, "workflow", "rules").glob("*.smk")):
-    if _stage.name != "common.smk":
-
-        include: str(_stage)
+include: "workflow/rules/lexicon.smk"
+include: "workflow/rules/boggle.smk"
+include: "workflow/rules/bee.smk"
+include: "workflow/rules/crossword.smk"
+include: "workflow/rules/cube.smk"
 
 
 rule all:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -10,6 +12,11 @@ from puzzlesearch.lexicon import open_lexicon
 
 PROJECT = Path(__file__).resolve().parents[1]
 SHARED = PROJECT.parent / "shared"
+
+# Interactive commands build into an artifact store; the tests use their own, never the
+# project's results/store or the user's cache (subprocesses inherit the variable).
+if not os.environ.get("PUZZLESEARCH_TEST_KEEP_STORE"):
+    os.environ["PUZZLESEARCH_STORE"] = tempfile.mkdtemp(prefix="puzzlesearch-store-")
 
 
 @pytest.fixture(scope="session")

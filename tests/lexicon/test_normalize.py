@@ -6,7 +6,7 @@ import polars as pl
 import pytest
 
 from puzzlesearch.errors import PuzzleError
-from puzzlesearch.lexicon import LexiconSpec, boggle_key, letter_mask, open_lexicon
+from puzzlesearch.lexicon import LexiconOptions, LexiconSpec, boggle_key, letter_mask, open_lexicon
 from puzzlesearch.lexicon.normalize import normalize
 
 # Boggle-valid entries per list, from ../shared/wordlists/SOURCES.md (danvk/hybrid-boggle).
@@ -16,7 +16,7 @@ BOGGLE_VALID = {"enable2k": 173_402, "yawl": 263_904, "english0": 42_359}
 def table_for(tmp_path, text: str | bytes, **opts):
     path = tmp_path / "list.txt"
     path.write_bytes(text if isinstance(text, bytes) else text.encode())
-    return normalize(LexiconSpec("t", str(path), **opts))
+    return normalize(LexiconSpec("t", str(path), LexiconOptions(**opts)))
 
 
 def test_letter_mask_and_boggle_key_by_hand():
@@ -104,7 +104,7 @@ def test_open_lexicon_rebuilds_when_the_source_changes(tmp_path):
 
 
 def test_unknown_lexicon_name_is_an_error(tmp_path):
-    with pytest.raises(PuzzleError, match="not a lexicon name"):
+    with pytest.raises(PuzzleError, match="not a configured lexicon"):
         open_lexicon("nope", config={"lexicons": {"x": "builtin:en"}}, root=tmp_path)
 
 

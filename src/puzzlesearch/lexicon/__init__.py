@@ -8,8 +8,8 @@ Read model -> sources -> normalize -> dawg -> artifacts:
 - `artifacts`: where a lexicon's files live; build on first use (`open_lexicon`).
 """
 
-from puzzlesearch.lexicon.artifacts import Lexicon, open_lexicon
+from puzzlesearch.lexicon.artifacts import Lexicon, lexicon_from_files, open_lexicon, read_words
 from puzzlesearch.lexicon.dawg import Dawg, build_dawg
-from puzzlesearch.lexicon.model import LexiconSpec, boggle_key, letter_mask
+from puzzlesearch.lexicon.model import LexiconOptions, LexiconSpec, boggle_key, letter_mask
 
-__all__ = ["Dawg", "Lexicon", "LexiconSpec", "boggle_key", "build_dawg", "letter_mask", "open_lexicon"]
+__all__ = ["Dawg", "Lexicon", "LexiconOptions", "LexiconSpec", "boggle_key", "build_dawg", "letter_mask", "lexicon_from_files", "open_lexicon", "read_words"]

@@ -1,61 +1,51 @@
-"""Where a lexicon's artifacts live, how they are built, and opening them on first use.
+"""A lexicon's artifacts: how they are built, checked on load, and opened on first use.
 
-    results/lexicon/{name}/words.parquet      the word table (normalize.WORDS_SCHEMA)
-    results/lexicon/{name}/stats.json         entries read, dropped by reason, source hash
-    results/lexicon/{name}/dawg.npz|.json     minimal DAWG of all words (latin lexicons)
-    results/lexicon/{name}/boggle_dawg.npz|.json  minimal DAWG of Boggle keys (3+ letters)
+A lexicon folder holds (the pipeline's is results/lexicon/{name}/, the store's is
+<store>/lexicon/<key>/):
 
-The Snakemake rules and `open_lexicon` (used by the CLI) write the same files.
+    words.parquet    the word table (normalize.WORDS_SCHEMA)
+    words.json       its manifest: entries read, dropped by reason, source sha256, settings
+    dawg.npz|.json   minimal DAWG of all words, and its manifest (latin lexicons)
+    boggle_dawg.npz|.json   minimal DAWG of Boggle keys (3+ letters), and its manifest
+
+The pipeline builds them with `lexicon build-words` / `build-dawg` from explicit paths;
+interactive commands go through `open_lexicon`, which builds all of them at once into
+the artifact store (puzzlesearch.store), keyed by the source's content and the options.
 """
 
 from __future__ import annotations
 
-import hashlib
+import json
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
-import json
 import polars as pl
 
+from puzzlesearch import manifest, store
 from puzzlesearch.errors import ConfigError, PuzzleError
-from puzzlesearch.io import write_json, write_parquet
+from puzzlesearch.lexicon import dawg as dawg_module
+from puzzlesearch.lexicon import model as model_module
+from puzzlesearch.lexicon import normalize as normalize_module
+from puzzlesearch.lexicon import sources as sources_module
 from puzzlesearch.lexicon.dawg import Dawg, build_dawg
-from puzzlesearch.lexicon.model import ALPHABETS, CASE_POLICIES, LexiconSpec
+from puzzlesearch.lexicon.model import LexiconOptions, LexiconSpec
 from puzzlesearch.lexicon.normalize import normalize
 from puzzlesearch.lexicon.sources import is_builtin, source_file
 from puzzlesearch.progress import Timer, log
 
-RESULTS_DIR = "results"
 DAWG_KINDS = ("dawg", "boggle_dawg")
+WORDS_FILE, WORDS_MANIFEST = "words.parquet", "words.json"
 _NAME = re.compile(r"^[A-Za-z0-9_-]+$")
 
 
-def lexicon_dir(name: str, root: str | Path = ".") -> Path:
-    """results/lexicon/{name} under the project root."""
-    return Path(root) / RESULTS_DIR / "lexicon" / name
+def code_sha256() -> str:
+    """Hash of the modules that build a lexicon's artifacts (store keys change with them)."""
+    return store.code_sha256(model_module, sources_module, normalize_module, dawg_module)
 
 
-def file_sha256(path: str | Path) -> str:
-    """Hex sha256 of a file's bytes."""
-    h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
-
-
-_WORDS_CODE = ("model.py", "sources.py", "normalize.py")
-_DAWG_CODE = ("dawg.py",)
-
-
-def code_sha256(modules: tuple[str, ...]) -> str:
-    """Hash of the lexicon modules that build an artifact (stale when the code changes)."""
-    h = hashlib.sha256()
-    for name in modules:
-        h.update((Path(__file__).parent / name).read_bytes())
-    return h.hexdigest()
+# ---------------------------------------------------------------- specs from config
 
 
 def spec_from_config(name: str, value, defaults: dict | None = None) -> LexiconSpec:
@@ -69,20 +59,14 @@ def spec_from_config(name: str, value, defaults: dict | None = None) -> LexiconS
         opts.update(value)
     else:
         raise ConfigError(f"config key lexicons.{name}: expected a source path or a mapping")
-    source = str(opts.get("source", ""))
+    source = str(opts.pop("source", "") or "")
     if not source:
         raise ConfigError(f"config key lexicons.{name}.source: missing")
-    alphabet = opts.get("alphabet", "latin")
-    if alphabet not in ALPHABETS:
-        raise ConfigError(f"config key lexicons.{name}.alphabet: {alphabet!r} is not one of {sorted(ALPHABETS)}")
-    case = opts.get("case", "auto")
-    if case not in CASE_POLICIES:
-        raise ConfigError(f"config key lexicons.{name}.case: {case!r} is not one of {list(CASE_POLICIES)}")
-    return LexiconSpec(name, source, alphabet, case, int(opts.get("min_length", 2)))
+    return LexiconSpec(name, source, LexiconOptions.from_config(opts))
 
 
 def specs_from_config(config: dict) -> dict[str, LexiconSpec]:
-    """Every lexicon named in config.yaml."""
+    """Every lexicon named in the config."""
     defaults = config.get("lexicon", {}) or {}
     return {n: spec_from_config(n, v, defaults) for n, v in (config.get("lexicons") or {}).items()}
 
@@ -90,58 +74,56 @@ def specs_from_config(config: dict) -> dict[str, LexiconSpec]:
 def resolve_spec(name_or_path: str, config: dict, root: str | Path | None = None) -> LexiconSpec:
     """A configured lexicon name, or a path to a word-list file (named after its stem).
 
-    A file whose stem is taken (by a configured lexicon, or by another file's artifacts
-    under `root`) is named `<stem>-<hash of its path>`.
+    A configured source given as a relative path is taken from `root` (the project folder).
     """
     specs = specs_from_config(config)
     if name_or_path in specs:
-        return specs[name_or_path]
+        spec = specs[name_or_path]
+        if not is_builtin(spec.source) and root is not None and not Path(spec.source).is_absolute():
+            spec = spec.with_source(str(Path(root) / spec.source))
+        return spec
     path = Path(name_or_path)
     if not path.exists():
         known = ", ".join(sorted(specs)) or "none"
-        raise PuzzleError(f"--lexicon {name_or_path!r}: not a lexicon name in config.yaml ({known}) nor a file")
-    for spec in specs.values():  # a path that a configured lexicon already names
-        if not is_builtin(spec.source) and Path(spec.source).resolve() == path.resolve():
-            return spec
+        raise PuzzleError(f"--lexicon {name_or_path!r}: not a configured lexicon ({known}) nor a file")
     stem = re.sub(r"[^A-Za-z0-9_-]", "_", path.stem) or "wordlist"
-    name = stem
-    if stem in specs or _built_from_other_file(lexicon_dir(stem, root or "."), path):
-        name = f"{stem}-{hashlib.sha256(str(path.resolve()).encode()).hexdigest()[:8]}"
-    defaults = config.get("lexicon", {}) or {}
-    return spec_from_config(name, str(path), defaults)
+    return spec_from_config(stem, str(path), config.get("lexicon", {}) or {})
 
 
-def _built_from_other_file(folder: Path, path: Path) -> bool:
-    """True when folder holds artifacts of a different word-list file than `path`."""
-    try:
-        stats = json.loads((folder / "stats.json").read_text())
-    except (OSError, ValueError):
-        return False
-    return stats.get("source_path") not in (None, str(path.resolve()))
+# ---------------------------------------------------------------- building (explicit paths)
 
 
-def build_words(spec: LexiconSpec, out_dir: str | Path) -> dict:
-    """Normalize a source into words.parquet and stats.json; return the stats."""
-    out_dir = Path(out_dir)
+def build_words(spec: LexiconSpec, source: str | Path, out_words: str | Path) -> dict:
+    """Normalize the word list `source` into words.parquet and its manifest words.json."""
+    out_words = Path(out_words)
     with Timer() as t:
-        table = normalize(spec)
+        table = normalize(spec, source_path=source)
     stats = table.stats()
-    stats.update(name=spec.name, source=spec.source, params=spec.params(),
-                 source_sha256=file_sha256(source_file(spec.source)), seconds=round(t.seconds, 3),
-                 source_path=str(source_file(spec.source).resolve()), code_sha256=code_sha256(_WORDS_CODE))
-    write_parquet(table.words, out_dir / "words.parquet")
-    write_json(stats, out_dir / "stats.json")
+    stats.update(name=spec.name, source=spec.source, settings=spec.options.to_dict(),
+                 source_sha256=manifest.file_sha256(source), seconds=round(t.seconds, 3))
+    from puzzlesearch.io import write_parquet
+
+    write_parquet(table.words, out_words)
+    meta = manifest.write_manifest(out_words.with_name(WORDS_MANIFEST), [out_words], "lexicon-words",
+                                   {**spec.options.to_dict(), "source_sha256": stats["source_sha256"]}, stats)
     log("lexicon", f"{spec.name}: {stats['entries']} entries -> {stats['words']} words "
         f"(dropped {stats['dropped']}; Boggle: {stats['boggle_words']} words, "
         f"dropped {stats['boggle_dropped']}) in {t.seconds:.2f}s")
-    return stats
+    return meta
+
+
+def read_words(words_path: str | Path, columns=None) -> pl.DataFrame:
+    """words.parquet, verified against its manifest words.json first."""
+    words_path = Path(words_path)
+    manifest.verify(words_path.with_name(WORDS_MANIFEST), "lexicon-words", [words_path.name])
+    return manifest.load_parquet(words_path, columns)
 
 
 def build_dawg_file(words_path: str | Path, out_path: str | Path, kind: str = "dawg") -> dict:
-    """Build dawg.npz (all words) or boggle_dawg.npz (Boggle keys) from words.parquet."""
+    """Build dawg.npz (all words) or boggle_dawg.npz (Boggle keys) and its manifest from words.parquet."""
     if kind not in DAWG_KINDS:
         raise PuzzleError(f"unknown DAWG kind {kind!r} (have {', '.join(DAWG_KINDS)})")
-    words = pl.read_parquet(words_path)
+    words = read_words(words_path)
     if words["mask"].is_null().any():
         raise PuzzleError(f"{words_path}: DAWGs are built for latin (a-z) lexicons only")
     with Timer() as t:
@@ -153,95 +135,110 @@ def build_dawg_file(words_path: str | Path, out_path: str | Path, kind: str = "d
             dawg.word_id = rows["word_id"].to_numpy().astype("int32")
             dawg.word_length = rows["length"].to_numpy().astype("int16")
     meta = {"kind": kind, "nodes": dawg.n_nodes, "edges": dawg.n_edges, "words": dawg.n_words,
-            "bytes": dawg.nbytes, "build_seconds": round(t.seconds, 3), "alphabet": dawg.alphabet,
-            "code_sha256": code_sha256(_DAWG_CODE)}
+            "bytes": dawg.nbytes, "build_seconds": round(t.seconds, 3), "alphabet": dawg.alphabet}
     out_path = Path(out_path)
     dawg.save(out_path)
-    write_json(meta, out_path.with_suffix(".json"))
+    words_sha = manifest.file_sha256(words_path)
+    manifest.write_manifest(out_path.with_suffix(".json"), [out_path], kind, {"words_sha256": words_sha}, meta)
     log("lexicon", f"{out_path}: {dawg.n_nodes} nodes, {dawg.n_edges} edges, {dawg.n_words} words, "
         f"{dawg.nbytes} bytes, built in {t.seconds:.2f}s")
     return meta
 
 
+def build_folder(spec: LexiconSpec, folder: Path) -> None:
+    """Every artifact of a lexicon into `folder` (the store's build step)."""
+    build_words(spec, source_file(spec.source), folder / WORDS_FILE)
+    if spec.alphabet == "latin":
+        for kind in DAWG_KINDS:
+            build_dawg_file(folder / WORDS_FILE, folder / f"{kind}.npz", kind)
+
+
+# ---------------------------------------------------------------- opening
+
+
 @dataclass
 class Lexicon:
-    """A lexicon's built artifacts, loaded lazily."""
+    """A lexicon's built artifacts in one folder, each verified when first loaded."""
 
     spec: LexiconSpec
     dir: Path
-    _cache: dict = field(default_factory=dict, repr=False)
 
     @property
     def name(self) -> str:
         return self.spec.name
 
     @cached_property
-    def words(self) -> pl.DataFrame:
-        """The word table (words.parquet)."""
-        return pl.read_parquet(self.dir / "words.parquet")
+    def stats(self) -> dict:
+        """words.json (counts, drop reasons, source hash) as a dict, verified."""
+        return manifest.verify(self.dir / WORDS_MANIFEST, "lexicon-words")
 
     @cached_property
-    def stats(self) -> dict:
-        """stats.json as a dict."""
-        return json.loads((self.dir / "stats.json").read_text())
+    def words(self) -> pl.DataFrame:
+        """The word table (words.parquet), verified."""
+        return read_words(self.dir / WORDS_FILE)
 
     @cached_property
     def dawg(self) -> Dawg:
         """The DAWG of all words; ranks are word_id in words.parquet."""
-        return Dawg.load(self._ensure_dawg("dawg"))
+        return self._dawg("dawg")
 
     @cached_property
     def boggle_dawg(self) -> Dawg:
         """The DAWG of Boggle keys ('q' = "Qu"), with word_id and word_length per rank."""
-        return Dawg.load(self._ensure_dawg("boggle_dawg"))
+        return self._dawg("boggle_dawg")
 
-    def _ensure_dawg(self, kind: str) -> Path:
+    def _dawg(self, kind: str) -> Dawg:
         path = self.dir / f"{kind}.npz"
-        words = self.dir / "words.parquet"
-        try:
-            meta = json.loads(path.with_suffix(".json").read_text())
-            stale = (meta.get("code_sha256") != code_sha256(_DAWG_CODE)
-                     or path.stat().st_mtime < words.stat().st_mtime)
-        except (OSError, ValueError):
-            stale = True
-        if stale:
-            build_dawg_file(words, path, kind)
-        return path
+        if self.spec.alphabet != "latin":
+            raise PuzzleError(f"lexicon {self.name!r}: alphabet {self.spec.alphabet}; DAWGs are built for latin lexicons")
+        meta = manifest.verify(path.with_suffix(".json"), kind, [path.name])
+        dawg = Dawg.load(path, meta)
+        if dawg.word_id is not None and dawg.n_words and int(dawg.word_id.max()) >= self.stats["words"]:
+            raise manifest.damaged(path, f"word ids beyond the {self.stats['words']} words of {WORDS_FILE}")
+        return dawg
 
 
-def _fresh(spec: LexiconSpec, folder: Path) -> bool:
-    """True when words.parquet exists and was built from this source and these options."""
-    stats_path = folder / "stats.json"
-    if not (folder / "words.parquet").exists() or not stats_path.exists():
-        return False
-    try:
-        stats = json.loads(stats_path.read_text())
-    except (OSError, ValueError):
-        return False
-    return (stats.get("params") == spec.params()
-            and stats.get("code_sha256") == code_sha256(_WORDS_CODE)
-            and stats.get("source_sha256") == file_sha256(source_file(spec.source)))
+def lexicon_from_files(words_path: str | Path, name: str | None = None) -> Lexicon:
+    """The lexicon whose words.parquet is `words_path` (a pipeline folder), checked."""
+    words_path = Path(words_path)
+    meta = manifest.verify(words_path.with_name(WORDS_MANIFEST), "lexicon-words", [words_path.name])
+    options = LexiconOptions.from_dict({k: v for k, v in meta["manifest"]["settings"].items()
+                                        if k in LexiconOptions.keys()})
+    return Lexicon(LexiconSpec(name or meta.get("name", words_path.parent.name), meta.get("source", ""), options),
+                   words_path.parent)
 
 
 def open_lexicon(name_or_path: str, config: dict | None = None, root: str | Path | None = None,
                  alphabet: str | None = None) -> Lexicon:
-    """Open a lexicon by config name or file path, building its word table on first use.
+    """Open a lexicon by config name or file path from the artifact store, building it on first use.
 
     With `alphabet`, a lexicon over another alphabet is refused before anything is built.
+    `root` is the folder relative config sources are read from (the project folder).
     """
-    if config is None or root is None:
+    if config is None:
         from puzzlesearch.config import load_config
 
-        loaded, loaded_root = load_config()
-        config = loaded if config is None else config
-        root = loaded_root if root is None else root
+        config, found = load_config()
+        root = root if root is not None else found
     spec = resolve_spec(name_or_path, config, root)
     if alphabet is not None and spec.alphabet != alphabet:
         raise PuzzleError(f"--lexicon {spec.name!r}: alphabet {spec.alphabet}; this needs a {alphabet} lexicon")
-    if not is_builtin(spec.source) and not Path(spec.source).is_absolute() and not Path(spec.source).exists():
-        spec = replace(spec, source=str(Path(root) / spec.source))  # relative to the project
-    folder = lexicon_dir(spec.name, root)
-    if not _fresh(spec, folder):
-        log("lexicon", f"building {spec.name} from {spec.source}")
-        build_words(spec, folder)
+    source = source_file(spec.source)
+    if not is_builtin(spec.source):
+        if not source.is_file():
+            raise PuzzleError(f"word list {source}: " + ("is a folder, not a file" if source.is_dir() else "no such file"))
+    key = store.content_key(kind="lexicon", source_sha256=manifest.file_sha256(source),
+                            options=spec.options.to_dict(), code=code_sha256())
+    folder = store.ensure("lexicon", key, lambda tmp: build_folder(spec, tmp), f"lexicon {spec.name} ({spec.source})")
     return Lexicon(spec, folder)
+
+
+def lexicon_info(lex: Lexicon) -> dict:
+    """A lexicon's statistics and DAWG sizes, for `lexicon info`."""
+    info = {"name": lex.name, "source": lex.spec.source, "dir": str(lex.dir),
+            **{k: v for k, v in lex.stats.items() if k != "manifest"}}
+    if lex.spec.alphabet == "latin":
+        for kind in DAWG_KINDS:
+            d = getattr(lex, kind)
+            info[kind] = {"nodes": d.n_nodes, "edges": d.n_edges, "words": d.n_words, "bytes": d.nbytes}
+    return json.loads(json.dumps(info))

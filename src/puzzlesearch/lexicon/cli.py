@@ -5,8 +5,9 @@ from __future__ import annotations
 import argparse
 import json
 
-from puzzlesearch.lexicon.artifacts import DAWG_KINDS, build_dawg_file, build_words, open_lexicon
-from puzzlesearch.lexicon.model import CASE_POLICIES, ALPHABETS, LexiconSpec
+from puzzlesearch.lexicon.artifacts import (DAWG_KINDS, build_dawg_file, build_words, lexicon_info,
+                                            open_lexicon)
+from puzzlesearch.lexicon.model import LexiconOptions, LexiconSpec
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -23,17 +24,16 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("words", nargs="+", metavar="WORD")
     p.set_defaults(func=cmd_lookup)
 
-    p = cmds.add_parser("build-words", help="(pipeline) normalize a source into words.parquet")
-    p.add_argument("--name", required=True)
-    p.add_argument("--source", required=True)
-    p.add_argument("--alphabet", choices=sorted(ALPHABETS), default="latin")
-    p.add_argument("--case", choices=CASE_POLICIES, default="auto")
-    p.add_argument("--min-length", type=int, default=2)
-    p.add_argument("--out-dir", required=True)
+    p = cmds.add_parser("build-words", help="(pipeline) normalize a word list into words.parquet + words.json")
+    p.add_argument("--settings", required=True, help="normalization settings as JSON (config `lexicon:` keys)")
+    p.add_argument("--name", required=True, help="the lexicon's name (for the log and the manifest)")
+    p.add_argument("--label", help="the source as configured (e.g. builtin:en; default: --source)")
+    p.add_argument("--source", required=True, help="the word-list file")
+    p.add_argument("--out", required=True, help="words.parquet to write (words.json beside it)")
     p.set_defaults(func=cmd_build_words)
 
-    p = cmds.add_parser("build-dawg", help="(pipeline) build a DAWG .npz from words.parquet")
-    p.add_argument("words")
+    p = cmds.add_parser("build-dawg", help="(pipeline) build a DAWG .npz (and its .json manifest) from words.parquet")
+    p.add_argument("--words", required=True)
     p.add_argument("--kind", choices=DAWG_KINDS, default="dawg")
     p.add_argument("--out", required=True)
     p.set_defaults(func=cmd_build_dawg)
@@ -48,13 +48,7 @@ def _open(args):
 
 def cmd_info(args) -> int:
     """Print a lexicon's statistics as JSON."""
-    lex = _open(args)
-    info = {"name": lex.name, "source": lex.spec.source, "dir": str(lex.dir), **lex.stats}
-    if lex.spec.alphabet == "latin":
-        for kind in DAWG_KINDS:
-            d = getattr(lex, kind)
-            info[kind] = {"nodes": d.n_nodes, "edges": d.n_edges, "words": d.n_words, "bytes": d.nbytes}
-    print(json.dumps(info, indent=2, sort_keys=True))
+    print(json.dumps(lexicon_info(_open(args)), indent=2, sort_keys=True))
     return 0
 
 
@@ -71,13 +65,13 @@ def cmd_lookup(args) -> int:
 
 
 def cmd_build_words(args) -> int:
-    """Write words.parquet and stats.json for one source."""
-    spec = LexiconSpec(args.name, args.source, args.alphabet, args.case, args.min_length)
-    build_words(spec, args.out_dir)
+    """Write words.parquet and its manifest for one source."""
+    spec = LexiconSpec(args.name, args.label or args.source, LexiconOptions.from_json(args.settings))
+    build_words(spec, args.source, args.out)
     return 0
 
 
 def cmd_build_dawg(args) -> int:
-    """Write a DAWG .npz and its .json metadata."""
+    """Write a DAWG .npz and its .json manifest."""
     build_dawg_file(args.words, args.out, args.kind)
     return 0

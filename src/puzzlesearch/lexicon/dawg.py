@@ -213,12 +213,48 @@ class Dawg:
         write_npz(path, alphabet=np.array(self.alphabet), **self.arrays())
 
     @classmethod
-    def load(cls, path: str | Path) -> "Dawg":
-        """Read a DAWG written by `save`."""
-        with np.load(path) as data:
-            arrays = {name: data[name] for name in data.files}
+    def load(cls, path: str | Path, manifest: dict | None = None) -> "Dawg":
+        """Read a DAWG written by `save` (arrays checked against `manifest` and `check`)."""
+        from puzzlesearch.manifest import damaged, load_npz
+
+        if manifest is None:
+            from puzzlesearch.manifest import verify
+
+            manifest = verify(Path(path).with_suffix(".json"), names=[Path(path).name])
+        arrays = load_npz(path, manifest)
+        missing = [name for name in ("alphabet", *ARRAY_NAMES) if name not in arrays]
+        if missing:
+            raise damaged(path, f"no array {missing[0]!r} (not a DAWG file?)")
         alphabet = str(arrays.pop("alphabet"))
-        return cls(alphabet=alphabet, **arrays)
+        dawg = cls(alphabet=alphabet, **arrays)
+        dawg.check(path)
+        return dawg
+
+    def check(self, path: str | Path = "DAWG") -> None:
+        """Range-check the arrays, so a kernel walking them never reads out of bounds."""
+        from puzzlesearch.manifest import check_range, damaged
+
+        n, e = self.n_nodes, self.n_edges
+        if n == 0 or len(self.first_edge) != n or len(self.terminal) != n or len(self.count) != n:
+            raise damaged(path, "node arrays of different lengths")
+        if len(self.edge_letter) != e or len(self.edge_rank) != e:
+            raise damaged(path, "edge arrays of different lengths")
+        degree = np.array([int(m).bit_count() for m in self.mask], dtype=np.int64) if n < 4096 else \
+            np.unpackbits(self.mask.astype("<u4").view(np.uint8).reshape(-1, 4), axis=1).sum(axis=1)
+        check_range(path, "first_edge", self.first_edge, 0, e)
+        if np.any(self.first_edge.astype(np.int64) + degree > e):
+            raise damaged(path, "array 'first_edge' points past the edges")
+        check_range(path, "edge_target", self.edge_target, 0, n - 1)
+        check_range(path, "edge_letter", self.edge_letter, 0, len(self.alphabet) - 1)
+        check_range(path, "count", self.count, 0, 2**31 - 1)
+        check_range(path, "edge_rank", self.edge_rank, 0, max(self.n_words - 1, 0))
+        if self.mask.size and int(self.mask.max()) >> len(self.alphabet):
+            raise damaged(path, "array 'mask' has letters outside the alphabet")
+        if self.word_id is not None:
+            if len(self.word_id) != self.n_words or len(self.word_length) != self.n_words:
+                raise damaged(path, "word_id/word_length do not have one entry per word")
+            check_range(path, "word_id", self.word_id, 0, 2**31 - 1)
+            check_range(path, "word_length", self.word_length, 1, 32767)
 
 
 def build_dawg(words, alphabet: str = LATIN) -> Dawg:

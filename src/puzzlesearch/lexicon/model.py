@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+from puzzlesearch.settings import Settings, default
 
 LATIN = "abcdefghijklmnopqrstuvwxyz"
 # Arabic letters U+0621..U+063A and U+0641..U+064A (hamza forms included, no tatweel,
@@ -17,14 +20,34 @@ _BAD_QU = re.compile(r"q(?!u)")
 
 
 @dataclass(frozen=True)
+class LexiconOptions(Settings):
+    """How a word list is normalized (config `lexicon:` defaults, a lexicon's own mapping)."""
+
+    SECTION: ClassVar[str] = "lexicon"
+    alphabet: str = default("lexicon", "alphabet")
+    case: str = default("lexicon", "case")  # auto: lowercase all-caps lists, else drop capitalised entries
+    min_length: int = default("lexicon", "min_length")
+
+
+@dataclass(frozen=True)
 class LexiconSpec:
     """A named word list and how to normalize it."""
 
     name: str
     source: str  # a file path, or "builtin:en" / "builtin:ar"
-    alphabet: str = "latin"
-    case: str = "auto"  # auto: lowercase all-caps lists, else drop capitalised entries
-    min_length: int = 2
+    options: LexiconOptions = field(default_factory=LexiconOptions)
+
+    @property
+    def alphabet(self) -> str:
+        return self.options.alphabet
+
+    @property
+    def case(self) -> str:
+        return self.options.case
+
+    @property
+    def min_length(self) -> int:
+        return self.options.min_length
 
     @property
     def letters(self) -> str:
@@ -32,8 +55,11 @@ class LexiconSpec:
         return ALPHABETS[self.alphabet]
 
     def params(self) -> dict:
-        """The normalization options as a plain dict (for metadata and rule params)."""
-        return {"alphabet": self.alphabet, "case": self.case, "min_length": self.min_length}
+        """The normalization options as a plain dict."""
+        return self.options.to_dict()
+
+    def with_source(self, source: str) -> "LexiconSpec":
+        return LexiconSpec(self.name, source, self.options)
 
 
 def letter_mask(word: str) -> int:

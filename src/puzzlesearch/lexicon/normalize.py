@@ -46,10 +46,10 @@ class WordTable:
         }
 
 
-def normalize(spec: LexiconSpec, entries: list[Entry] | None = None) -> WordTable:
-    """Normalize a source's entries into the sorted word table."""
+def normalize(spec: LexiconSpec, entries: list[Entry] | None = None, source_path=None) -> WordTable:
+    """Normalize a source's entries (or those of the file `source_path`) into the sorted word table."""
     if entries is None:
-        entries = list(read_entries(spec.source))
+        entries = list(read_entries(str(source_path) if source_path is not None else spec.source))
     letters = set(spec.letters)
     lower_all = spec.case == "lower" or (spec.case == "auto" and not any(
         ch.islower() for e in entries for ch in e.text))

@@ -15,6 +15,7 @@ BUILTIN_PREFIX = "builtin:"
 # Embedded lists: the word-frequency files that pyspellchecker ships.
 BUILTIN_LANGUAGES = ("en", "ar")
 _SNIFF_BYTES = 8192
+BUILTIN_SUFFIX = ".json.gz"  # the embedded lists' format: a gzipped JSON {word: frequency}
 
 
 @dataclass(frozen=True)
@@ -46,7 +47,7 @@ def source_file(source: str) -> Path:
 def read_entries(source: str) -> Iterator[Entry]:
     """Yield the entries of a source; a missing, empty or binary file is a PuzzleError."""
     path = source_file(source)
-    if is_builtin(source):
+    if is_builtin(source) or path.name.endswith(BUILTIN_SUFFIX):
         yield from _read_builtin(path)
         return
     if not path.exists():
@@ -78,7 +79,12 @@ def read_entries(source: str) -> Iterator[Entry]:
 
 
 def _read_builtin(path: Path) -> Iterator[Entry]:
-    with gzip.open(path, "rt", encoding="utf-8") as fh:
-        table = json.load(fh)
+    try:
+        with gzip.open(path, "rt", encoding="utf-8") as fh:
+            table = json.load(fh)
+    except (OSError, EOFError, ValueError):
+        raise PuzzleError(f"word list {path}: not a gzipped JSON word-frequency table") from None
+    if not isinstance(table, dict):
+        raise PuzzleError(f"word list {path}: not a gzipped JSON word-frequency table")
     for number, (word, freq) in enumerate(table.items(), start=1):
         yield Entry(word, int(freq), number)

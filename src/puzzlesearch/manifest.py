@@ -1,0 +1,173 @@
+"""Artifact manifests: what was built, from what settings, and a checksum of every file.
+
+A manifest is the JSON file written beside an artifact's data files (`dawg.json` beside
+`dawg.npz`, `stats.json` beside `words.parquet` ...). Its `manifest` entry holds the
+format, the kind, the settings that built it, and per file its size, sha256 and (for
+numpy files) the shape and dtype of each array. Loaders call `verify` before reading
+data: a missing, truncated, damaged or foreign file is an ArtifactError naming the file
+and how to rebuild it, never a wrong answer or a crash further on.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import zipfile
+from pathlib import Path
+
+import numpy as np
+
+from puzzlesearch.errors import PuzzleError
+
+MANIFEST_FORMAT = 1
+STORE_MARKER = ".puzzlesearch-store"  # a file at the top of an artifact store folder
+
+
+class ArtifactError(PuzzleError):
+    """A built file that is missing, damaged or not what its manifest says."""
+
+
+def file_sha256(path: str | Path) -> str:
+    """Hex sha256 of a file's bytes."""
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def rebuild_hint(path: str | Path) -> str:
+    """How to rebuild the artifact that holds `path` (a store folder or a pipeline output)."""
+    path = Path(path)
+    for folder in path.resolve().parents:
+        if (folder / STORE_MARKER).exists():
+            artifact = path.resolve().relative_to(folder).parts[:2]
+            return f"remove {folder.joinpath(*artifact)} and run the command again (it is rebuilt on first use)"
+    return f"rebuild it: snakemake --cores all --force {path}"
+
+
+def damaged(path: str | Path, why: str) -> ArtifactError:
+    """The one-line error for a damaged artifact file."""
+    return ArtifactError(f"{path}: {why}; {rebuild_hint(path)}")
+
+
+def _arrays(path: Path) -> dict:
+    """name -> {shape, dtype} of a .npy or .npz file."""
+    if path.suffix == ".npy":
+        arr = np.load(path, mmap_mode="r", allow_pickle=False)
+        return {path.stem: {"shape": list(arr.shape), "dtype": str(arr.dtype)}}
+    if path.suffix == ".npz":
+        with np.load(path, allow_pickle=False) as data:
+            return {k: {"shape": list(data[k].shape), "dtype": str(data[k].dtype)} for k in data.files}
+    return {}
+
+
+def describe(path: str | Path) -> dict:
+    """Size, sha256 and array shapes of one data file."""
+    path = Path(path)
+    entry = {"bytes": path.stat().st_size, "sha256": file_sha256(path)}
+    arrays = _arrays(path)
+    if arrays:
+        entry["arrays"] = arrays
+    return entry
+
+
+def manifest_entry(files, kind: str, settings: dict | None = None) -> dict:
+    """The `manifest` entry for data files (paths; stored by file name)."""
+    return {"format": MANIFEST_FORMAT, "kind": kind, "settings": settings or {},
+            "files": {Path(f).name: describe(f) for f in files}}
+
+
+def write_manifest(path: str | Path, files, kind: str, settings: dict | None = None,
+                   meta: dict | None = None) -> dict:
+    """Write `meta` plus a `manifest` entry for `files` to the JSON file `path` (atomically)."""
+    from puzzlesearch.io import write_json
+
+    data = {**(meta or {}), "manifest": manifest_entry(files, kind, settings)}
+    write_json(data, path)
+    return data
+
+
+def read_manifest(path: str | Path, kind: str | None = None) -> dict:
+    """A manifest JSON file, checked to be one (of `kind`, if given)."""
+    path = Path(path)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise damaged(path, "manifest is missing") from None
+    except (OSError, ValueError, UnicodeDecodeError):
+        raise damaged(path, "manifest is not valid JSON (truncated or damaged)") from None
+    entry = data.get("manifest") if isinstance(data, dict) else None
+    if not isinstance(entry, dict) or entry.get("format") != MANIFEST_FORMAT or not isinstance(entry.get("files"), dict):
+        raise damaged(path, "not a puzzlesearch manifest (built by another version?)")
+    if kind is not None and entry.get("kind") != kind:
+        raise damaged(path, f"manifest of a {entry.get('kind')!r} artifact, expected {kind!r}")
+    return data
+
+
+def verify(manifest_path: str | Path, kind: str | None = None, names=None) -> dict:
+    """Check the files listed in a manifest (all, or `names`): present, same size, same sha256."""
+    manifest_path = Path(manifest_path)
+    data = read_manifest(manifest_path, kind)
+    files = data["manifest"]["files"]
+    for name in names if names is not None else sorted(files):
+        path = manifest_path.parent / name
+        want = files.get(name)
+        if want is None:
+            raise damaged(path, f"not listed in its manifest {manifest_path.name}")
+        try:
+            size = path.stat().st_size
+        except FileNotFoundError:
+            raise damaged(path, "file is missing") from None
+        if size != want.get("bytes"):
+            raise damaged(path, f"size {size} bytes, its manifest says {want.get('bytes')} (truncated or changed)")
+        if file_sha256(path) != want.get("sha256"):
+            raise damaged(path, "checksum differs from its manifest (damaged or changed)")
+    return data
+
+
+def load_npz(path: str | Path, manifest: dict) -> dict[str, np.ndarray]:
+    """Arrays of a verified .npz, each checked against the manifest's shape and dtype."""
+    path = Path(path)
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            arrays = {k: data[k] for k in data.files}
+    except (OSError, ValueError, zipfile.BadZipFile, EOFError) as exc:
+        raise damaged(path, f"cannot be read as .npz ({type(exc).__name__})") from None
+    _check_arrays(path, arrays, manifest)
+    return arrays
+
+
+def load_npy(path: str | Path, manifest: dict) -> np.ndarray:
+    """The array of a verified .npy, checked against the manifest's shape and dtype."""
+    path = Path(path)
+    try:
+        arr = np.load(path, allow_pickle=False)
+    except (OSError, ValueError, EOFError) as exc:
+        raise damaged(path, f"cannot be read as .npy ({type(exc).__name__})") from None
+    _check_arrays(path, {path.stem: arr}, manifest)
+    return arr
+
+
+def load_parquet(path: str | Path, columns=None):
+    """A polars DataFrame from a verified Parquet file (read errors as ArtifactError)."""
+    import polars as pl
+
+    try:
+        return pl.read_parquet(path, columns=columns)
+    except Exception as exc:  # polars raises several error types for damaged files
+        raise damaged(path, f"cannot be read as Parquet ({type(exc).__name__})") from None
+
+
+def _check_arrays(path: Path, arrays: dict, manifest: dict) -> None:
+    want = manifest["manifest"]["files"].get(path.name, {}).get("arrays", {})
+    got = {k: {"shape": list(a.shape), "dtype": str(a.dtype)} for k, a in arrays.items()}
+    if want and got != want:
+        name = next((k for k in sorted(set(want) | set(got)) if want.get(k) != got.get(k)), "?")
+        raise damaged(path, f"array {name!r} is {got.get(name)}, its manifest says {want.get(name)}")
+
+
+def check_range(path: str | Path, name: str, arr: np.ndarray, lo: int, hi: int) -> None:
+    """ArtifactError unless every entry of `arr` is in [lo, hi] (before a kernel indexes with it)."""
+    if arr.size and (int(arr.min()) < lo or int(arr.max()) > hi):
+        raise damaged(path, f"array {name!r} has entries outside {lo}..{hi}")
