@@ -1,0 +1,23 @@
+"""Spelling Bee rules in a throw-away copy of the project."""
+
+from __future__ import annotations
+
+import pytest
+
+from pipeline_util import PROJECT, TARGETS, copy_project, planned_rules, snakemake
+
+
+def test_bee_puzzle_only_rules_rerun_the_puzzles_not_the_mask_table(tmp_path):
+    root = copy_project(tmp_path / "p")
+    target = "results/bee/tiny/puzzles.parquet"
+    assert snakemake(root, target, "--config", "bee={lexicons: [tiny]}").returncode == 0
+
+    def plan(bee: str) -> list[str]:
+        out = snakemake(root, "-n", target, "--config", bee)
+        assert out.returncode == 0, out.stderr
+        return sorted(line.split()[-1].rstrip(":") for line in (out.stdout + out.stderr).splitlines()
+                      if line.startswith(("rule ", "localrule ")))
+
+    assert plan("bee={lexicons: [tiny]}") == []
+    assert plan("bee={lexicons: [tiny], min_words: 20, score_by: words}") == ["bee_puzzles"]
+    assert plan("bee={lexicons: [tiny], min_length: 3}") == ["bee_masks", "bee_puzzles"]
