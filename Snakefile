@@ -8,8 +8,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(workflow.basedir) / "src"))  # the library, even if not installed
 
+from snakemake.utils import min_version
+
 from puzzlesearch.settings import validate_config
 from puzzlesearch.errors import ConfigError
+
+min_version("9.0")
 
 
 configfile: "config.yaml"

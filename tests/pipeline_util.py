@@ -42,3 +42,65 @@ def copy_project(root: Path) -> Path:
     config = config.replace("lexicons:\n", "lexicons:\n  tiny: tiny.txt\n", 1)
     (root / "config.yaml").write_text(config)
     return root
+
+
+# ---------------------------------------------------------------- robustness helpers (issue 11)
+
+SHARED = PROJECT.parent / "shared"
+ENABLE2K = SHARED / "wordlists" / "enable2k.txt"
+LEXICON_FILES = ("words.parquet", "dawg.npz", "boggle_dawg.npz")
+POLL_SECONDS = 0.05
+
+
+def lexicon_targets(name: str) -> list[str]:
+    """The pipeline outputs of one lexicon (word table and both DAWGs)."""
+    return [f"results/lexicon/{name}/{f}" for f in LEXICON_FILES]
+
+
+def start_snakemake(root: Path, *args: str, cores: str = "2") -> subprocess.Popen:
+    """Start snakemake in `root` in its own process group (output to root/snakemake.out)."""
+    out = open(root / "snakemake.out", "w")
+    return subprocess.Popen([*SNAKEMAKE, "--cores", cores, *args], cwd=root, stdout=out,
+                            stderr=subprocess.STDOUT, text=True, start_new_session=True)
+
+
+def wait_for(predicate, timeout: float, what: str):
+    """Poll `predicate()` until it returns something truthy (returned); AssertionError after `timeout` s."""
+    import time
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(POLL_SECONDS)
+    raise AssertionError(f"timed out after {timeout}s waiting for {what}")
+
+
+def running_job(proc: subprocess.Popen, needle: str):
+    """The psutil.Process of a descendant of `proc` whose command line contains `needle`, or None."""
+    import psutil
+
+    try:
+        children = psutil.Process(proc.pid).children(recursive=True)
+    except psutil.NoSuchProcess:
+        return None
+    for child in children:
+        try:
+            if child.name().startswith("python") and needle in " ".join(child.cmdline()):
+                return child
+        except psutil.NoSuchProcess:
+            continue
+    return None
+
+
+def file_hashes(folder: Path, skip: tuple[str, ...] = ()) -> dict[str, tuple[str, int]]:
+    """relative path -> (sha256, mtime_ns) of every file under `folder` (paths starting with `skip` left out)."""
+    from puzzlesearch.manifest import file_sha256
+
+    out = {}
+    for path in sorted(folder.rglob("*")):
+        rel_path = path.relative_to(folder).as_posix()
+        if path.is_file() and not rel_path.startswith(skip):
+            out[rel_path] = (file_sha256(path), path.stat().st_mtime_ns)
+    return out

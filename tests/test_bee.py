@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import random
+import shutil
+import subprocess
+import sys
 from dataclasses import replace
 from math import comb
 from pathlib import Path
@@ -11,7 +15,7 @@ import polars as pl
 import pytest
 
 from puzzlesearch.bee.io import build_masks_file, build_puzzles_file
-from puzzlesearch.bee.model import BeeRules, letters_mask, mask_letters, parse_puzzle
+from puzzlesearch.bee.model import BeeRules, TableRules, letters_mask, mask_letters, parse_puzzle
 from puzzlesearch.bee.search import puzzle_words, rank_puzzles, score_sets
 from puzzlesearch.bee.tables import build_table
 from puzzlesearch.cli import main
@@ -167,7 +171,7 @@ def test_show_lists_the_words(tiny):
 
 def test_pipeline_files(tiny, tmp_path, capsys):
     rules = BeeRules()
-    meta = build_masks_file(tiny.dir / "words.parquet", tmp_path / "masks.parquet", rules)
+    meta = build_masks_file(tiny.dir / "words.parquet", tmp_path / "masks.parquet", rules.table_rules())
     assert (meta["words"], meta["masks"], meta["words_in_lexicon"]) == (9, 9, 12)
     build_puzzles_file(tmp_path / "masks.parquet", tmp_path / "puzzles.parquet", rules)
     puzzles = pl.read_parquet(tmp_path / "puzzles.parquet")
@@ -269,7 +273,7 @@ def test_cli_bad_input_exits_2_with_one_line(monkeypatch, capsys):
                  ["bee", "show", "AEGINRT", "--center", "Z"],
                  ["bee", "show", "AEGINRT", "--center", "R", "--set", "nonsense=1"],
                  ["bee", "show", "AEGINRT", "--center", "R", "--set", "size=12"],
-                 ["bee", "build-masks", "--words", "x", "--out", "y", "--rules", "{bad"]):
+                 ["bee", "build-masks", "--words", "x", "--out", "y", "--settings", "{bad"]):
         assert main(argv) == 2, argv
         err = capsys.readouterr().err.strip()
         assert err.startswith("puzzlesearch: error:") and "\n" not in err, (argv, err)
@@ -314,3 +318,121 @@ def test_dense_index_is_a_bijection_on_small_masks():
             for k in range(size + 1) for c in combinations(range(26), k)]
     assert sorted(seen) == list(range(sum(comb(26, k) for k in range(size + 1))))
     assert offset[size + 1] == len(seen)
+
+
+# ---------------------------------------------------------------- real processes
+
+def run(*args: str, cwd: Path = PROJECT) -> subprocess.CompletedProcess:
+    """The real CLI as a subprocess."""
+    return subprocess.run([sys.executable, "-m", "puzzlesearch", *args], cwd=cwd,
+                          capture_output=True, text=True)
+
+
+def assert_one_line_error(out: subprocess.CompletedProcess, *needles: str) -> str:
+    """Exit 2, one stderr line starting `puzzlesearch: error:` holding every needle, no traceback."""
+    err = out.stderr.strip()
+    assert out.returncode == 2, (out.returncode, out.stderr)
+    assert err.startswith("puzzlesearch: error:") and "\n" not in err and "Traceback" not in err, err
+    for needle in needles:
+        assert needle in err, (needle, err)
+    return err
+
+
+@pytest.mark.parametrize("item, key", [
+    ("size=[1", "size"), ("size=99", "bee.size"), ("nope=1", "nope"), ("score_by=fun", "bee.score_by"),
+])
+def test_cli_set_mistakes_are_one_line_naming_the_key(tmp_path, item, key):
+    (tmp_path / "tiny.txt").write_text(TINY)
+    assert_one_line_error(run("bee", "top", "--lexicon", "tiny.txt", "--set", item, cwd=tmp_path),
+                          "--set", key)
+
+
+def test_cli_set_cross_key_rule_and_text_values(tmp_path):
+    (tmp_path / "tiny.txt").write_text(TINY)
+    out = run("bee", "top", "--lexicon", "tiny.txt", "--set", "min_words=5", "--set", "max_words=3", cwd=tmp_path)
+    assert_one_line_error(out, "bee.max_words")
+    # `exclude=no` is the letters N and O (not YAML false): S is allowed again, so "beads" counts
+    out = run("bee", "show", "ABCDEGS", "--center", "s", "--lexicon", "tiny.txt", "--set", "exclude=no",
+              cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert "   5  beads" in out.stdout.splitlines()  # 5 letters: 5 points
+
+
+@pytest.fixture()
+def words_copy(tiny, tmp_path):
+    """The tiny lexicon's words.parquet and words.json, copied out of the store."""
+    folder = tmp_path / "lexicon"
+    folder.mkdir()
+    for name in ("words.parquet", "words.json"):
+        shutil.copy(tiny.dir / name, folder / name)
+    return folder / "words.parquet"
+
+
+def build_masks(words: Path, out: Path, rules: TableRules = TableRules()) -> subprocess.CompletedProcess:
+    return run("bee", "build-masks", "--settings", rules.to_json(), "--words", str(words), "--out", str(out))
+
+
+def build_puzzles(masks: Path, out: Path, rules: BeeRules = BeeRules()) -> subprocess.CompletedProcess:
+    return run("bee", "build-puzzles", "--settings", rules.to_json(), "--masks", str(masks), "--out", str(out))
+
+
+def flip_byte(path: Path, at: float = 0.5) -> None:
+    """Invert one byte in the middle of a file."""
+    data = bytearray(path.read_bytes())
+    data[int(len(data) * at)] ^= 0xFF
+    path.write_bytes(bytes(data))
+
+
+def test_pipeline_commands_write_manifests_and_match_the_hand_list(words_copy, tmp_path):
+    masks, puzzles = tmp_path / "out" / "masks.parquet", tmp_path / "out" / "puzzles.parquet"
+    assert build_masks(words_copy, masks).returncode == 0
+    assert build_puzzles(masks, puzzles).returncode == 0
+    assert centers(pl.read_parquet(puzzles)) == HAND
+    meta = json.loads(masks.with_suffix(".json").read_text())["manifest"]
+    assert meta["kind"] == "bee-masks" and set(meta["files"]) == {"masks.parquet"}
+    assert {k: v for k, v in meta["settings"].items() if k != "words_sha256"} == TableRules().to_dict()
+    meta = json.loads(puzzles.with_suffix(".json").read_text())["manifest"]
+    assert meta["kind"] == "bee-puzzles" and meta["settings"]["score_by"] == "points"
+
+
+def test_pipeline_settings_of_another_step_are_refused(words_copy, tmp_path):
+    out = run("bee", "build-masks", "--settings", BeeRules().to_json(), "--words", str(words_copy),
+              "--out", str(tmp_path / "masks.parquet"))
+    assert_one_line_error(out, "--settings bee.")
+    assert not (tmp_path / "masks.parquet").exists()
+
+
+def test_damaged_words_parquet_is_one_line_naming_the_file(words_copy, tmp_path):
+    flip_byte(words_copy)
+    out = build_masks(words_copy, tmp_path / "masks.parquet")
+    assert_one_line_error(out, str(words_copy), "checksum")
+    assert not (tmp_path / "masks.parquet").exists()
+
+
+@pytest.mark.parametrize("damage, needle", [
+    (lambda p: flip_byte(p), "checksum"),
+    (lambda p: p.write_bytes(p.read_bytes()[:-10]), "size"),
+    (lambda p: p.with_suffix(".json").unlink(), "manifest is missing"),
+])
+def test_damaged_masks_parquet_is_one_line_naming_the_file(words_copy, tmp_path, damage, needle):
+    masks = tmp_path / "masks.parquet"
+    build_masks_file(words_copy, masks, TableRules())
+    damage(masks)
+    out = build_puzzles(masks, tmp_path / "puzzles.parquet")
+    assert_one_line_error(out, str(masks.with_suffix(".json") if "manifest" in needle else masks), needle)
+    assert not (tmp_path / "puzzles.parquet").exists()
+
+
+def test_masks_of_other_rules_or_out_of_range_are_refused(words_copy, tmp_path):
+    from puzzlesearch.manifest import write_manifest
+
+    masks = tmp_path / "masks.parquet"
+    build_masks_file(words_copy, masks, TableRules(min_length=3))
+    assert_one_line_error(build_puzzles(masks, tmp_path / "puzzles.parquet"), str(masks), "bee.min_length")
+    # a table whose manifest matches but whose masks have more letters than the puzzle size
+    build_masks_file(words_copy, masks, TableRules())
+    meta = json.loads(masks.with_suffix(".json").read_text())
+    frame = pl.read_parquet(masks).with_columns(mask=pl.lit(letters_mask("abcdefgh"), pl.UInt32))
+    frame.write_parquet(masks)
+    write_manifest(masks.with_suffix(".json"), [masks], "bee-masks", meta["manifest"]["settings"])
+    assert_one_line_error(build_puzzles(masks, tmp_path / "puzzles.parquet"), str(masks), "outside")

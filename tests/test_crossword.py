@@ -16,35 +16,39 @@ from puzzlesearch.crossword import kernels
 from puzzlesearch.crossword.fill import FillSettings, NoFill, fill
 from puzzlesearch.crossword.io import read_pattern, to_html, to_ipuz
 from puzzlesearch.crossword.model import Alphabet, Language, runs, slot_word, slots
-from puzzlesearch.crossword.search import SearchSettings, generate
-from puzzlesearch.crossword.tables import WordTables, build_arrays, numeric_words, open_tables
+from puzzlesearch.crossword.search import generate
+from puzzlesearch.crossword.settings import GenerateSettings as SearchSettings
+from puzzlesearch.crossword.tables import WordTables, build_arrays, numeric_words, open_language, open_tables
 from puzzlesearch.config import validate_config
+from puzzlesearch.lexicon import open_lexicon
 from puzzlesearch.errors import PuzzleError
 
 PROJECT = Path(__file__).resolve().parents[1]
+CONFIG_TEXT = "lexicons:\n  default: builtin:en\n  arabic: {source: builtin:ar, alphabet: arabic}\n"
 
 
 # ---------------------------------------------------------------- fixtures
 
 @pytest.fixture(scope="session")
 def project(tmp_path_factory):
-    """A temporary project root: config.yaml with the builtin English list, the schemas."""
+    """A temporary project root (Snakefile and config.yaml with the builtin word lists)."""
     root = tmp_path_factory.mktemp("cwproject")
-    shutil.copytree(PROJECT / "workflow" / "schemas", root / "workflow" / "schemas")
-    (root / "config.yaml").write_text("lexicons:\n  default: builtin:en\n")
+    (root / "Snakefile").write_text("")
+    (root / "config.yaml").write_text(CONFIG_TEXT)
     return root
 
 
 @pytest.fixture(scope="session")
 def config(project):
-    return validate_config({"lexicons": {"default": "builtin:en"}}, project)
+    return validate_config({"lexicons": {"default": "builtin:en",
+                                         "arabic": {"source": "builtin:ar", "alphabet": "arabic"}}})
 
 
 @pytest.fixture(scope="session")
 def english(config, project):
     """The default English lexicon's tables (no frequency floor) and its word set."""
-    tables = open_tables("default", config, project, 0)
-    words = set(pl.read_parquet(project / "results" / "lexicon" / "default" / "words.parquet")["word"])
+    tables = open_tables("en", config, project, 0)
+    words = set(open_lexicon("default", config, project).words["word"])
     return tables, words
 
 
@@ -131,13 +135,12 @@ def test_generated_grid_is_reproducible(english):
 
 def test_numeric_puzzle_words_are_products_with_correct_clues(config, project):
     from puzzlesearch.crossword.io import clue_function, entries
-    from puzzlesearch.crossword.search import open_language
 
     tables, language = open_language("num", config, project)
     g = generate(tables, language, SearchSettings(size=10, max_across=4, max_down=4, time_budget=30),
                  seed=0, progress=False)
     assert g.cost == 0
-    clue = clue_function(language, config["crossword"])
+    clue = clue_function(language, tables.max_factor)
     ents = entries(g.grid, language.alphabet, clue)
     assert ents
     for e in ents:
@@ -180,8 +183,6 @@ def check_ipuz(doc, grid, language):
 
 
 def test_ipuz_english_and_arabic(english, config, project):
-    from puzzlesearch.crossword.search import open_language
-
     tables, _ = english
     lang = english_language(tables)
     g = generate(tables, lang, SearchSettings(size=9, time_budget=30), seed=2, progress=False)
@@ -229,7 +230,8 @@ def test_fill_is_reproducible_for_a_seed(english, tmp_path):
     path = tmp_path / "p.txt"
     path.write_text(PATTERN)
     pattern = read_pattern(path, tables.alphabet)
-    runs_ = [fill(pattern, tables, FillSettings(time_budget=60, seed=3, first_nodes=20), progress=False)
+    runs_ = [fill(pattern, tables, FillSettings(time_budget=60, first_nodes=20), seed=3,
+                  progress=False)
              for _ in range(2)]
     assert runs_[0].words == runs_[1].words and runs_[0].nodes == runs_[1].nodes
 
@@ -521,8 +523,6 @@ def test_time_budget_and_pattern_size_are_checked(project, tmp_path, capsys, eng
 
 def test_arabic_pattern_files_are_in_page_order(config, project, tmp_path):
     from puzzlesearch.crossword.io import show
-    from puzzlesearch.crossword.search import open_language
-
     config = validate_config({"lexicons": {"default": "builtin:en", "arabic": {"source": "builtin:ar",
                                                                              "alphabet": "arabic"}}}, project)
     tables, ar = open_language("ar", config, project)

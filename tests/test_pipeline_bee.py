@@ -21,3 +21,24 @@ def test_bee_puzzle_only_rules_rerun_the_puzzles_not_the_mask_table(tmp_path):
     assert plan("bee={lexicons: [tiny]}") == []
     assert plan("bee={lexicons: [tiny], min_words: 20, score_by: words}") == ["bee_puzzles"]
     assert plan("bee={lexicons: [tiny], min_length: 3}") == ["bee_masks", "bee_puzzles"]
+
+
+@pytest.fixture(scope="module")
+def dry_project(tmp_path_factory):
+    """One project copy for dry runs."""
+    return copy_project(tmp_path_factory.mktemp("p"))
+
+
+@pytest.mark.parametrize("bee, needle", [
+    ("bee={max_words: 5, min_words: 20}", "bee.max_words"),
+    ("bee={lexicons: [nosuch]}", "bee.lexicons: lexicon 'nosuch'"),
+    ("bee={lexicons: [arabic]}", "bee.lexicons: 'arabic' is not a latin lexicon"),
+    ("bee={size: 12}", "bee.size"),
+])
+def test_bee_config_errors_are_one_line(dry_project, bee, needle):
+    out = snakemake(dry_project, "-n", "--config", bee)
+    err = out.stderr.strip()
+    assert out.returncode != 0
+    assert "Traceback" not in out.stdout + out.stderr
+    assert err.splitlines()[-1].startswith("puzzlesearch: error:") and needle in err.splitlines()[-1], err
+    assert len([line for line in err.splitlines() if "error" in line.lower()]) == 1, err

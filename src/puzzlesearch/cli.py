@@ -34,6 +34,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--config", help="config file (default: config.yaml of this project)")
     parser.add_argument("-v", "--verbose", action="store_true", help="more log lines")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    p = sub.add_parser("config", help="print the effective config (config.yaml with the schema defaults) as YAML")
+    p.add_argument("--defaults", action="store_true",
+                   help="print only the schema defaults, with the built-in lexicons (no config.yaml is read)")
+    p.set_defaults(func=cmd_config)
     for name in COMMAND_PACKAGES:
         try:
             module = importlib.import_module(f"puzzlesearch.{name}.cli")
@@ -43,6 +47,21 @@ def build_parser() -> argparse.ArgumentParser:
             raise
         module.register(sub)
     return parser
+
+
+def cmd_config(args) -> int:
+    """Print the effective config, or the schema defaults, as YAML."""
+    import yaml
+
+    from puzzlesearch.config import FALLBACK_LEXICONS, load_config
+    from puzzlesearch.settings import validate_config
+
+    if args.defaults:  # `lexicons` has no schema default: the built-in lists used outside a project
+        config = validate_config({"lexicons": dict(FALLBACK_LEXICONS)}, "schema defaults")
+    else:
+        config, _root = load_config(args.config)
+    print(yaml.safe_dump(config, sort_keys=False, allow_unicode=True, default_flow_style=None), end="")
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -12,7 +12,7 @@ def cube_tables(tmp_path_factory) -> Tables:
     """Every move and pruning table (about 5 s plus numba compilation)."""
     folder = tmp_path_factory.mktemp("cube_tables")
     build_all(folder)
-    return Tables(folder, build=False)
+    return Tables(folder)
 
 
 @pytest.fixture(scope="session")

@@ -40,8 +40,9 @@ def test_solve_file_to_parquet(cube_tables, capsys, tmp_path):
                      "--out", str(out))
     assert code == 0
     df = pl.read_parquet(out)
-    assert df.columns == ["cube", "solution", "moves", "milliseconds"]
+    assert df.columns == ["cube", "solution", "moves", "milliseconds", "stopped_by"]
     assert df["moves"].to_list() == [4, 0]
+    assert df["stopped_by"].to_list()[1] == "solved" and df["stopped_by"][0] in ("target", "nodes", "complete")
     for row in df.iter_rows(named=True):
         assert parse_cube(row["cube"]).apply(parse_moves(row["solution"])).is_solved
 
@@ -63,7 +64,7 @@ def test_bad_cube_argument(cube_tables, capsys):
 
 
 def test_compact_scrambles_and_bad_moves(cube_tables, capsys):
-    code, out, _ = run(capsys, "cube", "solve", "RUF", "ru", "--tables", str(cube_tables.dir))
+    code, out, _ = run(capsys, "cube", "solve", "RUF", "RU", "--tables", str(cube_tables.dir))
     assert code == 0
     answers = out.splitlines()
     assert len(answers) == 2
@@ -72,22 +73,47 @@ def test_compact_scrambles_and_bad_moves(cube_tables, capsys):
         assert len(parse_moves(answer)) <= len(parse_moves(scramble))
     code, out, err = run(capsys, "cube", "solve", "R U2 Fx", "--tables", str(cube_tables.dir))
     assert code == 2 and out == "" and "'Fx'" in err and err.count("\n") == 1
+    code, out, err = run(capsys, "cube", "solve", "ru", "--tables", str(cube_tables.dir))
+    assert code == 2 and out == "" and "wide turns" in err and err.count("\n") == 1
+
+
+def test_solved_cube_says_already_solved(cube_tables, capsys):
+    for solver in ("twophase", "thistlethwaite"):
+        code, out, _ = run(capsys, "cube", "solve", SOLVED_TEXT, "R R'", "--tables", str(cube_tables.dir),
+                           "--solver", solver)
+        assert code == 0 and out.splitlines() == ["already solved (0 moves)"] * 2
+
+
+def test_facelet_string_of_a_scramble_is_solved(cube_tables, capsys):
+    """54 facelets of a known scramble (independent: the facelets of single turns are checked by hand)."""
+    from puzzlesearch.cube.facelets import to_facelets
+
+    scramble = "R U2 F' L D B2 R' U F2 D'"
+    facelets = to_facelets(SOLVED.apply(parse_moves(scramble)))
+    for solver in ("twophase", "thistlethwaite"):
+        code, out, _ = run(capsys, "cube", "solve", facelets, "--tables", str(cube_tables.dir), "--solver", solver)
+        assert code == 0
+        assert SOLVED.apply(parse_moves(scramble)).apply(parse_moves(out)).is_solved
 
 
 @pytest.mark.parametrize(
     "flag, value, fragment",
     [
-        ("--node-budget", "-5", "--node-budget must be at least 0, got -5"),
-        ("--target-length", "-3", "--target-length must be at least 0 and at most 30, got -3"),
-        ("--target-length", "31", "--target-length must be at least 0 and at most 30"),
-        ("--phase2-max", "0", "--phase2-max must be at least 1 and at most 18, got 0"),
-        ("--phase2-max", "19", "--phase2-max must be at least 1"),
-        ("--time-limit", "0", "--time-limit must be more than 0 and at most 3600"),
-        ("--time-limit", "nan", "--time-limit must be"),
-        ("--time-limit", "1e9", "--time-limit must be"),
+        ("--node-budget", "-5", "--node-budget -5: config key cube.twophase.node_budget: -5 is less than the minimum of 0"),
+        ("--target-length", "-3", "--target-length -3: config key cube.twophase.target_length: -3 is less than"),
+        ("--target-length", "31", "--target-length 31: config key cube.twophase.target_length: 31 is greater than the maximum of 30"),
+        ("--phase2-max", "0", "--phase2-max 0: config key cube.twophase.phase2_max: 0 is less than the minimum of 1"),
+        ("--phase2-max", "19", "--phase2-max 19: config key cube.twophase.phase2_max"),
+        ("--time-limit", "0", "--time-limit 0: config key cube.twophase.time_limit: 0.0 is less than or equal to the minimum of 0"),
+        ("--time-limit", "nan", "--time-limit nan: config key cube.twophase.time_limit: must be a finite number"),
+        ("--time-limit", "1e9", "--time-limit 1e+09: config key cube.twophase.time_limit"),
+        ("--set", "twophase.time_limit=-1", "--set cube.twophase.time_limit: -1 is less than or equal to"),
+        ("--set", "twophase.time_limt=5", "cube.twophase: Additional properties are not allowed ('time_limt'"),
+        ("--set", "twophase={x", "--set 'twophase={x'"),
     ],
 )
 def test_budget_flags_are_checked(cube_tables, capsys, flag, value, fragment):
+    """The flags are checked by the settings (bounds from the schema only), errors name flag and key."""
     code, out, err = run(capsys, "cube", "solve", "R U", flag, value, "--tables", str(cube_tables.dir))
     assert code == 2 and out == "" and fragment in err and err.count("\n") == 1
 
@@ -97,6 +123,15 @@ def test_budget_flags_accept_the_schema_bounds(cube_tables, capsys):
     code, out, _ = run(capsys, "cube", "solve", "R U", "--tables", str(cube_tables.dir), "--target-length", "0",
                        "--node-budget", "0", "--phase2-max", "18", "--time-limit", "3600")
     assert code == 0 and parse_cube("R U").apply(parse_moves(out)).is_solved
+
+
+def test_thistlethwaite_flags(cube_tables, capsys):
+    code, out, err = run(capsys, "cube", "solve", "R U", "--solver", "thistlethwaite", "--time-limit", "-1",
+                         "--tables", str(cube_tables.dir))
+    assert code == 2 and "cube.thistlethwaite.time_limit" in err and err.count("\n") == 1
+    code, out, err = run(capsys, "cube", "solve", "R U", "--solver", "thistlethwaite", "--node-budget", "5",
+                         "--tables", str(cube_tables.dir))
+    assert code == 2 and "--node-budget is a twophase setting" in err and err.count("\n") == 1
 
 
 def test_time_limit_error_names_the_flag(cube_tables, capsys):
@@ -131,10 +166,13 @@ def test_config_section_defaults_and_errors():
     config = validate_config({"lexicons": {"default": "builtin:en"}}, root)
     assert config["cube"]["twophase"]["target_length"] == 21
     assert config["cube"]["twophase"]["time_limit"] == 10
+    assert config["cube"]["thistlethwaite"]["time_limit"] == 10
     assert config["cube"]["default_testsets"] == ["random100"]
     with pytest.raises(ConfigError, match="cube.twophase.phase2_max"):
         validate_config({"lexicons": {"default": "builtin:en"}, "cube": {"twophase": {"phase2_max": 40}}}, root)
     with pytest.raises(ConfigError, match="cube.twophase.time_limit"):
         validate_config({"lexicons": {"default": "builtin:en"}, "cube": {"twophase": {"time_limit": 0}}}, root)
+    with pytest.raises(ConfigError, match="cube.thistlethwaite.time_limit"):
+        validate_config({"lexicons": {"default": "builtin:en"}, "cube": {"thistlethwaite": {"time_limit": -1}}}, root)
     with pytest.raises(ConfigError, match="cube.solvers"):
         validate_config({"lexicons": {"default": "builtin:en"}, "cube": {"solvers": ["korf"]}}, root)

@@ -79,7 +79,7 @@ def test_move_table_build_seconds_add_up_to_at_most_the_wall_time(tmp_path):
     t0 = time.perf_counter()
     build_move_tables(tmp_path)
     wall = time.perf_counter() - t0
-    df = write_manifest(tmp_path)
+    df = write_manifest(tmp_path, complete=False)
     assert df["build_seconds"].sum() <= wall + 0.001
     corner = df.filter(pl.col("table").is_in(["cperm_half", "move_cclass", "move_chalf"]))
     assert corner.height == 3 and (corner["build_seconds"] == 0).all()

@@ -3,8 +3,14 @@
 #   results/boggle/{lexicon}/{shape}/{mode}/seed{seed}.parquet   one search job
 #   results/boggle/{lexicon}/{shape}/{mode}/best.parquet          merged, symmetry-reduced
 #   results/boggle/{lexicon}/{shape}/{mode}/scan.parquet|.json    the best boards' neighbourhoods
+# Each rule passes its step's settings object (puzzlesearch.boggle.settings) as
+# `--settings JSON`, with the job's own dice set resolved here: a 4x4 job does not rerun
+# when the 5x5 dice set changes, a search job not when a scan key changes.
+
+from puzzlesearch.boggle.settings import RankSettings, ScanSettings, SearchSettings
 
 BOGGLE = config["boggle"]
+BOGGLE_CODE = lib_files("boggle", "lexicon/dawg.py", "lexicon/artifacts.py")
 
 
 wildcard_constraints:
@@ -13,27 +19,12 @@ wildcard_constraints:
     seed=r"\d+",
 
 
-def boggle_lexicons():
-    """Lexicons of the boggle section, checked against `lexicons:` (latin only)."""
-    for name in BOGGLE["lexicons"]:
-        if lexicon_spec(name).alphabet != "latin":
-            raise ValueError(f"config key boggle.lexicons: {name!r} is not a latin (a-z) lexicon")
-    return BOGGLE["lexicons"]
-
-
-def boggle_points():
-    """The points table as the CLI's --points value."""
-    return ",".join(str(p) for p in BOGGLE["points"])
-
-
-def boggle_dice(wildcards):
-    """The dice option of a search job ('' in free mode)."""
-    if wildcards.mode != "dice":
-        return ""
-    dice = BOGGLE["dice"].get(wildcards.shape)
-    if dice is None:
-        raise ValueError(f"config key boggle.dice: no dice set for shape {wildcards.shape}")
-    return f"--dice {dice if isinstance(dice, str) else ','.join(dice)}"
+def boggle_step(cls, shape, mode):
+    """The settings JSON of one job; a config mistake (e.g. no dice set) is one line."""
+    try:
+        return cls.for_job(BOGGLE, shape, mode).to_json()
+    except PuzzleError as error:
+        fail(error)
 
 
 def boggle_seeds(wildcards):
@@ -43,82 +34,77 @@ def boggle_seeds(wildcards):
                   seed=range(BOGGLE["seeds"]))
 
 
+def boggle_inputs(wildcards):
+    """The lexicon files every boggle step reads."""
+    return {"words": lexicon_words(wildcards.lexicon), "dawg": lexicon_dawg(wildcards.lexicon, "boggle_dawg")}
+
+
+BOGGLE_LEXICONS = checked_lexicons(BOGGLE["lexicons"], "boggle.lexicons")
+for _shape in BOGGLE["shapes"]:  # the configured jobs' settings, checked before anything runs
+    for _mode in BOGGLE["modes"]:
+        boggle_step(SearchSettings, _shape, _mode)
+
+
 rule boggle_search:
     input:
-        dawg=lambda w: lexicon_dawg(w.lexicon, "boggle_dawg"),
-        words=lambda w: lexicon_words(w.lexicon),
-        code=lib_files("boggle"),
+        unpack(boggle_inputs),
+        code=BOGGLE_CODE,
     output:
         "results/boggle/{lexicon}/{shape}/{mode}/seed{seed}.parquet",
     params:
-        method=BOGGLE["method"],
-        seconds=BOGGLE["seconds"],
-        max_boards=BOGGLE["max_boards"],
-        pool_size=BOGGLE["pool_size"],
-        keep=BOGGLE["keep"],
-        points=boggle_points(),
-        dice=boggle_dice,
-        pool_search=BOGGLE["pool_search"],  # read from config.yaml by the command
+        settings=lambda w: boggle_step(SearchSettings, w.shape, w.mode),
     log:
         "logs/boggle/{lexicon}/{shape}/{mode}/seed{seed}.log",
     benchmark:
         "benchmarks/boggle/{lexicon}/{shape}/{mode}/seed{seed}.tsv"
     shell:
-        "{PS} boggle search --lexicon {wildcards.lexicon} --shape {wildcards.shape}"
-        " --mode {wildcards.mode} {params.dice} --seed {wildcards.seed} --method {params.method}"
-        " --seconds {params.seconds} --max-boards {params.max_boards} --pool-size {params.pool_size}"
-        " --keep {params.keep} --points {params.points} --out {output} 2> {log}"
+        "{PS} boggle search --settings {params.settings:q} --words {input.words:q} --dawg {input.dawg:q}"
+        " --shape {wildcards.shape:q} --mode {wildcards.mode:q} --seed {wildcards.seed:q}"
+        " --out {output:q} 2> {log:q}"
 
 
 rule boggle_rank:
     input:
+        unpack(boggle_inputs),
         seeds=boggle_seeds,
-        dawg=lambda w: lexicon_dawg(w.lexicon, "boggle_dawg"),
-        code=lib_files("boggle"),
+        code=BOGGLE_CODE,
     output:
         "results/boggle/{lexicon}/{shape}/{mode}/best.parquet",
     params:
-        keep=BOGGLE["keep"],
-        points=boggle_points(),
+        settings=lambda w: boggle_step(RankSettings, w.shape, w.mode),
     log:
         "logs/boggle/{lexicon}/{shape}/{mode}/rank.log",
     shell:
-        "{PS} boggle rank {input.seeds} --lexicon {wildcards.lexicon} --shape {wildcards.shape}"
-        " --keep {params.keep} --points {params.points} --out {output} 2> {log}"
+        "{PS} boggle rank --settings {params.settings:q} --words {input.words:q} --dawg {input.dawg:q}"
+        " --shape {wildcards.shape:q} --out {output:q} {input.seeds:q} 2> {log:q}"
 
 
 rule boggle_scan:
     input:
+        unpack(boggle_inputs),
         best="results/boggle/{lexicon}/{shape}/{mode}/best.parquet",
-        dawg=lambda w: lexicon_dawg(w.lexicon, "boggle_dawg"),
-        code=lib_files("boggle"),
+        code=BOGGLE_CODE,
     output:
         top="results/boggle/{lexicon}/{shape}/{mode}/scan.parquet",
         summary="results/boggle/{lexicon}/{shape}/{mode}/scan.json",
     params:
-        boards=BOGGLE["scan"]["boards"],
-        distance=BOGGLE["scan"]["distance"],
-        swaps="--swaps" if BOGGLE["scan"]["swaps"] else "--no-swaps",
-        keep=BOGGLE["scan"]["keep"],
-        points=boggle_points(),
-        dice=boggle_dice,
+        settings=lambda w: boggle_step(ScanSettings, w.shape, w.mode),
     log:
         "logs/boggle/{lexicon}/{shape}/{mode}/scan.log",
     benchmark:
         "benchmarks/boggle/{lexicon}/{shape}/{mode}/scan.tsv"
     shell:
-        "{PS} boggle scan --from {input.best} --shape {wildcards.shape} --boards {params.boards}"
-        " --mode {wildcards.mode} {params.dice}"
-        " --distance {params.distance} {params.swaps} --keep {params.keep} --lexicon {wildcards.lexicon}"
-        " --points {params.points} --out {output.top} --summary {output.summary} > /dev/null 2> {log}"
+        "{PS} boggle scan --settings {params.settings:q} --words {input.words:q} --dawg {input.dawg:q}"
+        " --from {input.best:q} --shape {wildcards.shape:q} --mode {wildcards.mode:q}"
+        " --out {output.top:q} --summary {output.summary:q} > /dev/null 2> {log:q}"
 
 
 DEFAULT_TARGETS += expand(
     "results/boggle/{lexicon}/{shape}/{mode}/best.parquet",
-    lexicon=boggle_lexicons(), shape=BOGGLE["shapes"], mode=BOGGLE["modes"],
+    lexicon=BOGGLE_LEXICONS, shape=BOGGLE["shapes"], mode=BOGGLE["modes"],
 )
 if BOGGLE["scan"]["boards"] > 0:
     DEFAULT_TARGETS += expand(
         "results/boggle/{lexicon}/{shape}/{mode}/scan.json",
-        lexicon=boggle_lexicons(), shape=BOGGLE["shapes"], mode=BOGGLE["modes"],
+        lexicon=BOGGLE_LEXICONS, shape=BOGGLE["shapes"], mode=BOGGLE["modes"],
     )

@@ -1,14 +1,46 @@
-# Crossword stage: per-lexicon tables (cached), progressive-search generation per
-# (lang, size) ranked in puzzles.parquet with .ipuz/.html per puzzle, and the fixed-pattern
-# fill of the configured pattern files. Logic lives in src/puzzlesearch/crossword/.
+# Crossword stage: per-lexicon tables (cached), one job per generated puzzle
+# (lang, size, seed) gathered into a ranked puzzles.parquet per (lang, size), and the
+# fixed-pattern fill of the configured pattern files. Logic: src/puzzlesearch/crossword/.
+# Each job gets only its step's settings (crossword/settings.py) as `--settings JSON`.
+from puzzlesearch.crossword.settings import FillSettings, GenerateSettings, TableSettings, LANG_ALPHABET
 
 CW = config["crossword"]
-CW_LEXICON = {"en": CW["lexicons"]["en"], "ar": CW["lexicons"]["ar"], "num": "numeric"}
-CW_PATTERNS = {Path(p).stem: p for p in CW["fill"]["patterns"]}
+CW_NUMERIC = "numeric"  # the pseudo-lexicon of products x*y
+
+
+def crossword_lexicon(lang):
+    """The lexicon (checked: configured, right alphabet) behind a language's tables."""
+    if lang == "num":
+        return CW_NUMERIC
+    key = f"crossword.lexicons.{lang}"
+    name = CW["lexicons"][lang]
+    return checked_lexicons([name], key, LANG_ALPHABET[lang])[0]
+
+
+def crossword_patterns():
+    """pattern stem -> file of crossword.fill.patterns (one-line errors: missing file, same stem twice)."""
+    out = {}
+    for path in CW["fill"]["patterns"]:
+        if not Path(path).is_file():
+            fail(f"config key crossword.fill.patterns: {path}: no such file")
+        stem = Path(path).stem
+        if stem in out:
+            fail(f"config key crossword.fill.patterns: {out[stem]} and {path} would both write "
+                 f"results/crossword/fill/{stem}.*")
+        out[stem] = path
+    return out
+
+
+CW_LEXICON = {lang: crossword_lexicon(lang) for lang in CW["langs"]}
+CW_PATTERNS = crossword_patterns()
+if CW_PATTERNS:
+    CW_LEXICON.setdefault(CW["fill"]["lang"], crossword_lexicon(CW["fill"]["lang"]))
+CW_FILL_SETTINGS = FillSettings.from_config({k: v for k, v in CW["fill"].items() if k not in FillSettings.RULE_KEYS})
 
 wildcard_constraints:
     lang="en|ar|num",
     size=r"\d+",
+    seed=r"\d+",
 
 
 def crossword_tables(lexicon):
@@ -16,77 +48,102 @@ def crossword_tables(lexicon):
     return f"results/crossword/tables/{lexicon}/tables.npz"
 
 
-def crossword_tables_words(wildcards):
-    """words.parquet behind the tables (none for the numeric pseudo-lexicon)."""
-    return [] if wildcards.lexicon == "numeric" else [lexicon_words(wildcards.lexicon)]
+def crossword_tables_input(wildcards):
+    """words.parquet and its manifest behind the tables (none for the numeric pseudo-lexicon)."""
+    if wildcards.lexicon == CW_NUMERIC:
+        return {}
+    return {"words": lexicon_words(wildcards.lexicon),
+            "manifest": lexicon_words(wildcards.lexicon).replace("words.parquet", "words.json")}
 
 
-def crossword_tables_args(wildcards):
-    """build-tables options of a lexicon."""
-    if wildcards.lexicon == "numeric":
-        return f"--max-factor {CW['numeric']['max_factor']}"
-    spec = lexicon_spec(wildcards.lexicon)
-    return f"--words {lexicon_words(wildcards.lexicon)} --alphabet {spec.alphabet}"
+def crossword_tables_settings(wildcards):
+    """TableSettings JSON: max_factor for numeric, defaults (unused) for word lexicons."""
+    if wildcards.lexicon == CW_NUMERIC:
+        return TableSettings.from_config(CW).to_json()
+    return TableSettings().to_json()
+
+
+def crossword_job_tables(wildcards):
+    """The tables of a (lang, ...) job."""
+    if wildcards.lang not in CW_LEXICON:
+        CW_LEXICON[wildcards.lang] = crossword_lexicon(wildcards.lang)
+    return crossword_tables(CW_LEXICON[wildcards.lang])
 
 
 rule crossword_tables:
     input:
-        words=crossword_tables_words,
-        code=lib_files("crossword/tables.py", "crossword/kernels.py", "crossword/model.py"),
+        unpack(crossword_tables_input),
+        code=lib_files("crossword/tables.py", "crossword/kernels.py", "crossword/model.py",
+                       "crossword/settings.py", "lexicon/artifacts.py"),
     output:
         npz="results/crossword/tables/{lexicon}/tables.npz",
-        meta="results/crossword/tables/{lexicon}/tables.json",
+        manifest="results/crossword/tables/{lexicon}/tables.json",
     params:
         wildcards=cache_key,
-        args=crossword_tables_args,
+        settings=crossword_tables_settings,
+        source=lambda w, input: "--numeric" if w.lexicon == CW_NUMERIC else "--words " + q(input.words),
     log:
         "logs/crossword/tables/{lexicon}.log",
     cache: True
     shell:
-        "{PS} crossword build-tables --lexicon {wildcards.lexicon} {params.args}"
-        " --out results/crossword/tables/{wildcards.lexicon} 2> {log}"
+        "{PS} crossword build-tables --settings {params.settings:q} {params.source}"  # source: q()-quoted
+        " --out {output.npz:q} 2> {log:q}"
 
 
-rule crossword_generate:
+rule crossword_puzzle:
     input:
-        tables=lambda w: crossword_tables(CW_LEXICON[w.lang]),
+        tables=crossword_job_tables,
         code=lib_files("crossword"),
     output:
-        table="results/crossword/{lang}/{size}/puzzles.parquet",
-        ipuz=expand("results/crossword/{{lang}}/{{size}}/{{lang}}_{{size}}_seed{seed}.ipuz", seed=range(CW["seeds"])),
-        html=expand("results/crossword/{{lang}}/{{size}}/{{lang}}_{{size}}_seed{seed}.html", seed=range(CW["seeds"])),
+        ipuz="results/crossword/{lang}/{size}/{lang}_{size}_seed{seed}.ipuz",
+        html="results/crossword/{lang}/{size}/{lang}_{size}_seed{seed}.html",
+        summary="results/crossword/{lang}/{size}/{lang}_{size}_seed{seed}.json",
     params:
-        seeds=CW["seeds"],
-        settings={k: CW[k] for k in ("max_across", "max_down", "queue", "mutants", "strategy", "focus",
-                                     "length_bias", "time_budget", "max_pops", "stall_pops", "min_frequency", "numeric")},
+        settings=lambda w: GenerateSettings.for_job(CW, w.lang, int(w.size)).to_json(),
     log:
-        "logs/crossword/generate_{lang}_{size}.log",
+        "logs/crossword/generate_{lang}_{size}_seed{seed}.log",
     benchmark:
-        "benchmarks/crossword/generate_{lang}_{size}.tsv"
+        "benchmarks/crossword/generate_{lang}_{size}_seed{seed}.tsv"
     shell:
-        "{PS} crossword generate --lang {wildcards.lang} --size {wildcards.size} --seed 0"
-        " --seeds {params.seeds} --quiet --out results/crossword/{wildcards.lang}/{wildcards.size} 2> {log}"
+        "{PS} crossword generate --settings {params.settings:q} --tables {input.tables:q}"
+        " --lang {wildcards.lang:q} --seed {wildcards.seed:q} --ipuz {output.ipuz:q} --html {output.html:q}"
+        " --summary {output.summary:q} 2> {log:q}"
+
+
+rule crossword_gather:
+    input:
+        summaries=expand("results/crossword/{{lang}}/{{size}}/{{lang}}_{{size}}_seed{seed}.json",
+                         seed=range(CW["seeds"])),
+        code=lib_files("crossword/io.py", "crossword/cli.py"),
+    output:
+        table="results/crossword/{lang}/{size}/puzzles.parquet",
+        manifest="results/crossword/{lang}/{size}/puzzles.json",
+    log:
+        "logs/crossword/gather_{lang}_{size}.log",
+    shell:
+        "{PS} crossword gather --summaries {input.summaries:q} --out {output.table:q} 2> {log:q}"
 
 
 rule crossword_fill:
     input:
         pattern=lambda w: CW_PATTERNS[w.pattern],
-        tables=crossword_tables(CW_LEXICON[CW["fill"]["lang"]]),
+        tables=crossword_tables(CW_LEXICON.get(CW["fill"]["lang"], "")) if CW_PATTERNS else [],
         code=lib_files("crossword"),
     output:
         ipuz="results/crossword/fill/{pattern}.ipuz",
         html="results/crossword/fill/{pattern}.html",
-        json="results/crossword/fill/{pattern}.json",
+        summary="results/crossword/fill/{pattern}.json",
     params:
         lang=CW["fill"]["lang"],
-        settings=CW["fill"],
+        settings=CW_FILL_SETTINGS.to_json(),
     log:
         "logs/crossword/fill_{pattern}.log",
     benchmark:
         "benchmarks/crossword/fill_{pattern}.tsv"
     shell:
-        "{PS} crossword fill --pattern {input.pattern} --lang {params.lang} --out results/crossword/fill"
-        " > {log} 2>&1"
+        "{PS} crossword fill --settings {params.settings:q} --tables {input.tables:q} --pattern {input.pattern:q}"
+        " --lang {params.lang:q} --ipuz {output.ipuz:q} --html {output.html:q} --summary {output.summary:q}"
+        " > {log:q} 2>&1"
 
 
 DEFAULT_TARGETS += expand("results/crossword/{lang}/{size}/puzzles.parquet", lang=CW["langs"], size=CW["sizes"])

@@ -1,21 +1,25 @@
-# Rubik's cube stage: move tables -> BFS pruning tables (cacheable, build seconds in their
-# .json metadata; Snakemake forbids `benchmark:` on cached rules) -> manifest.parquet;
-# test sets (generated from a seed, or a configured file); solves per solver and test set.
-from puzzlesearch.cube.tables import MOVE_TABLES, PRUNE_SPECS, move_table_files
+# Rubik's cube stage: move tables -> BFS pruning tables (cacheable; each table's .json is
+# its manifest: sha256, shape, dtype, build seconds; Snakemake forbids `benchmark:` on
+# cached rules) -> manifest.parquet; test sets (generated from a seed, or a configured
+# file); solves per solver and test set, each job given only its solver's settings.
+from puzzlesearch.cube.settings import step_settings_json
+from puzzlesearch.cube.tables import PRUNE_SPECS, SUMMARY, move_table_files
 
 CUBE = config["cube"]
 CUBE_TABLES = CUBE["tables"].rstrip("/")
 CUBE_SETS = CUBE["testsets"]
 CUBE_RANDOM_SETS = [n for n, v in CUBE_SETS.items() if isinstance(v, dict)]
 CUBE_TABLE_CODE = ["cube/constants.py", "cube/cubie.py", "cube/coords.py", "cube/tables.py"]
+CUBE_SOLVE_SETTINGS = {solver: step_settings_json(solver, CUBE) for solver in ("thistlethwaite", "twophase")}
 
 for _name in CUBE["default_testsets"]:
     if _name not in CUBE_SETS:
-        raise ValueError(f"config key cube.default_testsets: {_name!r} is not in cube.testsets {sorted(CUBE_SETS)}")
+        fail(f"config key cube.default_testsets: test set {_name!r} is not in cube.testsets "
+             f"({', '.join(sorted(CUBE_SETS))})")
 
 
 def cube_move_outputs():
-    """Every file the move-table job writes (.npy and its .json metadata), by name."""
+    """Every file the move-table job writes (.npy and its .json manifest), by name."""
     out = {}
     for p in move_table_files(CUBE_TABLES):
         out[f"{p.stem}_npy"] = str(p)
@@ -27,10 +31,10 @@ def cube_testset_file(wildcards):
     """The cube file of a test set: generated under results/, or the configured path."""
     spec = CUBE_SETS.get(wildcards.testset)
     if spec is None:
-        raise ValueError(f"cube test set {wildcards.testset!r} is not in config cube.testsets {sorted(CUBE_SETS)}")
+        fail(f"cube test set {wildcards.testset!r} is not in config cube.testsets ({', '.join(sorted(CUBE_SETS))})")
     if isinstance(spec, dict):
         return f"results/cube/testsets/{wildcards.testset}.txt"
-    return spec
+    return rel(spec)
 
 
 rule cube_move_tables:
@@ -45,7 +49,7 @@ rule cube_move_tables:
         "logs/cube/move_tables.log",
     cache: True
     shell:
-        "{PS} cube build-move-tables --dir {params.dir} 2> {log}"
+        "{PS} cube build-move-tables --out-dir {params.dir:q} 2> {log:q}"
 
 
 rule cube_prune_table:
@@ -64,7 +68,7 @@ rule cube_prune_table:
         "logs/cube/prune_{table}.log",
     cache: True
     shell:
-        "{PS} cube build-prune-table {wildcards.table} --dir {params.dir} 2> {log}"
+        "{PS} cube build-prune-table {wildcards.table:q} --tables {params.dir:q} --out {output.npy:q} 2> {log:q}"
 
 
 rule cube_manifest:
@@ -73,13 +77,13 @@ rule cube_manifest:
         prune=expand(f"{CUBE_TABLES}/prune_{{table}}.{{ext}}", table=list(PRUNE_SPECS), ext=["npy", "json"]),
         code=lib_files("cube/tables.py"),
     output:
-        f"{CUBE_TABLES}/manifest.parquet",
+        f"{CUBE_TABLES}/{SUMMARY}",
     params:
         dir=CUBE_TABLES,
     log:
         "logs/cube/manifest.log",
     shell:
-        "{PS} cube manifest --dir {params.dir} 2> {log}"
+        "{PS} cube manifest --tables {params.dir:q} --out {output:q} 2> {log:q}"
 
 
 rule cube_random_testset:
@@ -93,13 +97,13 @@ rule cube_random_testset:
     log:
         "logs/cube/testset_{testset}.log",
     shell:
-        "{PS} cube random --count {params.n} --seed {params.seed} --out {output} 2> {log}"
+        "{PS} cube random --count {params.n:q} --seed {params.seed:q} --out {output:q} 2> {log:q}"
 
 
 rule cube_solve:
     input:
         cubes=cube_testset_file,
-        tables=f"{CUBE_TABLES}/manifest.parquet",
+        tables=f"{CUBE_TABLES}/{SUMMARY}",
         code=lib_files("cube"),
     output:
         "results/cube/{solver}/{testset}.parquet",
@@ -107,23 +111,17 @@ rule cube_solve:
         solver="thistlethwaite|twophase",
         testset="|".join(CUBE_SETS),
     params:
-        fmt=CUBE["format"],
-        target=CUBE["twophase"]["target_length"],
-        budget=CUBE["twophase"]["node_budget"],
-        p2max=CUBE["twophase"]["phase2_max"],
-        seconds=CUBE["twophase"]["time_limit"],
-        tables=CUBE_TABLES,
+        settings=lambda w: CUBE_SOLVE_SETTINGS[w.solver],
     log:
         "logs/cube/{solver}/{testset}.log",
     benchmark:
         "benchmarks/cube/{solver}/{testset}.tsv"
     shell:
-        "{PS} cube solve --file {input.cubes} --solver {wildcards.solver} --format {params.fmt}"
-        " --tables {params.tables} --target-length {params.target} --node-budget {params.budget}"
-        " --phase2-max {params.p2max} --time-limit {params.seconds} --out {output} 2> {log}"
+        "{PS} cube solve --settings {params.settings:q} --solver {wildcards.solver:q}"
+        " --tables {input.tables:q} --file {input.cubes:q} --out {output:q} 2> {log:q}"
 
 
-DEFAULT_TARGETS += [f"{CUBE_TABLES}/manifest.parquet"]
+DEFAULT_TARGETS += [f"{CUBE_TABLES}/{SUMMARY}"]
 DEFAULT_TARGETS += expand(
     "results/cube/{solver}/{testset}.parquet", solver=CUBE["solvers"], testset=CUBE["default_testsets"]
 )

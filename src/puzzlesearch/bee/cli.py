@@ -1,20 +1,25 @@
-"""`puzzlesearch bee ...`: show one puzzle, rank all puzzles, build the pipeline tables."""
+"""`puzzlesearch bee ...`: show one puzzle, rank all puzzles, build the pipeline tables.
+
+Interactive commands (`show`, `top`) take the rules from config.yaml's `bee:` section
+(load_config) with `--set KEY=VALUE` overrides, and the lexicon from the artifact store.
+Pipeline commands (`build-masks`, `build-puzzles`) take `--settings JSON` and explicit
+paths, and never read config.yaml.
+"""
 
 from __future__ import annotations
 
 import argparse
-from dataclasses import fields
-
-import yaml
+import json
 
 from puzzlesearch.bee.io import build_masks_file, build_puzzles_file
-from puzzlesearch.bee.model import BeeRules, parse_puzzle
+from puzzlesearch.bee.model import BeeRules, TableRules, parse_puzzle
 from puzzlesearch.bee.search import puzzle_words, rank_puzzles
 from puzzlesearch.bee.tables import build_table
 from puzzlesearch.errors import PuzzleError
 
-RULE_KEYS = tuple(f.name for f in fields(BeeRules))
-RULE_TYPES = {f.name: f.type for f in fields(BeeRules)}
+# Keys whose values are text: `--set exclude=no` means the letters N and O, not YAML false.
+TEXT_KEYS = ("exclude", "score_by")
+QUOTES = ("'", '"')
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -33,16 +38,16 @@ def register(sub: argparse._SubParsersAction) -> None:
     _common(p)
     p.set_defaults(func=cmd_top)
 
-    p = cmds.add_parser("build-masks", help="(pipeline) words.parquet -> masks.parquet")
-    p.add_argument("--words", required=True)
-    p.add_argument("--rules", required=True, help="the bee rules as a JSON object")
-    p.add_argument("--out", required=True)
+    p = cmds.add_parser("build-masks", help="(pipeline) words.parquet -> masks.parquet + masks.json")
+    p.add_argument("--settings", required=True, help="the mask-table rules as JSON (TableRules keys)")
+    p.add_argument("--words", required=True, help="a lexicon's words.parquet (words.json beside it)")
+    p.add_argument("--out", required=True, help="masks.parquet to write (masks.json beside it)")
     p.set_defaults(func=cmd_build_masks)
 
-    p = cmds.add_parser("build-puzzles", help="(pipeline) masks.parquet -> puzzles.parquet")
-    p.add_argument("--masks", required=True)
-    p.add_argument("--rules", required=True, help="the bee rules as a JSON object")
-    p.add_argument("--out", required=True)
+    p = cmds.add_parser("build-puzzles", help="(pipeline) masks.parquet -> puzzles.parquet + puzzles.json")
+    p.add_argument("--settings", required=True, help="every bee rule as JSON (BeeRules keys)")
+    p.add_argument("--masks", required=True, help="masks.parquet (masks.json beside it)")
+    p.add_argument("--out", required=True, help="puzzles.parquet to write (puzzles.json beside it)")
     p.set_defaults(func=cmd_build_puzzles)
 
 
@@ -50,20 +55,23 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--lexicon", help="a lexicon name from config.yaml or a word-list path "
                    "(default: config key default_lexicon)")
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
-                   help=f"override a bee rule for this run ({', '.join(RULE_KEYS)})")
+                   help=f"override a bee rule for this run ({', '.join(BeeRules.keys())})")
+
+
+def text_sets(items: list[str]) -> list[str]:
+    """`--set` items with the values of text keys quoted, so YAML keeps them as text."""
+    out = []
+    for item in items:
+        key, eq, value = item.partition("=")
+        if eq and key.strip() in TEXT_KEYS and not value.strip().startswith(QUOTES):
+            item = f"{key}={json.dumps(value.strip())}"
+        out.append(item)
+    return out
 
 
 def rules_from_args(config: dict, overrides: list[str]) -> BeeRules:
     """The configured rules with `--set KEY=VALUE` overrides applied."""
-    section = dict(config.get("bee") or {})
-    for item in overrides:
-        key, eq, value = item.partition("=")
-        key = key.strip()
-        if not eq or key not in RULE_KEYS:
-            raise PuzzleError(f"--set {item!r}: expected KEY=VALUE with KEY one of {', '.join(RULE_KEYS)}")
-        text = value.strip()
-        section[key] = text if RULE_TYPES[key] == "str" or not text else yaml.safe_load(text)
-    return BeeRules.from_config(section)
+    return BeeRules.from_config(config.get("bee")).with_sets(text_sets(overrides))
 
 
 def _config(args):
@@ -115,12 +123,12 @@ def cmd_top(args) -> int:
 
 
 def cmd_build_masks(args) -> int:
-    """Write masks.parquet for the pipeline."""
-    build_masks_file(args.words, args.out, BeeRules.from_json(args.rules))
+    """Write masks.parquet and masks.json for the pipeline."""
+    build_masks_file(args.words, args.out, TableRules.from_json(args.settings))
     return 0
 
 
 def cmd_build_puzzles(args) -> int:
-    """Write puzzles.parquet for the pipeline."""
-    build_puzzles_file(args.masks, args.out, BeeRules.from_json(args.rules))
+    """Write puzzles.parquet and puzzles.json for the pipeline."""
+    build_puzzles_file(args.masks, args.out, BeeRules.from_json(args.settings))
     return 0

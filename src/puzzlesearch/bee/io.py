@@ -1,25 +1,34 @@
-"""Bee artifacts: where they live and how they are written.
+"""Bee artifacts: written from explicit paths, each with a manifest, verified on load.
 
     results/bee/{lexicon}/masks.parquet    one row per distinct letter mask (tables.MASKS_SCHEMA)
-    results/bee/{lexicon}/masks.json       words and masks counted, rules, build seconds
+    results/bee/{lexicon}/masks.json       its manifest: sha256, the table rules, the words' sha256, counts
     results/bee/{lexicon}/puzzles.parquet  every valid (letters, center), best first
-    results/bee/{lexicon}/puzzles.json     counts, rules, seconds, the top puzzles
+    results/bee/{lexicon}/puzzles.json     its manifest: sha256, every rule, the masks' sha256, the top puzzles
+
+`build_masks_file` reads a verified words.parquet (lexicon.artifacts.read_words);
+`build_puzzles_file` verifies masks.parquet against masks.json, checks that it was built
+with the same table rules, and range-checks it before the scoring kernel indexes with it.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import polars as pl
 
-from puzzlesearch.bee.model import BeeRules
+from puzzlesearch import manifest
+from puzzlesearch.bee.kernels import N_LETTERS
+from puzzlesearch.bee.model import BeeRules, TableRules
 from puzzlesearch.bee.search import rank_puzzles
 from puzzlesearch.bee.tables import MASKS_SCHEMA, MaskTable, mask_frame
-from puzzlesearch.errors import PuzzleError
-from puzzlesearch.io import write_json, write_parquet
+from puzzlesearch.io import write_parquet
+from puzzlesearch.lexicon.artifacts import read_words
 from puzzlesearch.progress import Timer, log
 
 TOP_IN_META = 10
+MASKS_KIND, PUZZLES_KIND = "bee-masks", "bee-puzzles"
+ALL_LETTERS = (1 << N_LETTERS) - 1
 
 
 def bee_dir(lexicon: str, root: str | Path = ".") -> Path:
@@ -27,54 +36,71 @@ def bee_dir(lexicon: str, root: str | Path = ".") -> Path:
     return Path(root) / "results" / "bee" / lexicon
 
 
-def read_words(path: str | Path) -> pl.DataFrame:
-    """words.parquet, or a one-line error."""
-    path = Path(path)
-    if not path.exists():
-        raise PuzzleError(f"{path}: no such word table (build the lexicon first)")
-    return pl.read_parquet(path)
+def manifest_path(parquet_path: str | Path) -> Path:
+    """The manifest beside a bee table (masks.json beside masks.parquet)."""
+    return Path(parquet_path).with_suffix(".json")
 
 
-def read_masks(path: str | Path) -> pl.DataFrame:
-    """masks.parquet, checked against its schema."""
+def read_masks(path: str | Path, rules: TableRules) -> pl.DataFrame:
+    """masks.parquet, verified against masks.json, built with `rules`, range-checked."""
     path = Path(path)
-    if not path.exists():
-        raise PuzzleError(f"{path}: no such mask table")
-    masks = pl.read_parquet(path)
-    missing = [c for c in MASKS_SCHEMA if c not in masks.columns]
-    if missing:
-        raise PuzzleError(f"{path}: not a bee mask table (no column {missing[0]!r})")
+    meta = manifest.verify(manifest_path(path), MASKS_KIND, [path.name])
+    built = {k: v for k, v in meta["manifest"]["settings"].items() if k in TableRules.keys()}
+    if built != rules.to_dict():
+        key = next((k for k in TableRules.keys() if built.get(k) != getattr(rules, k)), "?")
+        raise manifest.damaged(path, f"built with bee.{key} = {built.get(key)!r}, "
+                               f"the settings ask for {getattr(rules, key)!r}")
+    masks = manifest.load_parquet(path)
+    check_masks(path, masks, rules.size)
     return masks
 
 
-def build_masks_file(words_path, out_path, rules: BeeRules) -> dict:
-    """Write masks.parquet (+ .json) from words.parquet; log words and masks counted."""
+def check_masks(path: Path, masks: pl.DataFrame, size: int) -> None:
+    """ArtifactError unless the table has the bee schema and every mask fits the kernels."""
+    if dict(masks.schema) != MASKS_SCHEMA:
+        raise manifest.damaged(path, "not a bee mask table (columns or types differ)")
+    mask = masks["mask"].to_numpy()
+    manifest.check_range(path, "mask", mask, 1, ALL_LETTERS)
+    distinct = np.bitwise_count(mask.astype(np.uint32))
+    manifest.check_range(path, "letters per mask", distinct, 1, size)
+    if not (np.array_equal(distinct, masks["distinct"].to_numpy())
+            and np.array_equal(distinct == size, masks["pangram"].to_numpy())):
+        raise manifest.damaged(path, "columns 'distinct'/'pangram' do not match the masks")
+    manifest.check_range(path, "words", masks["words"].to_numpy(), 1, np.iinfo(np.int32).max)
+    manifest.check_range(path, "points", masks["points"].to_numpy(), 0, np.iinfo(np.int64).max)
+
+
+def build_masks_file(words_path, out_path, rules: TableRules) -> dict:
+    """Write masks.parquet and its manifest masks.json from a verified words.parquet."""
+    words_path, out_path = Path(words_path), Path(out_path)
     words = read_words(words_path)
     with Timer() as t:
         masks = mask_frame(words, rules)
     meta = {"words_in_lexicon": words.height, "words": int(masks["words"].sum() or 0),
             "masks": masks.height, "pangram_masks": int(masks["pangram"].sum()),
             "points": int(masks["points"].sum() or 0), "build_seconds": round(t.seconds, 3),
-            "rules": rules.__dict__, "source": str(words_path)}
+            "source": str(words_path)}
     write_parquet(masks, out_path)
-    write_json(meta, Path(out_path).with_suffix(".json"))
+    settings = {**rules.to_dict(), "words_sha256": manifest.file_sha256(words_path)}
+    manifest.write_manifest(manifest_path(out_path), [out_path], MASKS_KIND, settings, meta)
     log("bee", f"{words_path}: {meta['words']} playable words of {words.height} -> "
         f"{meta['masks']} masks ({meta['pangram_masks']} pangram masks) in {t.seconds:.2f}s")
     return meta
 
 
 def build_puzzles_file(masks_path, out_path, rules: BeeRules) -> dict:
-    """Write puzzles.parquet (+ .json) from masks.parquet."""
-    masks = read_masks(masks_path)
+    """Write puzzles.parquet and its manifest puzzles.json from a verified masks.parquet."""
+    masks_path, out_path = Path(masks_path), Path(out_path)
+    masks = read_masks(masks_path, rules.table_rules())
     with Timer() as t:
         table = MaskTable.from_frame(masks, rules.size)
         puzzles = rank_puzzles(table, masks, rules)
     top = puzzles.head(TOP_IN_META).to_dicts()
     meta = {"puzzles": puzzles.height, "letter_sets": puzzles["letters"].n_unique(),
-            "seconds": round(t.seconds, 3), "rules": rules.__dict__, "top": top,
-            "source": str(masks_path)}
+            "seconds": round(t.seconds, 3), "top": top, "source": str(masks_path)}
     write_parquet(puzzles, out_path)
-    write_json(meta, Path(out_path).with_suffix(".json"))
+    settings = {**rules.to_dict(), "masks_sha256": manifest.file_sha256(masks_path)}
+    manifest.write_manifest(manifest_path(out_path), [out_path], PUZZLES_KIND, settings, meta)
     best = f"; best {top[0]['letters']}/{top[0]['center']} {top[0]['points']} points, " \
            f"{top[0]['words']} words" if top else ""
     log("bee", f"{out_path}: {puzzles.height} puzzles in {t.seconds:.2f}s{best}")

@@ -5,76 +5,50 @@ has at least `min_length` letters, uses only the puzzle's letters (repeats allow
 contains the center. Points: a word of at most `short_length` letters earns
 `short_points`, a longer word one point per letter; a pangram (a word using every letter
 of the puzzle) earns `pangram_bonus` more.
+
+The rules are two settings classes (config section `bee:`; defaults and bounds only in
+schemas/bee.schema.yaml): `TableRules`, the keys the mask table depends on (step
+bee_masks), and `BeeRules`, those plus the keys that only select and order puzzles (step
+bee_puzzles). A change to a puzzle-only key therefore reruns only bee_puzzles.
 """
 
 from __future__ import annotations
 
-import json
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass
+from typing import ClassVar
 
 from puzzlesearch.errors import ConfigError, PuzzleError
+from puzzlesearch.settings import Settings, default
 
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
 N_LETTERS = len(LETTERS)
-MIN_SIZE, MAX_SIZE = 4, 9  # puzzle sizes the kernels support (2^size subsets per set)
-SCORE_BY = ("points", "words")
-# The rules that shape the mask table (which words count, their points); the others
-# (require_pangram, limits, score_by) only select and order the puzzles.
-TABLE_RULES = ("size", "min_length", "short_length", "short_points", "pangram_bonus", "exclude",
-               "min_frequency")
+SECTION = "bee"
 
 Mask = int  # 26-bit letter set, bit 0 = 'a'
 
 
+def _bad(key: str, why: str) -> ConfigError:
+    """The one-line error for a bad bee rule."""
+    return ConfigError(f"config key {SECTION}.{key}: {why}")
+
+
 @dataclass(frozen=True)
-class BeeRules:
-    """The scoring and validity rules (config.yaml section `bee:`)."""
+class TableRules(Settings):
+    """The rules that shape the mask table: which words count and their points."""
 
-    size: int = 7  # letters in a puzzle
-    min_length: int = 4
-    short_length: int = 4  # words of at most this many letters earn short_points
-    short_points: int = 1
-    pangram_bonus: int = 7
-    exclude: str = "s"  # letters never used in a puzzle
-    require_pangram: bool = True
-    min_words: int = 0
-    max_words: int = 0  # 0: no limit
-    min_points: int = 0
-    max_points: int = 0  # 0: no limit
-    min_frequency: int = 0  # applied when the lexicon has frequencies; 0: off
-    score_by: str = "points"  # rank puzzles by "points" or by "words" (count)
+    SECTION: ClassVar[str] = SECTION
+    size: int = default(SECTION, "size")  # letters in a puzzle
+    min_length: int = default(SECTION, "min_length")
+    short_length: int = default(SECTION, "short_length")  # words of at most this many letters earn short_points
+    short_points: int = default(SECTION, "short_points")
+    pangram_bonus: int = default(SECTION, "pangram_bonus")
+    exclude: str = default(SECTION, "exclude")  # letters never used in a puzzle
+    min_frequency: int = default(SECTION, "min_frequency")  # applied when the lexicon has frequencies; 0: off
 
-    def __post_init__(self) -> None:
-        check_rules(self)
-
-    @classmethod
-    def from_config(cls, section: dict | None) -> "BeeRules":
-        """The rules from a `bee:` config section (unknown keys such as `lexicons` ignored)."""
-        section = section or {}
-        names = {f.name for f in fields(cls)}
-        return cls(**{k: v for k, v in section.items() if k in names})
-
-    @classmethod
-    def from_json(cls, text: str) -> "BeeRules":
-        """The rules from a JSON object (the pipeline passes them this way)."""
-        try:
-            data = json.loads(text)
-        except ValueError:
-            raise ConfigError(f"--rules: not a JSON object: {text[:60]!r}") from None
-        if not isinstance(data, dict):
-            raise ConfigError("--rules: expected a JSON object of bee rules")
-        unknown = sorted(set(data) - {f.name for f in fields(cls)})
-        if unknown:
-            raise ConfigError(f"--rules: unknown bee rule {unknown[0]!r}")
-        return cls(**data)
-
-    def to_json(self) -> str:
-        """The rules as one line of JSON with sorted keys."""
-        return json.dumps(asdict(self), sort_keys=True)
-
-    def table_rules(self) -> "BeeRules":
-        """Only the rules the mask table depends on (the puzzle-only rules at their defaults)."""
-        return BeeRules(**{k: getattr(self, k) for k in TABLE_RULES})
+    def check(self) -> None:
+        """The excluded letters must leave at least `size` letters."""
+        if N_LETTERS - len(set(self.exclude)) < self.size:
+            raise _bad("exclude", f"excluding {self.exclude!r} leaves fewer than {self.size} letters")
 
     @property
     def exclude_mask(self) -> Mask:
@@ -86,41 +60,35 @@ class BeeRules:
         base = self.short_points if len(word) <= self.short_length else len(word)
         return base + (self.pangram_bonus if len(set(word)) == self.size else 0)
 
+
+@dataclass(frozen=True)
+class BeeRules(TableRules):
+    """Every bee rule: the table's plus the ones that select and order puzzles."""
+
+    require_pangram: bool = default(SECTION, "require_pangram")
+    min_words: int = default(SECTION, "min_words")
+    max_words: int = default(SECTION, "max_words")  # 0: no limit
+    min_points: int = default(SECTION, "min_points")
+    max_points: int = default(SECTION, "max_points")  # 0: no limit
+    score_by: str = default(SECTION, "score_by")  # rank puzzles by "points" or by "words" (count)
+
+    def check(self) -> None:
+        """Table rules, then each max at least its min (0 = no limit)."""
+        super().check()
+        for what in ("words", "points"):
+            lo, hi = getattr(self, f"min_{what}"), getattr(self, f"max_{what}")
+            if hi and hi < lo:
+                raise _bad(f"max_{what}", f"{hi} is below min_{what} {lo} (0 = no limit)")
+
+    def table_rules(self) -> TableRules:
+        """Only the rules the mask table depends on."""
+        return TableRules.from_dict({k: getattr(self, k) for k in TableRules.keys()})
+
     def within_limits(self, points: int, words: int) -> bool:
         """True when a puzzle with these totals passes the min/max word and point limits."""
         return (words >= self.min_words and points >= self.min_points
                 and (self.max_words == 0 or words <= self.max_words)
                 and (self.max_points == 0 or points <= self.max_points))
-
-
-def check_rules(rules: BeeRules) -> None:
-    """Raise ConfigError naming the first bad key of `rules`."""
-    def bad(key, why):
-        raise ConfigError(f"config key bee.{key}: {why}")
-
-    for f in fields(rules):
-        value = getattr(rules, f.name)
-        want = {"str": str, "bool": bool}.get(f.type, int)
-        if not isinstance(value, want) or (want is int and isinstance(value, bool)):
-            bad(f.name, f"expected {want.__name__}, got {value!r}")
-    if not MIN_SIZE <= rules.size <= MAX_SIZE:
-        bad("size", f"{rules.size} is not in {MIN_SIZE}..{MAX_SIZE}")
-    for key in ("min_length", "short_length", "short_points", "pangram_bonus", "min_words",
-                "max_words", "min_points", "max_points", "min_frequency"):
-        if getattr(rules, key) < 0:
-            bad(key, f"{getattr(rules, key)} is negative")
-    if rules.min_length < 1:
-        bad("min_length", "must be at least 1")
-    if any(ch not in LETTERS for ch in rules.exclude):
-        bad("exclude", f"{rules.exclude!r} must be lowercase letters a-z")
-    if N_LETTERS - len(set(rules.exclude)) < rules.size:
-        bad("exclude", f"excluding {rules.exclude!r} leaves fewer than {rules.size} letters")
-    if rules.score_by not in SCORE_BY:
-        bad("score_by", f"{rules.score_by!r} is not one of {', '.join(SCORE_BY)}")
-    if rules.max_words and rules.max_words < rules.min_words:
-        bad("max_words", f"{rules.max_words} is below min_words {rules.min_words}")
-    if rules.max_points and rules.max_points < rules.min_points:
-        bad("max_points", f"{rules.max_points} is below min_points {rules.min_points}")
 
 
 def letters_mask(letters: str) -> Mask:
@@ -150,13 +118,13 @@ class Puzzle:
     def __str__(self) -> str:
         return f"{mask_letters(self.letters).upper()}/{self.center.upper()}"
 
-    def accepts(self, word: str, rules: BeeRules) -> bool:
+    def accepts(self, word: str, rules: TableRules) -> bool:
         """True when `word` counts for this puzzle (by letters, not by mask)."""
         letters = set(mask_letters(self.letters))
         return len(word) >= rules.min_length and self.center in word and set(word) <= letters
 
 
-def parse_puzzle(letters: str, center: str | None, rules: BeeRules) -> Puzzle:
+def parse_puzzle(letters: str, center: str | None, rules: TableRules) -> Puzzle:
     """A Puzzle from user text, e.g. ('AEGINRT', 'R'); PuzzleError names the bad token."""
     text = letters.strip().lower()
     if len(text) != rules.size or any(ch not in LETTERS for ch in text):

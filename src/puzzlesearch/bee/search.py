@@ -10,7 +10,7 @@ import numpy as np
 import polars as pl
 
 from puzzlesearch.bee import kernels
-from puzzlesearch.bee.model import LETTERS, BeeRules, Puzzle, letters_mask
+from puzzlesearch.bee.model import LETTERS, BeeRules, Puzzle, TableRules, letters_mask
 from puzzlesearch.bee.tables import MaskTable, masks_text, playable_words
 
 PUZZLES_SCHEMA = {
@@ -71,7 +71,7 @@ def rank_puzzles(table: MaskTable, masks: pl.DataFrame, rules: BeeRules) -> pl.D
     }).cast(PUZZLES_SCHEMA)
 
 
-def puzzle_words(words: pl.DataFrame, puzzle: Puzzle, rules: BeeRules) -> pl.DataFrame:
+def puzzle_words(words: pl.DataFrame, puzzle: Puzzle, rules: TableRules) -> pl.DataFrame:
     """The words of one puzzle with their points, best first (a scan of the word table)."""
     fits = ((pl.col("mask") & ~pl.lit(puzzle.letters, pl.UInt32)) == 0) & (
         (pl.col("mask") & puzzle.center_mask) != 0)

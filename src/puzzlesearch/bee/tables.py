@@ -13,7 +13,7 @@ import numpy as np
 import polars as pl
 
 from puzzlesearch.bee import kernels
-from puzzlesearch.bee.model import BeeRules
+from puzzlesearch.bee.model import TableRules
 from puzzlesearch.errors import PuzzleError
 from puzzlesearch.progress import log
 
@@ -32,7 +32,7 @@ def has_frequencies(words: pl.DataFrame) -> bool:
     return words.height > 0 and words["frequency"].null_count() < words.height
 
 
-def playable_words(words: pl.DataFrame, rules: BeeRules) -> pl.DataFrame:
+def playable_words(words: pl.DataFrame, rules: TableRules) -> pl.DataFrame:
     """The rows of words.parquet that can count in some puzzle, with `points` and `pangram`."""
     if words.height and words["mask"].null_count():
         raise PuzzleError("the Spelling Bee needs a latin (a-z) lexicon; this one has no letter masks")
@@ -52,7 +52,7 @@ def playable_words(words: pl.DataFrame, rules: BeeRules) -> pl.DataFrame:
     )
 
 
-def mask_frame(words: pl.DataFrame, rules: BeeRules) -> pl.DataFrame:
+def mask_frame(words: pl.DataFrame, rules: TableRules) -> pl.DataFrame:
     """masks.parquet: per distinct mask its word count, points and pangram flag."""
     playable = playable_words(words, rules)
     table = (playable.group_by("mask")
@@ -100,7 +100,7 @@ class MaskTable:
         return int(self.points[j]), int(self.counts[j])
 
 
-def build_table(words: pl.DataFrame, rules: BeeRules) -> tuple[pl.DataFrame, MaskTable]:
+def build_table(words: pl.DataFrame, rules: TableRules) -> tuple[pl.DataFrame, MaskTable]:
     """masks.parquet rows and the dense table, from words.parquet rows."""
     masks = mask_frame(words, rules)
     return masks, MaskTable.from_frame(masks, rules.size)

@@ -1,4 +1,12 @@
-"""`puzzlesearch boggle ...`: score boards, search, rank seeds, scan neighbourhoods."""
+"""`puzzlesearch boggle ...`: score boards, search, rank seeds, scan neighbourhoods.
+
+Two modes for search, rank and scan:
+- pipeline (`--settings JSON`, what the Snakemake rules run): the step's settings object
+  as JSON plus explicit `--words` / `--dawg` inputs (verified against their manifests)
+  and an explicit `--out`; config.yaml is never read and nothing is built.
+- interactive (no --settings): settings from config.yaml's boggle section, then
+  `--set KEY=VALUE`, then the flags; the lexicon (`--lexicon`) from the artifact store.
+"""
 
 from __future__ import annotations
 
@@ -7,8 +15,11 @@ from pathlib import Path
 
 import polars as pl
 
-from puzzlesearch.errors import PuzzleError
+from puzzlesearch.errors import ConfigError, PuzzleError
 from puzzlesearch.progress import log
+
+EXIT_INTERRUPTED = 130  # Ctrl-C: what was found is written (interactive), not complete
+TOP_PRINTED = 5  # rows of a table printed to stdout
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -16,38 +27,32 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser("boggle", help="Boggle: score boards, search for the best ones")
     cmds = parser.add_subparsers(dest="boggle_command", metavar="ACTION", required=True)
 
-    def common(p, shape=True):
-        p.add_argument("--lexicon", help="a name from config.yaml or a word-list path (default: default_lexicon)")
-        p.add_argument("--points", help="points by word length, comma-separated, the last for longer "
-                       "words (default: boggle.points, 0,0,0,1,1,2,3,5,11)")
-        if shape:
-            p.add_argument("--rows", type=int, help="board rows (inferred for square boards)")
-            p.add_argument("--cols", type=int, help="board columns (inferred for square boards)")
-
     p = cmds.add_parser("score", help="score boards: points and word count (and the words)")
     p.add_argument("boards", nargs="+", metavar="BOARD", help="letters row by row, q = Qu, e.g. perslatgsineters")
     p.add_argument("--words", action="store_true", help="also list the words with their points")
-    common(p)
+    _lexicon_flags(p)
+    _shape_flags(p)
     p.set_defaults(func=cmd_score)
 
     p = cmds.add_parser("search", help="search for high-scoring boards (one seed)")
-    common(p, shape=False)
+    _step_flags(p)
     p.add_argument("--shape", default="4x4", help="ROWSxCOLS (default 4x4)")
     p.add_argument("--mode", choices=["free", "dice"], default="free")
-    p.add_argument("--dice", help="dice mode: a set name (classic, big) or comma-separated dice "
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--dice", help="dice mode: a set name (classic, big) or comma-separated dice, one per cell "
                    "(default: boggle.dice for the shape)")
     p.add_argument("--method", choices=["hill", "pool"], help="default: boggle.method")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--seconds", type=float, help="time budget (default: boggle.seconds)")
+    p.add_argument("--seconds", type=float, help="safety cap in seconds (default: boggle.seconds)")
     p.add_argument("--max-boards", type=int, help="board budget, 0 = none (default: boggle.max_boards)")
-    p.add_argument("--pool-size", type=int, help="hill climber's pool (default: boggle.pool_size)")
+    p.add_argument("--pool-size", type=int, help="the method's pool (default: boggle.pool_size, "
+                   "boggle.pool_search.pool_size for --method pool)")
     p.add_argument("--keep", type=int, help="boards to keep (default: boggle.keep)")
-    p.add_argument("--out", help="write the boards found to this Parquet file")
+    p.add_argument("--out", help="write the boards found to this Parquet file (required with --settings)")
     p.set_defaults(func=cmd_search)
 
     p = cmds.add_parser("rank", help="merge seed tables into best.parquet (boards equal under symmetry merged)")
     p.add_argument("seeds", nargs="+", metavar="SEED_PARQUET")
-    common(p, shape=False)
+    _step_flags(p)
     p.add_argument("--shape", default="4x4")
     p.add_argument("--keep", type=int, help="rows to keep (default: boggle.keep)")
     p.add_argument("--out", required=True)
@@ -55,7 +60,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     p = cmds.add_parser("scan", help="score every board at distance 1 and 2 (and swaps): is it a local optimum?")
     p.add_argument("boards", nargs="*", metavar="BOARD")
-    common(p)
+    _step_flags(p)
+    _shape_flags(p)
     p.add_argument("--shape", help="ROWSxCOLS (instead of --rows/--cols)")
     p.add_argument("--from", dest="from_table", help="scan the best boards of this best.parquet "
                    "(boards the search found to be local optima first)")
@@ -71,47 +77,132 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_scan)
 
 
-def _section(config: dict) -> dict:
-    """The boggle config section with defaults, also outside a project folder."""
-    section = config.get("boggle")
-    if section and "points" in section:
-        return section  # validated against workflow/schemas/boggle.schema.yaml
-    import yaml
-
-    from puzzlesearch.config import DefaultingValidator
-
-    schema_path = Path(__file__).resolve().parents[3] / "workflow" / "schemas" / "boggle.schema.yaml"
-    if not schema_path.exists():
-        raise PuzzleError(f"config key boggle: no defaults ({schema_path} is missing)")
-    filled = {"boggle": dict(section or {})}
-    DefaultingValidator(yaml.safe_load(schema_path.read_text())).validate(filled)
-    return filled["boggle"]
+def _lexicon_flags(p) -> None:
+    p.add_argument("--lexicon", help="a name from config.yaml or a word-list path (default: default_lexicon)")
+    p.add_argument("--points", help="points by word length, comma-separated, the last for longer "
+                   "words (default: boggle.points, 0,0,0,1,1,2,3,5,11)")
 
 
-def _setup(args):
-    """(boggle config section, Lexicon, Scorer) for a command."""
-    from puzzlesearch.boggle.score import Scorer
+def _shape_flags(p) -> None:
+    p.add_argument("--rows", type=int, help="board rows (inferred for square boards)")
+    p.add_argument("--cols", type=int, help="board columns (inferred for square boards)")
+
+
+def _step_flags(p) -> None:
+    """Flags of a pipeline step: interactive ones, and the pipeline's settings and inputs."""
+    _lexicon_flags(p)
+    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                   help="override a boggle setting of this step (interactive), e.g. --set max_boards=50000")
+    p.add_argument("--settings", help="(pipeline) the step's settings as JSON; config.yaml is not read")
+    p.add_argument("--words", dest="words_path", help="(pipeline, with --settings) the lexicon's words.parquet")
+    p.add_argument("--dawg", help="(pipeline, with --settings) the lexicon's boggle_dawg.npz")
+
+
+# ---------------------------------------------------------------- settings and scorer
+
+
+def _parse_points(text: str) -> list[int]:
+    try:
+        return [int(p) for p in text.split(",")]
+    except ValueError:
+        raise PuzzleError(f"--points {text!r}: expected comma-separated integers") from None
+
+
+def _with_flags(settings, flags: dict):
+    """Apply flag values (None = not given) one by one; an error names the flag."""
+    for (flag, key), value in flags.items():
+        if value is None:
+            continue
+        try:
+            settings = settings.replace(**{key: value})
+        except ConfigError as exc:
+            raise ConfigError(f"{flag} {value}: {exc}".replace("config key ", "")) from None
+    return settings
+
+
+def _pipeline(args) -> bool:
+    """Pipeline mode (--settings) or interactive; refuse flags of the other mode."""
+    if args.settings is None:
+        for flag, value in (("--words", args.words_path), ("--dawg", args.dawg)):
+            if value is not None:
+                raise PuzzleError(f"{flag}: a pipeline input, only with --settings (interactive: --lexicon)")
+        return False
+    for flag, value in (("--lexicon", args.lexicon), ("--points", args.points), ("--set", args.set or None),
+                        ("--config", args.config)):
+        if value is not None:
+            raise PuzzleError(f"{flag}: not with --settings (the pipeline passes every setting in the JSON)")
+    for flag, value in (("--words", args.words_path), ("--dawg", args.dawg), ("--out", getattr(args, "out", ""))):
+        if not value:
+            raise PuzzleError(f"{flag}: required with --settings (explicit input and output paths)")
+    return True
+
+
+def _interactive_settings(args, cls, shape, mode: str, flags: dict):
+    """Settings from config.yaml's boggle section, then --set, then the flags; and the config."""
     from puzzlesearch.config import load_config
-    from puzzlesearch.lexicon import open_lexicon
 
     config, root = load_config(args.config)
-    section = _section(config)
+    settings = cls.for_job(config["boggle"], shape, mode).with_sets(args.set)
+    if args.points:
+        flags = {("--points", "points"): _parse_points(args.points), **flags}
+    return _with_flags(settings, flags), config, root
+
+
+def _scorer(args, settings, config=None, root=None):
+    """(lexicon name, Scorer): pipeline files, or the store's lexicon (built on first use)."""
+    from puzzlesearch.boggle.score import Scorer
+
+    if args.settings is not None:
+        return Path(args.words_path).parent.name, Scorer.from_files(args.words_path, args.dawg, settings.points)
+    from puzzlesearch.lexicon import open_lexicon
+
     lex = open_lexicon(args.lexicon or config["default_lexicon"], config, root, alphabet="latin")
-    points = section["points"]
-    if getattr(args, "points", None):
-        try:
-            points = [int(p) for p in args.points.split(",")]
-        except ValueError:
-            raise PuzzleError(f"--points {args.points!r}: expected comma-separated integers") from None
-    return section, lex, Scorer.for_lexicon(lex, points)
+    return lex.name, Scorer.for_lexicon(lex, settings.points)
+
+
+def _dice_flag(args, shape, mode: str):
+    """The --dice value as a set name or a list of dice (checked against the shape)."""
+    from puzzlesearch.boggle.settings import check_dice
+
+    if not args.dice:
+        return None
+    if mode != "dice":
+        raise PuzzleError("--dice: only with --mode dice")
+    dice = args.dice if "," not in args.dice else [d.strip() for d in args.dice.split(",")]
+    check_dice(dice, shape, f"--dice {args.dice}")
+    return dice
+
+
+def _job_dice(settings, shape, mode: str, where: str):
+    """The settings' dice set, checked to fit the job's mode and shape."""
+    from puzzlesearch.boggle.settings import check_dice
+
+    if mode != "dice":
+        return None
+    if settings.dice is None:
+        raise PuzzleError(f"{where}: dice mode needs a dice set (key dice) for shape {shape}")
+    check_dice(settings.dice, shape, f"{where} dice")
+    return settings.dice
+
+
+# ---------------------------------------------------------------- commands
 
 
 def cmd_score(args) -> int:
     """Print each board's score and word count (and words)."""
     from puzzlesearch.boggle.model import parse_board
+    from puzzlesearch.boggle.score import Scorer
+    from puzzlesearch.boggle.settings import RankSettings
+    from puzzlesearch.config import load_config
+    from puzzlesearch.lexicon import open_lexicon
 
     boards = [parse_board(text, args.rows, args.cols) for text in args.boards]  # check all first
-    _, _, scorer = _setup(args)
+    config, root = load_config(args.config)
+    settings = RankSettings.from_config(config["boggle"])
+    if args.points:
+        settings = _with_flags(settings, {("--points", "points"): _parse_points(args.points)})
+    lex = open_lexicon(args.lexicon or config["default_lexicon"], config, root, alphabet="latin")
+    scorer = Scorer.for_lexicon(lex, settings.points)
     for board in boards:
         score, ranks = scorer.ranks(board)
         print(f"{board}\t{board.shape}\tscore {score}\twords {len(ranks)}")
@@ -119,6 +210,33 @@ def cmd_score(args) -> int:
             for w in scorer.words_of(board):
                 print(f"  {w.word}\t{w.points}")
     return 0
+
+
+def _search_settings(args, shape):
+    """(SearchSettings, config, root) of a search command in either mode."""
+    from puzzlesearch.boggle.settings import SearchSettings
+
+    if _pipeline(args):
+        for flag in ("dice", "method", "seconds", "max_boards", "pool_size", "keep"):
+            if getattr(args, flag) is not None:
+                raise PuzzleError(f"--{flag.replace('_', '-')}: not with --settings (set it in the JSON)")
+        settings = SearchSettings.from_json(args.settings)
+        if settings.max_boards == 0:
+            raise PuzzleError("--settings: boggle.max_boards is 0 (no board budget); a pipeline search needs one "
+                              "so that its result does not depend on machine load")
+        _job_dice(settings, shape, args.mode, "--settings")
+        return settings, None, None
+    dice = _dice_flag(args, shape, args.mode)
+    flags = {("--method", "method"): args.method, ("--seconds", "seconds"): args.seconds,
+             ("--max-boards", "max_boards"): args.max_boards, ("--keep", "keep"): args.keep,
+             ("--dice", "dice"): dice}
+    mode = "free" if dice is not None else args.mode  # --dice replaces the configured set
+    settings, config, root = _interactive_settings(args, SearchSettings, shape, mode, flags)
+    if args.pool_size is not None:
+        key = "pool_size" if settings.method == "hill" else "pool_search"
+        value = args.pool_size if key == "pool_size" else {**settings.pool_search, "pool_size": args.pool_size}
+        settings = _with_flags(settings, {("--pool-size", key): value})
+    return settings, config, root
 
 
 def cmd_search(args) -> int:
@@ -129,108 +247,132 @@ def cmd_search(args) -> int:
     from puzzlesearch.io import write_parquet
 
     shape = Shape.parse(args.shape)
-    section, lex, scorer = _setup(args)
-    dice = section["dice"].get(str(shape))
-    if args.dice:
-        dice = args.dice if "," not in args.dice else args.dice.split(",")
-    space = make_space(shape, args.mode, dice)
-    method = args.method or section["method"]
-    keep = args.keep or section["keep"]
-    budget = Budget(seconds=args.seconds if args.seconds is not None else section["seconds"],
-                    max_boards=args.max_boards if args.max_boards is not None else section["max_boards"])
-    if method == "hill":
-        options = {"pool_size": args.pool_size or section["pool_size"], "keep": keep}
-    else:
-        options = {**section["pool_search"], "keep": keep}
-        if args.pool_size:
-            options["pool_size"] = args.pool_size
-    if budget.seconds <= 0 and budget.max_boards <= 0:
-        raise PuzzleError("search: give a time budget (--seconds > 0) or a board budget (--max-boards > 0)")
-    log("boggle", f"search {lex.name} {shape} {args.mode} method={method} seed={args.seed} "
+    if args.seed < 0:
+        raise PuzzleError(f"--seed {args.seed}: must be 0 or more")
+    settings, config, root = _search_settings(args, shape)
+    name, scorer = _scorer(args, settings, config, root)
+    space = make_space(shape, args.mode, settings.dice if args.mode == "dice" else None)
+    budget = Budget(seconds=settings.seconds, max_boards=settings.max_boards)
+    options = settings.options()
+    log("boggle", f"search {name} {shape} {args.mode} method={settings.method} seed={args.seed} "
         f"seconds={budget.seconds} max_boards={budget.max_boards} {options}")
-    result = run_search(scorer, space, method, args.seed, budget, **options)
+    result = run_search(scorer, space, settings.method, args.seed, budget, **options)
+    log("boggle", f"stopped by {result.stopped_by}: {budget.boards} boards in {budget.elapsed():.1f}s, "
+        f"{result.restarts} restarts")
+    if args.settings is not None and result.stopped_by == "time":
+        raise PuzzleError(f"search stopped by the time cap boggle.seconds={settings.seconds} after "
+                          f"{budget.boards} of boggle.max_boards={settings.max_boards} boards (a busy machine?); "
+                          "raise boggle.seconds or lower boggle.max_boards so the board budget ends the search")
+    if args.settings is not None and budget.interrupted:
+        return EXIT_INTERRUPTED  # a pipeline job writes only complete results
     table = seed_table(result, scorer, shape, args.seed)
     if args.out:
         write_parquet(table, args.out)
-    stop = "interrupted" if budget.interrupted else "budget spent"
-    log("boggle", f"{stop}: {budget.boards} boards in {budget.elapsed():.1f}s, {result.restarts} restarts")
-    for row in table.head(5).iter_rows(named=True):
+    for row in table.head(TOP_PRINTED).iter_rows(named=True):
         print(f"{row['board']}\t{row['score']}\twords {row['words']}\tfirst at {row['seconds']}s")
-    return 130 if budget.interrupted else 0  # stopped by Ctrl-C: what was found is written, not complete
+    return EXIT_INTERRUPTED if budget.interrupted else 0
 
 
 def cmd_rank(args) -> int:
     """Merge seed tables into one ranking."""
     from puzzlesearch.boggle.model import Shape
     from puzzlesearch.boggle.rank import rank_tables
+    from puzzlesearch.boggle.settings import RankSettings
     from puzzlesearch.io import write_parquet
 
     shape = Shape.parse(args.shape)
-    section, lex, scorer = _setup(args)
-    best = rank_tables(args.seeds, shape, scorer, args.keep or section["keep"])
+    if _pipeline(args):
+        if args.keep is not None:
+            raise PuzzleError("--keep: not with --settings (set it in the JSON)")
+        settings, config, root = RankSettings.from_json(args.settings), None, None
+    else:
+        settings, config, root = _interactive_settings(args, RankSettings, shape, "free",
+                                                       {("--keep", "keep"): args.keep})
+    _, scorer = _scorer(args, settings, config, root)
+    best = rank_tables(args.seeds, shape, scorer, settings.keep)
     write_parquet(best, args.out)
-    for row in best.head(5).iter_rows(named=True):
+    for row in best.head(TOP_PRINTED).iter_rows(named=True):
         print(f"{row['board']}\t{row['score']}\twords {row['n_words']}\tseeds {row['found_by']}")
     return 0
 
 
-def cmd_scan(args) -> int:
-    """Scan boards' neighbourhoods; print and write whether each is a local optimum."""
-    from puzzlesearch.boggle.model import parse_board
-    from puzzlesearch.boggle.scan import SCAN_SCHEMA, scan_board
-    from puzzlesearch.io import write_json, write_parquet
+def _scan_settings(args, shape):
+    """(ScanSettings, config, root) of a scan command in either mode (dice resolved later)."""
+    from puzzlesearch.boggle.settings import ScanSettings
 
-    texts = list(args.boards)
-    rows, cols = args.rows, args.cols
-    if args.shape:
-        from puzzlesearch.boggle.model import Shape
+    if _pipeline(args):
+        for flag in ("dice", "n_boards", "distance", "swaps", "keep"):
+            if getattr(args, flag) is not None:
+                raise PuzzleError(f"--{flag.replace('n_', '').replace('_', '-')}: not with --settings "
+                                  "(set it in the JSON)")
+        return ScanSettings.from_json(args.settings), None, None
+    settings, config, root = _interactive_settings(args, ScanSettings, shape or "4x4", "free", {})
+    scan = dict(settings.scan)
+    for key, value in (("boards", args.n_boards), ("distance", args.distance), ("swaps", args.swaps),
+                       ("keep", args.keep)):
+        if value is not None:
+            scan[key] = value
+            flag = "--boards" if key == "boards" else f"--{key}"
+            settings = _with_flags(settings, {(flag, "scan"): dict(scan)})
+    return settings, config, root
 
-        shape = Shape.parse(args.shape)
-        rows, cols = shape.rows, shape.cols
-    if args.from_table:
-        if not Path(args.from_table).exists():
-            raise PuzzleError(f"--from {args.from_table}: no such file")
+
+def _scan_boards(args, scan: dict, shape):
+    """(board texts, dice states) to scan: the BOARD arguments and the top of --from."""
+    from puzzlesearch.boggle.rank import read_table
+
+    texts, states = list(args.boards), []
+    if args.from_table and not Path(args.from_table).exists():
+        raise PuzzleError(f"--from {args.from_table}: no such file")
     if not texts and not args.from_table:
         raise PuzzleError("scan: give BOARD arguments or --from best.parquet")
     if args.mode == "dice" and (texts or not args.from_table):
         raise PuzzleError("scan --mode dice: give --from best.parquet (its dice arrangements), not BOARD")
-    section, lex, scorer = _setup(args)
-    opts = section["scan"]
-    states = []
     if args.from_table:
-        n = args.n_boards if args.n_boards is not None else opts["boards"]
-        from puzzlesearch.boggle.rank import read_table
-
         table = read_table(args.from_table)
         if "board" not in table.columns:
             raise PuzzleError(f"--from {args.from_table}: no column 'board' (expected a best.parquet)")
         if "local_optimum" in table.columns:  # certify the search's local optima first
             table = table.sort("local_optimum", descending=True, maintain_order=True)
-        table = table.head(n)
+        table = table.head(scan["boards"])
         texts += table["board"].to_list()
         if args.mode == "dice":
             if "state" not in table.columns or table["state"].is_null().any():
                 raise PuzzleError(f"--from {args.from_table}: no dice arrangements (column state); a free-mode table?")
             states = table["state"].to_list()
+    return texts, states
+
+
+def cmd_scan(args) -> int:
+    """Scan boards' neighbourhoods; print and write whether each is a local optimum."""
+    from puzzlesearch.boggle.model import Shape, parse_board
+    from puzzlesearch.boggle.scan import SCAN_SCHEMA, scan_board, scan_state
+    from puzzlesearch.boggle.search import make_space
+    from puzzlesearch.boggle.settings import dice_for
+    from puzzlesearch.io import write_json, write_parquet
+
+    rows, cols = args.rows, args.cols
+    shape = Shape.parse(args.shape) if args.shape else None
+    if shape is not None:
+        rows, cols = shape.rows, shape.cols
+    settings, config, root = _scan_settings(args, shape)
+    texts, states = _scan_boards(args, settings.scan, shape)
     boards = [parse_board(t, rows, cols) for t in texts]
-    distance = args.distance or opts["distance"]
-    swaps = opts["swaps"] if args.swaps is None else args.swaps
     space = None
     if args.mode == "dice" and boards:
-        from puzzlesearch.boggle.search import make_space
-
-        dice = section["dice"].get(str(boards[0].shape))
-        if args.dice:
-            dice = args.dice if "," not in args.dice else args.dice.split(",")
-        space = make_space(boards[0].shape, "dice", dice)
-    results = []
+        shape = boards[0].shape
+        if args.settings is not None:
+            dice = _job_dice(settings, shape, "dice", "--settings")
+        else:
+            dice = _dice_flag(args, shape, "dice") or dice_for(config["boggle"], shape, "dice")
+        space = make_space(shape, "dice", dice)
+    name, scorer = _scorer(args, settings, config, root)
+    scan, results = settings.scan, []
     for k, board in enumerate(boards):
         if space is not None:
-            from puzzlesearch.boggle.scan import scan_state
-
-            res = scan_state(scorer, space, states[k], distance, args.keep or opts["keep"])
+            res = scan_state(scorer, space, states[k], scan["distance"], scan["keep"])
         else:
-            res = scan_board(scorer, board, distance, swaps, args.keep or opts["keep"])
+            res = scan_board(scorer, board, scan["distance"], scan["swaps"], scan["keep"])
         verdict = "local optimum" if res.local_optimum else f"NOT a local optimum ({res.better} better)"
         log("boggle", f"scan {board}: {res.neighbours} neighbours, best {res.best_score}")
         print(f"{board}\t{res.score}\tbest neighbour {res.best_score}\t{verdict}")
@@ -239,6 +381,6 @@ def cmd_scan(args) -> int:
         frames = [r.top for r in results]
         write_parquet(pl.concat(frames) if frames else pl.DataFrame(schema=SCAN_SCHEMA), args.out)
     if args.summary:
-        write_json({"lexicon": lex.name, "mode": args.mode, "distance": distance, "swaps": swaps,
+        write_json({"lexicon": name, "mode": args.mode, "distance": scan["distance"], "swaps": scan["swaps"],
                     "boards": [r.summary() for r in results]}, args.summary)
     return 0

@@ -23,6 +23,7 @@ MAX_CELLS = MAX_SIDE * MAX_SIDE  # 36 cells: a used-cell set fits one int64 bit 
 # Points by word length (real letters, "qu" counts 2): index = length, the last entry
 # applies to every longer word. Classic table: 3-4 letters 1, 5: 2, 6: 3, 7: 5, 8+: 11.
 DEFAULT_POINTS = (0, 0, 0, 1, 1, 2, 3, 5, 11)
+MAX_POINTS = 10**12  # per word (the schema's bound): a board's int64 score cannot overflow
 
 # The 16 classic Boggle dice (seed 000's list); 'q' is the "Qu" face.
 CLASSIC_DICE = (
@@ -194,11 +195,11 @@ def cell_pairs(n_cells: int) -> np.ndarray:
 
 
 def points_table(points=DEFAULT_POINTS, max_length: int = 64) -> np.ndarray:
-    """Points by word length as an int32 array of max_length + 1 entries."""
+    """Points by word length as an int64 array of max_length + 1 entries."""
     points = [int(p) for p in points]
-    if not points or any(p < 0 for p in points):
-        raise PuzzleError(f"points table {points}: needs at least one entry, none negative")
-    out = np.zeros(max_length + 1, dtype=np.int32)
+    if not points or any(not 0 <= p <= MAX_POINTS for p in points):
+        raise PuzzleError(f"points table {points}: needs at least one entry, each 0..{MAX_POINTS}")
+    out = np.zeros(max_length + 1, dtype=np.int64)
     for length in range(max_length + 1):
         out[length] = points[min(length, len(points) - 1)]
     out[:3] = 0  # Boggle words have at least 3 letters

@@ -3,7 +3,8 @@
     seed{n}.parquet  board (canonical text), score, words (count), seed, method, mode,
                      seconds / boards_scored (when first seen), restart, local_optimum
                      (the end of a climb: no one-move neighbour scores more), state (dice
-                     mode: die in each slot, then face up in each slot; null in free mode)
+                     mode: die in each slot, then face up in each slot; null in free mode),
+                     stopped_by (the budget that ended the run: boards, time, interrupted, target)
     best.parquet     board, score, n_words, words (list of the words), found_by (seeds),
                      n_seeds, first_seconds, first_seed, local_optimum (any seed), state
                      (of the first finder)
@@ -20,12 +21,12 @@ from puzzlesearch.boggle.score import Scorer
 from puzzlesearch.boggle.search import Result, canonical
 from puzzlesearch.errors import PuzzleError
 
-SEED_SCHEMA = {"board": pl.Utf8, "score": pl.Int32, "words": pl.Int32, "seed": pl.Int64,
+SEED_SCHEMA = {"board": pl.Utf8, "score": pl.Int64, "words": pl.Int32, "seed": pl.Int64,
                "method": pl.Utf8, "mode": pl.Utf8, "seconds": pl.Float64,
                "boards_scored": pl.Int64, "restart": pl.Int32, "local_optimum": pl.Boolean,
-               "state": pl.List(pl.Int16)}
+               "state": pl.List(pl.Int16), "stopped_by": pl.Utf8}
 # Columns that tables written by earlier versions may lack, and their fill value.
-_OPTIONAL = {"state": None, "local_optimum": False}
+_OPTIONAL = {"state": None, "local_optimum": False, "stopped_by": None}
 
 
 def read_table(path) -> pl.DataFrame:
@@ -46,7 +47,8 @@ def seed_table(result: Result, scorer: Scorer, shape: Shape, seed: int) -> pl.Da
         _, counts = scorer.score_array(boards, shape)
     else:
         counts = []
-    data = [{**r, "words": int(c), "seed": seed, "method": result.method, "mode": result.mode}
+    data = [{**r, "words": int(c), "seed": seed, "method": result.method, "mode": result.mode,
+             "stopped_by": result.stopped_by or None}
             for r, c in zip(rows, counts)]
     return pl.DataFrame(data, schema=SEED_SCHEMA)
 

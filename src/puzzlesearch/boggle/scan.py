@@ -18,7 +18,7 @@ from puzzlesearch.boggle.score import Scorer
 from puzzlesearch.boggle.search import canonical
 from puzzlesearch.errors import PuzzleError
 
-SCAN_SCHEMA = {"center": pl.Utf8, "center_score": pl.Int32, "board": pl.Utf8, "score": pl.Int32,
+SCAN_SCHEMA = {"center": pl.Utf8, "center_score": pl.Int64, "board": pl.Utf8, "score": pl.Int64,
                "distance": pl.Int8, "move": pl.Utf8}
 
 
@@ -134,7 +134,7 @@ def scan_state(scorer: Scorer, space, state, distance: int = 2, keep: int = 50) 
         if k != center_key and k not in first:
             first[k] = i
     pick = np.fromiter(first.values(), dtype=np.int64, count=len(first))
-    scores = scorer.scores(boards[pick], shape) if len(pick) else np.zeros(0, dtype=np.int32)
+    scores = scorer.scores(boards[pick], shape) if len(pick) else np.zeros(0, dtype=np.int64)
     order = np.argsort(-scores, kind="stable")[:keep]
     rows = [{"center": center_text, "center_score": score, "board": format_cells(boards[pick[t]]),
              "score": int(scores[t]), "distance": int(dist[pick[t]]), "move": space.mode} for t in order]

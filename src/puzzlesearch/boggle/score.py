@@ -1,15 +1,24 @@
-"""Scoring boards for Python callers: a Scorer holds a lexicon's Boggle DAWG and stamps."""
+"""Scoring boards for Python callers: a Scorer holds a lexicon's Boggle DAWG and stamps.
+
+Scores are int64 everywhere (kernels, tables), so any points table the schema allows
+(entries up to 10**12) adds up without overflow.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
 from puzzlesearch.boggle import kernels
 from puzzlesearch.boggle.model import DEFAULT_POINTS, Board, Shape, cell_pairs, neighbours, points_table
 from puzzlesearch.errors import PuzzleError
+from puzzlesearch.lexicon.artifacts import WORDS_MANIFEST, read_words
 from puzzlesearch.lexicon.dawg import Dawg
+from puzzlesearch.manifest import damaged, file_sha256, verify
+
+BOGGLE_DAWG_KIND = "boggle_dawg"
 
 STAMP_LIMIT = 2**31 - 2**24  # reset the stamps well before int32 overflows
 
@@ -43,6 +52,12 @@ class Scorer:
         """A scorer over an opened Lexicon's Boggle DAWG (words listed from its word table)."""
         return cls(lex.boggle_dawg, points, words=lex.words["word"].to_list())
 
+    @classmethod
+    def from_files(cls, words_path: str | Path, dawg_path: str | Path, points=DEFAULT_POINTS) -> "Scorer":
+        """A scorer over explicit pipeline files (words.parquet, boggle_dawg.npz), each verified."""
+        return cls(load_boggle_dawg(words_path, dawg_path), points,
+                   words=read_words(words_path, ["word"])["word"].to_list())
+
     def _stamps(self, n: int) -> int:
         """Reserve n stamp values; returns the first."""
         if self.stamp + n >= STAMP_LIMIT:
@@ -62,7 +77,7 @@ class Scorer:
         if boards.ndim != 2 or boards.shape[1] != shape.cells:
             raise PuzzleError(f"boards array {boards.shape} does not hold {shape} boards")
         nbr, nbr_n = neighbours(shape)
-        scores = np.zeros(len(boards), dtype=np.int32)
+        scores = np.zeros(len(boards), dtype=np.int64)
         counts = np.zeros(len(boards), dtype=np.int32)
         kernels.score_batch(boards, nbr, nbr_n, self.arrays, self.points, self.stamps,
                             self._stamps(len(boards)), scores, counts)
@@ -98,10 +113,27 @@ class Scorer:
         pairs = cell_pairs(shape.cells)
         nbr, nbr_n = neighbours(shape)
         L = len(letters)
-        singles = np.zeros((shape.cells, L), dtype=np.int32)
-        sw = np.zeros(len(pairs) if swaps else 0, dtype=np.int32)
-        db = np.zeros((len(pairs), L, L) if doubles else (0, L, L), dtype=np.int32)
+        singles = np.zeros((shape.cells, L), dtype=np.int64)
+        sw = np.zeros(len(pairs) if swaps else 0, dtype=np.int64)
+        db = np.zeros((len(pairs), L, L) if doubles else (0, L, L), dtype=np.int64)
         n = shape.cells * L + len(sw) + db.size
         kernels.score_changes(board, letters, pairs, nbr, nbr_n, self.arrays, self.points,
                               self.stamps, self._stamps(n), singles, sw, db)
         return singles, sw, db
+
+
+def load_boggle_dawg(words_path: str | Path, dawg_path: str | Path) -> Dawg:
+    """boggle_dawg.npz verified against its manifest and built from exactly `words_path`."""
+    words_path, dawg_path = Path(words_path), Path(dawg_path)
+    for path, flag in ((words_path, "--words"), (dawg_path, "--dawg")):
+        if not path.is_file():
+            raise PuzzleError(f"{flag} {path}: no such file (build it with snakemake first)")
+    words_meta = verify(words_path.with_name(WORDS_MANIFEST), "lexicon-words", [words_path.name])
+    meta = verify(dawg_path.with_suffix(".json"), BOGGLE_DAWG_KIND, [dawg_path.name])
+    if meta["manifest"]["settings"].get("words_sha256") != file_sha256(words_path):
+        raise damaged(dawg_path, f"built from another word table than {words_path}")
+    dawg = Dawg.load(dawg_path, meta)
+    n_words = words_meta.get("words", 0)
+    if dawg.word_length is None or (dawg.n_words and int(dawg.word_id.max()) >= n_words):
+        raise damaged(dawg_path, f"not a Boggle DAWG of the {n_words} words of {words_path.name}")
+    return dawg

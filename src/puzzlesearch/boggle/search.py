@@ -4,7 +4,7 @@ Vocabulary:
 - A `Space` says what a search state is and how it moves. `FreeSpace`: a state is the
   board's letters, moves change one cell to any letter or swap two cells. `DiceSpace`:
   a state is an arrangement of dice (which die in which slot, which face up); moves turn
-  one die to another face or swap two dice (slots past the board's cells hold spare dice).
+  one die to another face or swap two dice (a set has exactly one die per cell).
 - `Found`: the best distinct boards seen, keyed by their canonical form under the board's
   symmetries, with the time and board count when first seen.
 - `pool_search` (seed 000's method): a pool of the best distinct boards; every round
@@ -34,6 +34,7 @@ from puzzlesearch.errors import PuzzleError
 from puzzlesearch.progress import log
 
 METHODS = ("pool", "hill")
+STOP_REASONS = ("boards", "time", "interrupted", "target")  # the seed table's stopped_by
 MODES = ("free", "dice")
 
 
@@ -100,11 +101,10 @@ class DiceSpace:
         self.shape = shape
         self.dice = parse_dice(dice)
         self.n_dice, self.n_faces = self.dice.shape
-        if self.n_dice < shape.cells:
-            raise PuzzleError(f"dice set has {self.n_dice} dice; a {shape} board needs {shape.cells}")
+        if self.n_dice != shape.cells:
+            raise PuzzleError(f"dice set has {self.n_dice} dice; a {shape} board needs exactly {shape.cells} "
+                              "(one per cell)")
         self.pairs = cell_pairs(self.n_dice)
-        # swaps that leave the board unchanged (two spare slots) are skipped
-        self.pairs = self.pairs[self.pairs[:, 0] < shape.cells]
 
     def random(self, rng: np.random.Generator, k: int) -> np.ndarray:
         """k random arrangements (a shuffle of the dice, a random face each)."""
@@ -179,7 +179,7 @@ def canonical(boards: np.ndarray, shape: Shape) -> np.ndarray:
 
 @dataclass
 class Budget:
-    """When to stop: seconds, boards scored (0 = no limit), or Ctrl-C."""
+    """When to stop: boards scored (0 = no limit), a safety cap in seconds (0 = none), or Ctrl-C."""
 
     seconds: float = 20.0
     max_boards: int = 0
@@ -202,11 +202,24 @@ class Budget:
         return self.clock() - self.start
 
     def done(self) -> bool:
-        if self.interrupted or (self.target and self.best >= self.target):
-            return True
+        """True once any budget is spent (the reason is `stopped_by()`)."""
+        return self.stopped_by() is not None
+
+    def stopped_by(self) -> str | None:
+        """Which budget ended the run: interrupted, target, boards or time (None: not yet).
+
+        The board budget is checked before the clock, so a run that spent its boards
+        reports `boards` however long it took: only a run the clock cut short says `time`.
+        """
+        if self.interrupted:
+            return "interrupted"
+        if self.target and self.best >= self.target:
+            return "target"
+        if self.max_boards and self.boards >= self.max_boards:
+            return "boards"
         if self.seconds and self.elapsed() >= self.seconds:
-            return True
-        return bool(self.max_boards and self.boards >= self.max_boards)
+            return "time"
+        return None
 
 
 @dataclass
@@ -264,6 +277,7 @@ class Result:
     restarts: int
     method: str
     mode: str
+    stopped_by: str = ""  # which budget ended the run (STOP_REASONS), set by run_search
 
     def rows(self) -> list[dict]:
         """One dict per found board, best first."""
@@ -307,7 +321,7 @@ class _Evaluator:
             part = boards[lo:lo + chunk]
             parts.append(self.scorer.scores(part, self.space.shape))
             self.budget.boards += len(part)
-        scores = np.concatenate(parts) if parts else np.zeros(0, dtype=np.int32)
+        scores = np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
         return scores, boards[: len(scores)]
 
     def keys(self, boards: np.ndarray) -> list[bytes]:
@@ -444,9 +458,10 @@ def hill_climb(scorer: Scorer, space, seed: int, budget: Budget, pool_size: int 
 
 def run_search(scorer: Scorer, space, method: str, seed: int, budget: Budget, **options) -> Result:
     """Run one search method ('pool' or 'hill')."""
-    if method == "pool":
-        return pool_search(scorer, space, seed, budget, **options)
-    if method == "hill":
-        return hill_climb(scorer, space, seed, budget, **options)
+    searches = {"pool": pool_search, "hill": hill_climb}
+    if method in searches:
+        result = searches[method](scorer, space, seed, budget, **options)
+        result.stopped_by = budget.stopped_by() or "boards"
+        return result
     raise PuzzleError(f"boggle search method {method!r}: not one of {', '.join(METHODS)}")
 

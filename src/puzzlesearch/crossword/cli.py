@@ -1,86 +1,105 @@
-"""`puzzlesearch crossword ...`: generate grids, fill patterns, build tables."""
+"""`puzzlesearch crossword ...`: generate grids, fill patterns, build tables, gather tables.
+
+Two modes (the same for generate and fill):
+- interactive (no --settings): settings from the project's config.yaml section plus the
+  flags and `--set KEY=VALUE`; tables from the artifact store (built on first use);
+  files under --out, by default <cli output root>/crossword/... (never the pipeline's
+  results/crossword/).
+- pipeline (--settings JSON, from a rule): explicit --tables input and explicit output
+  paths; config.yaml is not read and nothing else is built. A search that hits its time
+  cap fails with one line naming the config key (its result would depend on machine load).
+"""
 
 from __future__ import annotations
 
 import argparse
-from dataclasses import replace
 from pathlib import Path
 
 from puzzlesearch.errors import PuzzleError
 
 LANGS = ("en", "ar", "num")
-# Default --out folders (under the project root), apart from the pipeline's results/crossword/{lang}/{size}
-# and results/crossword/fill so that a one-off command never overwrites Snakemake's outputs.
-GENERATE_OUT = "results/crossword/cli/{lang}/{size}"
-FILL_OUT = "results/crossword/cli/fill"
+GENERATE_OUT = ("crossword",)  # under store.cli_output_root(), then {lang}/{size}
+FILL_OUT = ("crossword", "fill")
+PATTERN_BLACK, PATTERN_MAX_WORD = 0.16, 9
+PATTERN_SIZE = 15
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the `crossword` command group."""
     parser = sub.add_parser("crossword", help="crosswords: progressive-search generation, pattern fill")
     cmds = parser.add_subparsers(dest="crossword_command", metavar="ACTION", required=True)
+    _register_generate(cmds)
+    _register_fill(cmds)
 
+    p = cmds.add_parser("pattern", help="print a random symmetric American-style pattern")
+    p.add_argument("--size", type=int, default=PATTERN_SIZE, help="grid side (the bounds of crossword.sizes)")
+    p.add_argument("--black", type=float, default=PATTERN_BLACK, help="fraction of black cells")
+    p.add_argument("--max-word", type=int, default=PATTERN_MAX_WORD)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--out", help="write the pattern to this file")
+    p.set_defaults(func=cmd_pattern)
+
+    p = cmds.add_parser("build-tables", help="(pipeline) crossword tables of a lexicon's words.parquet, or numeric")
+    p.add_argument("--settings", required=True, help="TableSettings JSON (max_factor of --numeric)")
+    src = p.add_mutually_exclusive_group(required=True)
+    src.add_argument("--words", help="words.parquet of the lexicon (words.json beside it)")
+    src.add_argument("--numeric", action="store_true", help="the numeric pseudo-lexicon (products x*y)")
+    p.add_argument("--out", required=True, help="tables.npz to write (its manifest tables.json goes beside it)")
+    p.set_defaults(func=cmd_build_tables)
+
+    p = cmds.add_parser("gather", help="(pipeline) rank per-seed puzzle summaries into puzzles.parquet")
+    p.add_argument("--summaries", nargs="+", required=True, help="per-seed .json summaries")
+    p.add_argument("--out", required=True, help="puzzles.parquet to write (manifest puzzles.json beside it)")
+    p.set_defaults(func=cmd_gather)
+
+
+def _pipeline_args(p: argparse.ArgumentParser) -> None:
+    """The pipeline mode's flags: settings JSON, tables input, explicit outputs."""
+    p.add_argument("--settings", help="(pipeline) settings JSON; needs --tables, --ipuz, --html, --summary")
+    p.add_argument("--tables", help="(pipeline) tables.npz (tables.json beside it)")
+    p.add_argument("--ipuz", help="(pipeline) .ipuz file to write")
+    p.add_argument("--html", help="(pipeline) .html file to write")
+    p.add_argument("--summary", help="(pipeline) .json summary to write")
+
+
+def _register_generate(cmds) -> None:
     p = cmds.add_parser("generate", help="generate grids (prints them, writes .ipuz/.html)")
     p.add_argument("--lang", choices=LANGS, default="en")
     p.add_argument("--size", type=int, help="grid size (default: first of crossword.sizes)")
     p.add_argument("--seed", type=int, default=0, help="first seed")
     p.add_argument("--seeds", type=int, default=1, help="number of seeds (puzzles)")
     p.add_argument("--strategy", choices=("fill1", "fill2"))
-    p.add_argument("--time-budget", type=float, help="seconds per puzzle")
+    p.add_argument("--max-pops", type=int, help="pops per puzzle (the work budget; crossword.max_pops)")
+    p.add_argument("--time-budget", type=float, help="seconds per puzzle (safety cap; crossword.time_budget)")
     p.add_argument("--max-down", type=int, help="longest vertical word")
     p.add_argument("--max-across", type=int, help="longest horizontal word")
     p.add_argument("--min-frequency", type=int, help="frequency floor of the word list")
     p.add_argument("--lexicon", help="word list (config name or file) instead of the language's")
-    p.add_argument("--out", help=f"folder for puzzles.parquet and the puzzle files (default: {GENERATE_OUT})")
+    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="any generation setting")
+    p.add_argument("--out", help="folder for puzzles.parquet and the puzzle files "
+                                 "(default: <project>/results/cli/crossword/{lang}/{size})")
     p.add_argument("--quiet", action="store_true", help="do not print the grids and paths")
+    _pipeline_args(p)
     p.set_defaults(func=cmd_generate)
 
+
+def _register_fill(cmds) -> None:
     p = cmds.add_parser("fill", help="fill a fixed pattern ('#' black, '.' empty, letters given)")
     p.add_argument("--pattern", required=True, help="pattern file")
     p.add_argument("--lang", choices=("en", "ar"), default="en")
     p.add_argument("--lexicon", help="word list (config name or file) instead of the language's")
-    p.add_argument("--min-frequency", type=int, help="frequency floor (default crossword.fill.min_frequency)")
-    p.add_argument("--time-budget", type=float, help="seconds (default crossword.fill.time_budget)")
+    p.add_argument("--min-frequency", type=int, help="frequency floor (crossword.fill.min_frequency)")
+    p.add_argument("--max-nodes", type=int, help="node budget (crossword.fill.max_nodes)")
+    p.add_argument("--time-budget", type=float, help="seconds, a safety cap (crossword.fill.time_budget)")
+    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="any fill setting")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--out", help=f"write {{out}}/{{pattern name}}.ipuz/.html/.json (default: {FILL_OUT})")
+    p.add_argument("--out", help="write {out}/{pattern name}.ipuz/.html/.json "
+                                 "(default: <project>/results/cli/crossword/fill)")
+    _pipeline_args(p)
     p.set_defaults(func=cmd_fill)
 
-    p = cmds.add_parser("pattern", help="print a random symmetric American-style pattern")
-    p.add_argument("--size", type=int, default=15, help="grid side (at least 3)")
-    p.add_argument("--black", type=float, default=0.16, help="fraction of black cells")
-    p.add_argument("--max-word", type=int, default=9)
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--out", help="write the pattern to this file")
-    p.set_defaults(func=cmd_pattern)
 
-    p = cmds.add_parser("build-tables", help="(pipeline) crossword tables of a lexicon")
-    p.add_argument("--lexicon", required=True, help="lexicon name, or 'numeric'")
-    p.add_argument("--words", help="words.parquet of the lexicon")
-    p.add_argument("--alphabet", default="latin")
-    p.add_argument("--max-factor", type=int, default=99)
-    p.add_argument("--out", required=True, help="output folder")
-    p.set_defaults(func=cmd_build_tables)
-
-
-def _config(args):
-    from puzzlesearch.config import load_config
-
-    return load_config(args.config)
-
-
-def _out_dir(given: str | None, default: str, root: Path) -> Path:
-    """--out as given (relative to the working folder), else the default under the project root."""
-    return Path(given) if given else Path(root) / default
-
-
-def _time_budget(value: float | None, default: float) -> float:
-    """--time-budget, or the config's when not given; PuzzleError unless > 0."""
-    if value is None:
-        return float(default)
-    if not value > 0:
-        raise PuzzleError(f"--time-budget {value:g}: must be greater than 0 seconds")
-    return value
-
+# ---------------------------------------------------------------- helpers
 
 def _report(paths: list[Path], quiet: bool = False) -> None:
     """Print the paths written (one per line), unless quiet."""
@@ -89,71 +108,202 @@ def _report(paths: list[Path], quiet: bool = False) -> None:
             print(f"# wrote {path}")
 
 
-def cmd_generate(args) -> int:
-    """Generate puzzles for consecutive seeds; print them and write files under --out (or the default)."""
-    from puzzlesearch.crossword import search
-    from puzzlesearch.crossword.io import puzzles_frame, show, write_generated
-    from puzzlesearch.io import write_parquet
+def _check_budget(flag: str, value: float | None) -> None:
+    """--time-budget / --max-pops / --max-nodes must be positive numbers when given."""
+    if value is not None and not value > 0:
+        raise PuzzleError(f"{flag} {value:g}: must be greater than 0")
+
+
+def size_bounds() -> tuple[int, int]:
+    """The grid-size bounds of the schema (crossword.sizes items)."""
+    from puzzlesearch.settings import section_schema
+
+    items = section_schema("crossword")["properties"]["sizes"]["items"]
+    return int(items["minimum"]), int(items["maximum"])
+
+
+def _check_size(size: int | None) -> None:
+    """--size within the schema's bounds."""
+    lo, hi = size_bounds()
+    if size is not None and not lo <= size <= hi:
+        raise PuzzleError(f"--size {size}: expected a grid size from {lo} to {hi} (the bounds of crossword.sizes)")
+
+
+def _pipeline_mode(args, interactive_flags: tuple[str, ...]) -> bool:
+    """True with --settings (then --tables and the outputs are required, interactive flags refused)."""
+    if args.settings is None:
+        for flag in ("tables", "ipuz", "html", "summary"):
+            if getattr(args, flag) is not None:
+                raise PuzzleError(f"--{flag} is a pipeline flag: give it with --settings")
+        return False
+    for flag in ("tables", "ipuz", "html", "summary"):
+        if getattr(args, flag) is None:
+            raise PuzzleError(f"--settings needs --{flag} (pipeline mode takes explicit paths)")
+    for flag in interactive_flags:
+        if getattr(args, flag.replace("-", "_")) not in (None, [], False):
+            raise PuzzleError(f"--{flag}: with --settings every setting comes from the settings JSON")
+    return True
+
+
+def _pipeline_tables(args, min_frequency: int):
+    """The tables of --tables (verified) and the Language of --lang over them."""
+    from puzzlesearch.crossword.tables import language_of, load_tables
+
+    tables = load_tables(args.tables, min_frequency)
+    return tables, language_of(args.lang, tables)
+
+
+# ---------------------------------------------------------------- generate
+
+def _generate_settings(args, section: dict):
+    """Interactive generation settings: the config section, then --set, then the flags."""
+    from puzzlesearch.crossword.settings import GenerateSettings
+
+    _check_size(args.size)
+    size = args.size if args.size is not None else section["sizes"][0]
+    settings = GenerateSettings.for_job(section, args.lang, size).with_sets(args.set)
+    for flag in ("time_budget", "max_pops"):
+        _check_budget("--" + flag.replace("_", "-"), getattr(args, flag))
+    if args.min_frequency is not None and args.min_frequency < 0:
+        raise PuzzleError(f"--min-frequency {args.min_frequency}: must be >= 0")
+    return settings.replace(strategy=args.strategy, time_budget=args.time_budget, max_pops=args.max_pops,
+                            max_down=args.max_down, max_across=args.max_across,
+                            min_frequency=args.min_frequency).clipped()
+
+
+def _log_generated(g) -> None:
     from puzzlesearch.progress import log
 
-    config, root = _config(args)
-    section = config["crossword"]
-    settings = search.settings_from_config(section, args.size if args.size is not None else section["sizes"][0])
-    overrides = {"strategy": args.strategy, "time_budget": _time_budget(args.time_budget, settings.time_budget),
-                 "max_down": args.max_down, "max_across": args.max_across}
-    settings = replace(settings, **{k: v for k, v in overrides.items() if v is not None})
-    settings.check()
+    n = g.settings.size
+    log("crossword", f"{g.language.code} {n}x{n} seed {g.seed}: cost {g.cost:g} "
+        f"({g.unknown_words} unknown, {g.scrambled_words} scrambled of {g.down_words} down words), "
+        f"{g.black_cells} black, {g.pops} pops, {g.seconds:.2f}s, stopped by {g.stopped_by}")
+
+
+def cmd_generate(args) -> int:
+    """Generate puzzles: one seed from --settings/--tables (pipeline), or consecutive seeds (interactive)."""
+    if args.settings is not None and args.seeds != 1:
+        raise PuzzleError("--seeds: a pipeline job (--settings) makes one puzzle, the one of --seed")
+    if _pipeline_mode(args, ("size", "strategy", "max-pops", "time-budget", "max-down", "max-across",
+                             "min-frequency", "lexicon", "set", "out")):
+        return _generate_pipeline(args)
+    from puzzlesearch import store
+    from puzzlesearch.config import load_config
+    from puzzlesearch.crossword import search
+    from puzzlesearch.crossword.io import puzzle_row, puzzle_stem, show, write_generated, write_puzzles_table
+    from puzzlesearch.crossword.tables import open_language
+
+    config, root = load_config(args.config)
+    settings = _generate_settings(args, config["crossword"])
     if args.seeds < 1:
-        raise PuzzleError(f"--seeds must be at least 1 (got {args.seeds})")
-    out = _out_dir(args.out, GENERATE_OUT.format(lang=args.lang, size=settings.size), root)
-    tables, language = search.open_language(args.lang, config, root, args.min_frequency, args.lexicon)
-    results = []
+        raise PuzzleError(f"--seeds {args.seeds}: must be at least 1")
+    tables, language = open_language(args.lang, config, root, settings.min_frequency, args.lexicon)
+    out = Path(args.out) if args.out else store.cli_output_root().joinpath(*GENERATE_OUT, args.lang, str(settings.size))
+    rows = []
     for seed in range(args.seed, args.seed + args.seeds):
         g = search.generate(tables, language, settings, seed)
-        log("crossword", f"{args.lang} {settings.size}x{settings.size} seed {seed}: cost {g.cost:g} "
-            f"({g.unknown_words} unknown, {g.scrambled_words} scrambled of {g.down_words} down words), "
-            f"{g.black_cells} black, {g.pops} pops, {g.seconds:.2f}s")
+        _log_generated(g)
         if not args.quiet:
-            print(f"# {args.lang} {settings.size}x{settings.size} seed {seed} cost {g.cost:g}")
+            print(f"# {args.lang} {settings.size}x{settings.size} seed {seed} cost {g.cost:g} "
+                  f"({g.pops} pops, stopped by {g.stopped_by})")
             print(show(g.grid, language))
-        results.append(g)
-        _report(write_generated(g, out, section), args.quiet)
-    write_parquet(puzzles_frame(results, section), out / "puzzles.parquet")
-    _report([out / "puzzles.parquet"], args.quiet)
+        stem = out / puzzle_stem(g)
+        _report(write_generated(g, f"{stem}.ipuz", f"{stem}.html", tables.max_factor), args.quiet)
+        rows.append(puzzle_row(g, f"{stem.name}.ipuz"))
+    _report(write_puzzles_table(rows, out / "puzzles.parquet")[:1], args.quiet)
     return 0
 
 
-def cmd_fill(args) -> int:
-    """Fill a pattern file; print the grid and write files under --out (or the default)."""
-    from puzzlesearch.crossword import fill as fillmod
+def _generate_pipeline(args) -> int:
+    """One puzzle from --settings and --tables into --ipuz/--html/--summary; fails at the time cap."""
     from puzzlesearch.crossword import search
-    from puzzlesearch.crossword.io import read_pattern, show, write_filled
+    from puzzlesearch.crossword.io import write_generated
+    from puzzlesearch.crossword.search import STOP_TIME
+    from puzzlesearch.crossword.settings import GenerateSettings
 
-    config, root = _config(args)
-    section = config["crossword"]
-    fsec = section["fill"]
-    floor = fsec["min_frequency"] if args.min_frequency is None else args.min_frequency
-    budget = _time_budget(args.time_budget, fsec["time_budget"])
-    tables, language = search.open_language(args.lang, config, root, floor, args.lexicon)
-    pattern = read_pattern(args.pattern, tables.alphabet)
-    settings = fillmod.FillSettings(time_budget=budget,
-                                    first_nodes=fsec["first_nodes"], noise=fsec["noise"],
-                                    freq_weight=fsec["freq_weight"], seed=args.seed)
-    result = fillmod.fill(pattern, tables, settings)
+    settings = GenerateSettings.from_json(args.settings)
+    tables, language = _pipeline_tables(args, settings.min_frequency)
+    g = search.generate(tables, language, settings, args.seed)
+    _log_generated(g)
+    if g.stopped_by == STOP_TIME:
+        raise PuzzleError(f"crossword {args.lang} {settings.size}x{settings.size} seed {args.seed}: stopped at the "
+                          f"time cap crossword.time_budget={settings.time_budget:g}s after {g.pops} of "
+                          f"crossword.max_pops={settings.max_pops} pops (the result would depend on machine "
+                          "load); raise crossword.time_budget or lower crossword.max_pops")
+    write_generated(g, args.ipuz, args.html, tables.max_factor, args.summary)
+    return 0
+
+
+def cmd_gather(args) -> int:
+    """puzzles.parquet (ranked) from verified per-seed summaries."""
+    from puzzlesearch.crossword.io import read_rows, write_puzzles_table
+
+    write_puzzles_table(read_rows(args.summaries), args.out)
+    return 0
+
+
+# ---------------------------------------------------------------- fill
+
+def _fill_settings(args, section: dict):
+    """Interactive fill settings: config `crossword.fill`, then --set, then the flags."""
+    from puzzlesearch.crossword.settings import FillSettings
+
+    settings = FillSettings.from_config(section["fill"]).with_sets(args.set)
+    _check_budget("--time-budget", args.time_budget)
+    _check_budget("--max-nodes", args.max_nodes)
+    if args.min_frequency is not None and args.min_frequency < 0:
+        raise PuzzleError(f"--min-frequency {args.min_frequency}: must be >= 0")
+    return settings.replace(time_budget=args.time_budget, max_nodes=args.max_nodes,
+                            min_frequency=args.min_frequency)
+
+
+def _print_fill(result, language) -> None:
+    from puzzlesearch.crossword.io import show
+
     print(show(result.grid, language))
     print(f"# filled {len(result.words)} slots in {result.seconds:.2f}s ({result.nodes} nodes, "
           f"{result.restarts} restarts); quality {result.quality:.2f} (mean log10 frequency), "
           f"rarest word frequency {result.min_frequency}")
-    out = _out_dir(args.out, FILL_OUT, root)
-    _report(write_filled(result, language, out / Path(args.pattern).stem, floor))
+
+
+def cmd_fill(args) -> int:
+    """Fill a pattern file; print the grid and write .ipuz/.html/.json."""
+    from puzzlesearch.crossword import fill as fillmod
+    from puzzlesearch.crossword.io import read_pattern, write_filled
+
+    if _pipeline_mode(args, ("lexicon", "min-frequency", "max-nodes", "time-budget", "set", "out")):
+        from puzzlesearch.crossword.settings import FillSettings
+
+        settings = FillSettings.from_json(args.settings)
+        tables, language = _pipeline_tables(args, settings.min_frequency)
+        pattern = read_pattern(args.pattern, tables.alphabet)
+        result = fillmod.fill(pattern, tables, settings, args.seed)
+        write_filled(result, language, args.ipuz, args.html, args.summary, settings)
+        return 0
+    from puzzlesearch import store
+    from puzzlesearch.config import load_config
+    from puzzlesearch.crossword.tables import open_language
+
+    config, root = load_config(args.config)
+    settings = _fill_settings(args, config["crossword"])
+    tables, language = open_language(args.lang, config, root, settings.min_frequency, args.lexicon)
+    pattern = read_pattern(args.pattern, tables.alphabet)
+    result = fillmod.fill(pattern, tables, settings, args.seed)
+    _print_fill(result, language)
+    out = Path(args.out) if args.out else store.cli_output_root().joinpath(*FILL_OUT)
+    stem = out / Path(args.pattern).stem
+    _report(write_filled(result, language, f"{stem}.ipuz", f"{stem}.html", f"{stem}.json", settings))
     return 0
 
+
+# ---------------------------------------------------------------- pattern, tables
 
 def cmd_pattern(args) -> int:
     """Print (or write) a random symmetric pattern."""
     from puzzlesearch.crossword.fill import american_pattern, pattern_text
     from puzzlesearch.io import write_text
 
+    _check_size(args.size)
     text = pattern_text(american_pattern(args.size, args.black, args.seed, max_word=args.max_word))
     if args.out:
         write_text(text, args.out)
@@ -163,8 +313,12 @@ def cmd_pattern(args) -> int:
 
 
 def cmd_build_tables(args) -> int:
-    """Write tables.npz/.json for a lexicon."""
+    """Write tables.npz and its manifest tables.json (pipeline: explicit paths, --settings)."""
+    from puzzlesearch.crossword.settings import TableSettings
     from puzzlesearch.crossword.tables import build_tables
 
-    build_tables(args.lexicon, args.out, args.words, args.alphabet, args.max_factor)
+    settings = TableSettings.from_json(args.settings)
+    if args.words is not None and not Path(args.words).is_file():
+        raise PuzzleError(f"--words {args.words}: no such file (build the lexicon first)")
+    build_tables(args.out, None if args.numeric else args.words, settings)
     return 0

@@ -6,7 +6,8 @@ over the words of its length, narrowed by ANDing per (position, letter) bitsets;
 cell a set of allowed letters; arc consistency between crossing slots; the slot with the
 fewest words (popcount) per past failure is filled next, with its most frequent words
 (that leave the crossings the most choices) first. Restarts with a little
-randomness and Luby-sequence node limits run until the time budget. Fill quality is the mean
+randomness and Luby-sequence node limits run until the node budget max_nodes
+(time_budget is only a safety cap). Fill quality is the mean
 log10 frequency of the entries. Slots are the runs of 2+ white cells (a one-letter run
 is unchecked in that direction). A white cell in no slot stays white: its given letter is
 kept; left empty it is an error (no word could ever fill it).
@@ -21,6 +22,7 @@ import numpy as np
 
 from puzzlesearch.crossword import kernels
 from puzzlesearch.crossword.model import Slot, runs, slots
+from puzzlesearch.crossword.settings import FillSettings
 from puzzlesearch.crossword.tables import WordTables
 from puzzlesearch.errors import PuzzleError
 from puzzlesearch.progress import log
@@ -28,25 +30,6 @@ from puzzlesearch.progress import log
 
 class NoFill(PuzzleError):
     """No fill found; names the hardest slot."""
-
-
-@dataclass(frozen=True)
-class FillSettings:
-    """Knobs of the fill (config section `crossword.fill`)."""
-
-    time_budget: float = 30.0
-    first_nodes: int = 1000  # node limit unit: attempt i gets first_nodes x luby(i)
-    noise: float = 1.0  # word-order randomness in restarts (0 = none)
-    freq_weight: float = 1.0  # weight of ln(frequency) against the crossings' choices
-    seed: int = 0
-    last_conflict: bool = True  # in even attempts, after a dead end branch on the failed slot first
-
-    def check(self) -> None:
-        """PuzzleError naming the bad setting."""
-        if not self.time_budget > 0:
-            raise PuzzleError(f"crossword.fill.time_budget: must be greater than 0 seconds (got {self.time_budget:g})")
-        if self.first_nodes < 1:
-            raise PuzzleError(f"crossword.fill.first_nodes: must be at least 1 (got {self.first_nodes})")
 
 
 @dataclass
@@ -61,6 +44,7 @@ class Filled:
     nodes: int
     restarts: int
     seconds: float
+    stopped_by: str = "filled"  # a fill ends only when filled; the budgets end it with NoFill
 
 
 def _structure(white: np.ndarray, slot_list: list[Slot]):
@@ -86,10 +70,14 @@ def _structure(white: np.ndarray, slot_list: list[Slot]):
     return slot_len, slot_cells, cross, cross_pos
 
 
-def fill(pattern: np.ndarray, tables: WordTables, settings: FillSettings = FillSettings(),
-         progress: bool = True) -> Filled:
-    """Fill a pattern (0 black, -1 empty, >0 given letter); NoFill names the hardest slot."""
-    settings.check()
+def fill(pattern: np.ndarray, tables: WordTables, settings: FillSettings = FillSettings(), seed: int = 0,
+         progress: bool = True, last_conflict: bool = True) -> Filled:
+    """Fill a pattern (0 black, -1 empty, >0 given letter); NoFill names the hardest slot.
+
+    Restarts run until settings.max_nodes nodes (the work budget: the same seed gives the
+    same fill on any machine) or the time_budget cap; either ends in NoFill naming its key.
+    `last_conflict`: in even attempts, after a dead end branch on the failed slot first.
+    """
     pattern = np.asarray(pattern)
     white = pattern != 0
     slot_list = slots(white, min_length=2)
@@ -123,10 +111,10 @@ def fill(pattern: np.ndarray, tables: WordTables, settings: FillSettings = FillS
     t0 = time.perf_counter()
     nodes_total, limit, restart = 0, settings.first_nodes, 0
     while True:
+        limit = min(limit, settings.max_nodes - nodes_total)
         status, nodes, failed = kernels.fill_bits(
             *args, dom0, cell_mask, fail_count, limit, settings.noise if restart else 0.0,
-            settings.seed + restart, out_word,
-            settings.last_conflict and restart % 2 == 0)
+            seed + restart, out_word, last_conflict and restart % 2 == 0)
         nodes_total += nodes
         if status == 1:
             break
@@ -135,15 +123,19 @@ def fill(pattern: np.ndarray, tables: WordTables, settings: FillSettings = FillS
             raise NoFill(f"no fill found: the pattern cannot be filled with lexicon {tables.name!r} "
                          f"(hardest slot {hard.name}, {hard.length} letters)")
         elapsed = time.perf_counter() - t0
+        hard = slot_list[int(np.argmax(fail_count))]
+        if nodes_total >= settings.max_nodes:
+            raise NoFill(f"no fill found within crossword.fill.max_nodes={settings.max_nodes} nodes "
+                         f"({restart + 1} attempts, {elapsed:.1f}s; hardest slot {hard.name}, {hard.length} letters)")
         if elapsed >= settings.time_budget:
-            hard = slot_list[int(np.argmax(fail_count))]
-            raise NoFill(f"no fill found within {settings.time_budget:g}s ({nodes_total} nodes, "
-                         f"{restart + 1} attempts; hardest slot {hard.name}, {hard.length} letters)")
+            raise NoFill(f"no fill found: stopped at the time cap crossword.fill.time_budget="
+                         f"{settings.time_budget:g}s after {nodes_total} of {settings.max_nodes} nodes "
+                         f"(hardest slot {hard.name}); raise crossword.fill.time_budget or lower max_nodes")
         restart += 1
         limit = settings.first_nodes * luby(restart + 1)
         if progress:
             log("crossword", f"fill: restart {restart} after {nodes_total} nodes ({elapsed:.1f}s), "
-                f"hardest slot so far {slot_list[int(np.argmax(fail_count))].name}")
+                f"hardest slot so far {hard.name}")
     seconds = time.perf_counter() - t0
     grid = np.zeros(pattern.shape, dtype=np.int8)
     for r, c in lone:  # given letters outside every slot stay as given

@@ -141,11 +141,10 @@ def to_html(grid: np.ndarray, language: Language, clue: Callable[[str], str] | N
             f'<div class="lists">{"".join(lists)}</div>\n</body>\n</html>\n')
 
 
-def write_puzzle(grid: np.ndarray, language: Language, stem: str | Path,
+def write_puzzle(grid: np.ndarray, language: Language, ipuz_path: str | Path, html_path: str | Path,
                  clue: Callable[[str], str] | None = None, title: str = "", notes: str = "") -> list[Path]:
-    """Write {stem}.ipuz and {stem}.html (atomically); return the paths."""
-    stem = Path(stem)
-    ipuz_path, html_path = stem.with_name(stem.name + ".ipuz"), stem.with_name(stem.name + ".html")
+    """Write the .ipuz and .html files (atomically); return the paths."""
+    ipuz_path, html_path = Path(ipuz_path), Path(html_path)
     write_json(to_ipuz(grid, language, clue, title, notes), ipuz_path)
     write_text(to_html(grid, language, clue, title), html_path)
     return [ipuz_path, html_path]
@@ -200,13 +199,14 @@ def read_pattern(path: str | Path, alphabet: Alphabet) -> np.ndarray:
 
 # ---------------------------------------------------------------- run outputs
 
-def clue_function(language: Language, section: dict):
-    """The clue of a word: 'x*y' for numeric puzzles, none for word puzzles."""
+PUZZLE_KIND, TABLE_KIND, FILL_KIND = "crossword-puzzle", "crossword-puzzles", "crossword-fill"
+
+
+def clue_function(language: Language, max_factor: int):
+    """The clue of a word: 'x*y' for numeric puzzles (factors up to max_factor), none for word puzzles."""
     if not language.numeric:
         return None
     from puzzlesearch.crossword.tables import numeric_clue
-
-    max_factor = int(section["numeric"]["max_factor"])
 
     def clue(word: str) -> str:
         try:
@@ -222,45 +222,84 @@ def puzzle_stem(g) -> str:
     return f"{g.language.code}_{g.settings.size}_seed{g.seed}"
 
 
-def write_generated(g, out_dir: Path, section: dict) -> list[Path]:
-    """Write a generated puzzle's .ipuz and .html into out_dir."""
+def puzzle_row(g, file: str) -> dict:
+    """One generated puzzle's row of puzzles.parquet (without its rank)."""
+    ents = entries(g.grid, g.language.alphabet)
+    return {
+        "lang": g.language.code, "size": g.settings.size, "seed": g.seed, "strategy": g.settings.strategy,
+        "cost": g.cost, "unknown_letters": g.unknown_letters, "scrambled_letters": g.scrambled_letters,
+        "unknown_words": g.unknown_words, "scrambled_words": g.scrambled_words,
+        "across_words": sum(e.direction == ACROSS for e in ents),
+        "down_words": sum(e.direction == DOWN for e in ents),
+        "black_cells": g.black_cells, "pops": g.pops, "restarts": g.restarts, "seconds": round(g.seconds, 4),
+        "stopped_by": g.stopped_by, "grid": show(g.grid, g.language), "file": file,
+    }
+
+
+def write_generated(g, ipuz_path: str | Path, html_path: str | Path, max_factor: int,
+                    summary_path: str | Path | None = None) -> list[Path]:
+    """Write a generated puzzle's .ipuz and .html (and a .json summary: its row and manifest)."""
     notes = (f"cost {g.cost:g}: {g.unknown_words} unknown and {g.scrambled_words} scrambled "
-             f"down words; strategy {g.settings.strategy}, seed {g.seed}")
-    return write_puzzle(g.grid, g.language, Path(out_dir) / puzzle_stem(g), clue_function(g.language, section),
-                        title=f"puzzlesearch {g.language.code} {g.settings.size}x{g.settings.size} seed {g.seed}",
-                        notes=notes)
+             f"down words; strategy {g.settings.strategy}, seed {g.seed}, stopped by {g.stopped_by}")
+    paths = write_puzzle(g.grid, g.language, ipuz_path, html_path, clue_function(g.language, max_factor),
+                         title=f"puzzlesearch {g.language.code} {g.settings.size}x{g.settings.size} seed {g.seed}",
+                         notes=notes)
+    if summary_path is not None:
+        from puzzlesearch.manifest import write_manifest
+
+        write_manifest(summary_path, paths, PUZZLE_KIND, g.settings.to_dict(),
+                       {"row": puzzle_row(g, Path(ipuz_path).name)})
+        paths.append(Path(summary_path))
+    return paths
 
 
-def puzzles_frame(results: list, section: dict):
-    """The ranked table of generated puzzles (cost, then seconds)."""
-    import polars as pl
+def read_rows(summary_paths) -> list[dict]:
+    """The rows of per-seed summaries, each verified against its manifest."""
+    from puzzlesearch.manifest import damaged, verify
 
     rows = []
-    for g in results:
-        ents = entries(g.grid, g.language.alphabet)
-        rows.append({
-            "lang": g.language.code, "size": g.settings.size, "seed": g.seed, "strategy": g.settings.strategy,
-            "cost": g.cost, "unknown_letters": g.unknown_letters, "scrambled_letters": g.scrambled_letters,
-            "unknown_words": g.unknown_words, "scrambled_words": g.scrambled_words,
-            "across_words": sum(e.direction == ACROSS for e in ents),
-            "down_words": sum(e.direction == DOWN for e in ents),
-            "black_cells": g.black_cells, "pops": g.pops, "restarts": g.restarts, "seconds": round(g.seconds, 4),
-            "grid": show(g.grid, g.language), "file": puzzle_stem(g) + ".ipuz",
-        })
-    df = pl.DataFrame(rows).sort(["cost", "seconds"])
+    for path in summary_paths:
+        data = verify(path, PUZZLE_KIND)
+        if not isinstance(data.get("row"), dict):
+            raise damaged(path, "no puzzle row")
+        rows.append(data["row"])
+    return rows
+
+
+def puzzles_frame(rows: list[dict]):
+    """The ranked table of generated puzzles: by cost, then pops, then seed (no timing: reproducible)."""
+    import polars as pl
+
+    df = pl.DataFrame(rows).sort(["cost", "pops", "seed"])
     return df.with_columns(pl.int_range(1, df.height + 1, dtype=pl.Int32).alias("rank")).select(
         "rank", pl.exclude("rank"))
 
 
-def write_filled(result, language: Language, stem: Path, min_frequency: int) -> list[Path]:
-    """Write a filled pattern's .ipuz, .html and a .json summary."""
+def write_puzzles_table(rows: list[dict], path: str | Path) -> list[Path]:
+    """Write puzzles.parquet and its manifest puzzles.json."""
+    from puzzlesearch.io import write_parquet
+    from puzzlesearch.manifest import write_manifest
+
+    path = Path(path)
+    write_parquet(puzzles_frame(rows), path)
+    json_path = path.with_suffix(".json")
+    write_manifest(json_path, [path], TABLE_KIND, {}, {"puzzles": len(rows)})
+    return [path, json_path]
+
+
+def write_filled(result, language: Language, ipuz_path: str | Path, html_path: str | Path,
+                 json_path: str | Path, settings) -> list[Path]:
+    """Write a filled pattern's .ipuz, .html and a .json summary (with a manifest of both)."""
+    from puzzlesearch.manifest import write_manifest
+
+    floor = settings.min_frequency
     notes = (f"fixed-pattern fill: quality {result.quality:.2f} (mean log10 frequency), "
-             f"frequency floor {min_frequency}, {result.nodes} nodes, {result.seconds:.2f}s")
-    paths = write_puzzle(result.grid, language, stem, None, title=f"puzzlesearch fill {Path(stem).name}", notes=notes)
+             f"frequency floor {floor}, {result.nodes} nodes, {result.seconds:.2f}s")
+    paths = write_puzzle(result.grid, language, ipuz_path, html_path, None,
+                         title=f"puzzlesearch fill {Path(ipuz_path).stem}", notes=notes)
     summary = {"slots": len(result.words), "words": result.words, "quality": round(result.quality, 4),
-               "rarest_frequency": result.min_frequency, "min_frequency": min_frequency,
+               "rarest_frequency": result.min_frequency, "min_frequency": floor,
                "nodes": result.nodes, "restarts": result.restarts, "seconds": round(result.seconds, 4),
-               "grid": show(result.grid, language)}
-    json_path = Path(stem).with_name(Path(stem).name + ".json")
-    write_json(summary, json_path)
-    return paths + [json_path]
+               "stopped_by": result.stopped_by, "grid": show(result.grid, language)}
+    write_manifest(json_path, paths, FILL_KIND, settings.to_dict(), summary)
+    return paths + [Path(json_path)]

@@ -10,7 +10,7 @@
      then cut by extra black cells (which only shortens vertical words).
 2. Progressive search (kernels.progressive_search): a bounded queue of the Q cheapest
    grids; pop the cheapest, make NB mutants (one across word replaced by another word of
-   the same length), keep those that fit in the queue; stop at cost 0 or the budget.
+   the same length), keep those that fit in the queue; stop at cost 0, after max_pops pops, or at the time cap.
 The cost f = unknown vertical letters + 0.2 x scrambled vertical letters (kernels.py).
 """
 
@@ -23,42 +23,14 @@ import numpy as np
 
 from puzzlesearch.crossword import kernels
 from puzzlesearch.crossword.model import Language, runs
+from puzzlesearch.crossword.settings import GenerateSettings
 from puzzlesearch.crossword.tables import WordTables
 from puzzlesearch.errors import PuzzleError
 from puzzlesearch.progress import log
 
-STRATEGIES = ("fill1", "fill2")
 CHUNK_POPS = 256  # pops per kernel call between time checks
-MIN_SIZE, MAX_SIZE = 3, 40  # grid sides (as in workflow/schemas/crossword.schema.yaml)
-
-
-@dataclass(frozen=True)
-class SearchSettings:
-    """Knobs of the progressive search (config section `crossword`)."""
-
-    size: int = 12
-    max_across: int = 8  # longest across word
-    max_down: int = 4  # longest vertical word (fill1: forced black; fill2: cut lengths)
-    queue: int = 64  # Q: grids kept in the queue
-    mutants: int = 16  # NB: mutants per pop
-    strategy: str = "fill1"
-    focus: float = 0.9  # probability a mutation hits an across word crossing a costly down word
-    time_budget: float = 10.0  # seconds per puzzle
-    max_pops: int = 0  # 0 = no limit (then only the time budget stops a search)
-    length_bias: float = 1.0  # word lengths are drawn with weight length**length_bias
-    stall_pops: int = 2000  # restart from new initial grids after this many pops without gain (0 = never)
-
-    def check(self) -> None:
-        """PuzzleError naming the bad setting."""
-        if self.strategy not in STRATEGIES:
-            raise PuzzleError(f"crossword.strategy: {self.strategy!r} is not one of {', '.join(STRATEGIES)}")
-        for key in ("size", "max_across", "max_down", "queue", "mutants"):
-            if getattr(self, key) < 1:
-                raise PuzzleError(f"crossword.{key}: must be at least 1 (got {getattr(self, key)})")
-        if not self.time_budget > 0:
-            raise PuzzleError(f"crossword.time_budget: must be greater than 0 seconds (got {self.time_budget:g})")
-        if not 0.0 <= self.focus <= 1.0:
-            raise PuzzleError(f"crossword.focus: must be between 0 and 1 (got {self.focus})")
+STOP_COST, STOP_POPS, STOP_TIME = "cost", "pops", "time"  # what ended a search (Generated.stopped_by)
+PROGRESS_SECONDS = 5  # seconds between progress log lines
 
 
 @dataclass
@@ -77,7 +49,8 @@ class Generated:
     pops: int
     seconds: float
     restarts: int = 0
-    settings: SearchSettings = field(repr=False, default_factory=SearchSettings)
+    settings: GenerateSettings = field(repr=False, default_factory=GenerateSettings)
+    stopped_by: str = STOP_COST  # cost (a cost-0 grid), pops (max_pops) or time (the time_budget cap)
 
     @property
     def cost(self) -> float:
@@ -118,7 +91,7 @@ class _Filler:
         return self.codes[row, :length]
 
 
-def initial_fill1(f: _Filler, s: SearchSettings) -> np.ndarray:
+def initial_fill1(f: _Filler, s: GenerateSettings) -> np.ndarray:
     """Row pass: words of random lengths, black where a vertical run reached max_down."""
     n = s.size
     grid = np.zeros((n, n), dtype=np.int8)
@@ -140,7 +113,7 @@ def initial_fill1(f: _Filler, s: SearchSettings) -> np.ndarray:
     return grid
 
 
-def initial_fill2(f: _Filler, s: SearchSettings) -> np.ndarray:
+def initial_fill2(f: _Filler, s: GenerateSettings) -> np.ndarray:
     """Column pass: vertical word lengths choose the black cells; long rows are cut."""
     n = s.size
     white = np.ones((n, n), dtype=bool)
@@ -178,10 +151,14 @@ def across_slots(grid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 # ---------------------------------------------------------------- the search
 
-def generate(tables: WordTables, language: Language, settings: SearchSettings, seed: int = 0,
+def generate(tables: WordTables, language: Language, settings: GenerateSettings, seed: int = 0,
              progress: bool = True) -> Generated:
-    """One grid by progressive search from `settings.queue` random initial grids."""
-    settings.check()
+    """One grid by progressive search from `settings.queue` random initial grids.
+
+    The search stops at cost 0, after settings.max_pops pops, or at the time_budget cap
+    (checked every CHUNK_POPS pops); `stopped_by` records which.
+    """
+    settings = settings.clipped()
     n = settings.size
     rng = np.random.default_rng(seed)
     filler = _Filler(tables, language, n, rng, settings.length_bias)
@@ -228,8 +205,10 @@ def generate(tables: WordTables, language: Language, settings: SearchSettings, s
     t0 += time.perf_counter() - warm  # kernel loading is not search time
     qn, pops, last_log = n_pat, 0, t0
     restarts, last_gain, last_best = 0, 0, best_info[0]
+    stopped_by = STOP_COST
     while best_info[0] > 0:
         if settings.max_pops and pops >= settings.max_pops:
+            stopped_by = STOP_POPS
             break
         if qn == 0 or (settings.stall_pops and pops - last_gain >= settings.stall_pops):
             fresh_queue()  # stagnation: start again from new initial grids, keep the best grid
@@ -249,48 +228,16 @@ def generate(tables: WordTables, language: Language, settings: SearchSettings, s
         if best_info[0] < last_best:
             last_best, last_gain = best_info[0], pops
         now = time.perf_counter()
-        if now - t0 >= settings.time_budget:
+        if best_info[0] > 0 and now - t0 >= settings.time_budget and not (
+                settings.max_pops and pops >= settings.max_pops):
+            stopped_by = STOP_TIME
             break
-        if progress and now - last_log > 5:
+        if progress and now - last_log > PROGRESS_SECONDS:
             log("crossword", f"seed {seed}: {pops} pops, {restarts} restarts, best cost {best_info[0] / 5:.1f}")
             last_log = now
     seconds = time.perf_counter() - t0
     stats = kernels.grid_cost(best_grid, *args)
     assert stats[0] == best_info[0], "incremental and full cost disagree"
     return Generated(best_grid, language, seed, int(stats[0]), int(stats[1]), int(stats[2]),
-                     int(stats[3]), int(stats[4]), int(stats[5]), pops, seconds, restarts, settings)
-
-
-# ---------------------------------------------------------------- config and languages
-
-def settings_from_config(section: dict, size: int) -> SearchSettings:
-    """SearchSettings from the `crossword:` config section for one grid size."""
-    if not MIN_SIZE <= int(size) <= MAX_SIZE:
-        raise PuzzleError(f"--size {size}: expected a grid size from {MIN_SIZE} to {MAX_SIZE}")
-    return SearchSettings(size=int(size), max_across=min(int(section["max_across"]), int(size)),
-                          max_down=int(section["max_down"]), queue=int(section["queue"]),
-                          mutants=int(section["mutants"]), strategy=section["strategy"],
-                          focus=float(section["focus"]), time_budget=float(section["time_budget"]),
-                          max_pops=int(section["max_pops"]), length_bias=float(section["length_bias"]),
-                          stall_pops=int(section["stall_pops"]))
-
-
-def open_language(code: str, config: dict, root, min_frequency: int | None = None,
-                  lexicon: str | None = None) -> tuple[WordTables, Language]:
-    """The tables (with the frequency floor) and the Language of en, ar or num."""
-    from puzzlesearch.crossword.model import NUMERIC_FILLERS
-    from puzzlesearch.crossword.tables import NUMERIC, open_tables
-
-    section = config["crossword"]
-    if code not in ("en", "ar", "num"):
-        raise PuzzleError(f"--lang {code!r}: expected en, ar or num")
-    if min_frequency is None:
-        min_frequency = int(section["min_frequency"].get(code, 0))
-    if min_frequency < 0:
-        raise PuzzleError(f"frequency floor must be >= 0 (got {min_frequency})")
-    if code == "num":
-        tables = open_tables(NUMERIC, config, root, min_frequency)
-        return tables, Language("num", NUMERIC, tables.alphabet, NUMERIC_FILLERS)
-    name = lexicon or section["lexicons"][code]
-    tables = open_tables(name, config, root, min_frequency)
-    return tables, Language(code, tables.name, tables.alphabet, tables.alphabet.letters)
+                     int(stats[3]), int(stats[4]), int(stats[5]), pops, seconds, restarts, settings,
+                     stopped_by)

@@ -1,41 +1,44 @@
 """Per-lexicon crossword tables: words by length as code arrays, word and anagram hash sets.
 
-    results/crossword/tables/{lexicon}/tables.npz   the arrays below
-    results/crossword/tables/{lexicon}/tables.json  alphabet, counts, source hash, build seconds
+    tables.npz   the arrays below
+    tables.json  its manifest (sha256, array shapes, the settings that built it) plus the
+                 alphabet, counts and build seconds
 
+The pipeline's are results/crossword/tables/{lexicon}/ (`crossword build-tables`, from
+explicit paths); interactive commands get theirs from the artifact store
+(`open_tables`), keyed by the word table's sha256, the options and the code.
 Rows of `codes` are sorted by (length, frequency descending, word), so the words of
 length L are rows len_start[L]:len_start[L+1] and those with frequency >= a floor are a
 prefix of that range. `sig_*` are the anagram signatures (letters sorted) with the best
 frequency among their words. The pseudo-lexicon `numeric` is built from products x*y.
 The frequency floor is applied when the tables are opened (`WordTables.view`), so one
-artifact serves every floor.
+artifact serves every floor. Loaders verify the manifest and range-check every array a
+kernel indexes (`load_tables`).
 """
 
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
 import numpy as np
 import polars as pl
 
+from puzzlesearch import manifest, store
 from puzzlesearch.crossword import kernels
-from puzzlesearch.crossword.model import DIGITS, Alphabet
+from puzzlesearch.crossword import model as model_module
+from puzzlesearch.crossword.model import DIGITS, NUMERIC_FILLERS, Alphabet, Language
+from puzzlesearch.crossword.settings import LANG_ALPHABET, LANGS, TableSettings
 from puzzlesearch.errors import PuzzleError
-from puzzlesearch.io import write_json, write_npz
-from puzzlesearch.lexicon.artifacts import file_sha256
+from puzzlesearch.io import write_npz
 from puzzlesearch.lexicon.model import ALPHABETS
 from puzzlesearch.progress import Timer, log
 
 NUMERIC = "numeric"  # the pseudo-lexicon of products x*y
-TABLES_VERSION = 2
-
-
-def tables_dir(lexicon: str, root: str | Path = ".") -> Path:
-    """results/crossword/tables/{lexicon} under the project root."""
-    return Path(root) / "results" / "crossword" / "tables" / lexicon
+TABLES_VERSION = 3
+TABLES_KIND = "crossword-tables"
+TABLES_FILE, TABLES_MANIFEST = "tables.npz", "tables.json"
 
 
 # ---------------------------------------------------------------- numeric words
@@ -116,31 +119,35 @@ def build_arrays(words: pl.DataFrame, letters: str) -> dict[str, np.ndarray]:
     }
 
 
-def build_tables(lexicon: str, out_dir: str | Path, words_path: str | Path | None = None,
-                 alphabet: str = "latin", max_factor: int = 99) -> dict:
-    """Write tables.npz and tables.json for a lexicon's words.parquet (or `numeric`)."""
-    out_dir = Path(out_dir)
+def build_tables(out_npz: str | Path, words_path: str | Path | None = None,
+                 settings: TableSettings | None = None) -> dict:
+    """Write tables.npz and its manifest tables.json: a lexicon's words.parquet, or `numeric` (no words)."""
+    out_npz = Path(out_npz)
+    settings = settings or TableSettings()
     with Timer() as t:
-        if lexicon == NUMERIC:
-            words, letters, source = numeric_words(max_factor), DIGITS, {"max_factor": max_factor}
-            direction = "ltr"
+        if words_path is None:
+            words, letters, direction, name = numeric_words(settings.max_factor), DIGITS, "ltr", NUMERIC
+            used = {"lexicon": NUMERIC, **settings.to_dict()}
         else:
-            if words_path is None or not Path(words_path).exists():
-                raise PuzzleError(f"lexicon {lexicon!r}: word table {words_path} is missing")
-            words = pl.read_parquet(words_path, columns=["word", "length", "frequency"])
-            letters = ALPHABETS[alphabet]
-            source = {"words_path": str(words_path), "words_sha256": file_sha256(words_path)}
-            direction = "rtl" if alphabet == "arabic" else "ltr"
+            from puzzlesearch.lexicon.artifacts import lexicon_from_files
+
+            lex = lexicon_from_files(words_path)
+            words = lex.words.select("word", "length", "frequency")
+            letters, name = ALPHABETS[lex.spec.alphabet], lex.name
+            direction = "rtl" if lex.spec.alphabet == "arabic" else "ltr"
+            used = {"lexicon": "words", "alphabet": lex.spec.alphabet,
+                    "words_sha256": manifest.file_sha256(words_path)}
         arrays = build_arrays(words, letters)
     lengths = arrays["lengths"]
-    meta = {"version": TABLES_VERSION, "lexicon": lexicon, "letters": letters, "direction": direction,
+    meta = {"version": TABLES_VERSION, "lexicon": name, "letters": letters, "direction": direction,
             "words": int(len(lengths)), "signatures": int(len(arrays["sig_lengths"])),
-            "words_by_length": {int(L): int(n) for L, n in zip(*np.unique(lengths, return_counts=True))},
-            "build_seconds": round(t.seconds, 3), **source}
-    write_npz(out_dir / "tables.npz", **arrays)
-    write_json(meta, out_dir / "tables.json")
-    log("crossword", f"tables for {lexicon}: {meta['words']} words, {meta['signatures']} anagram "
-        f"signatures in {t.seconds:.2f}s -> {out_dir}")
+            "words_by_length": {str(int(L)): int(n) for L, n in zip(*np.unique(lengths, return_counts=True))},
+            "max_factor": settings.max_factor if words_path is None else None,
+            "build_seconds": round(t.seconds, 3)}
+    write_npz(out_npz, **arrays)
+    manifest.write_manifest(out_npz.with_name(TABLES_MANIFEST), [out_npz], TABLES_KIND, used, meta)
+    log("crossword", f"tables for {name}: {meta['words']} words, {meta['signatures']} anagram "
+        f"signatures in {t.seconds:.2f}s -> {out_npz}")
     return meta
 
 
@@ -154,6 +161,12 @@ class WordTables:
     alphabet: Alphabet
     arrays: dict
     min_frequency: int = 0
+    meta: dict = field(default_factory=dict)  # the manifest's meta (lexicon, max_factor, ...)
+
+    @property
+    def max_factor(self) -> int:
+        """The numeric tables' max_factor (clues x*y), else the default."""
+        return int(self.meta.get("max_factor") or TableSettings().max_factor)
 
     @property
     def codes(self) -> np.ndarray:
@@ -210,39 +223,104 @@ class WordTables:
         return row >= 0 and bool(self.word_ok[row])
 
 
-def load_tables(path_dir: str | Path, name: str, min_frequency: int = 0) -> WordTables:
-    """Open tables.npz/.json of a folder with a frequency floor."""
-    folder = Path(path_dir)
-    meta = json.loads((folder / "tables.json").read_text())
-    with np.load(folder / "tables.npz") as data:
-        arrays = {k: data[k] for k in data.files}
-    return WordTables(name, Alphabet(meta["letters"], meta["direction"]), arrays, int(min_frequency))
+def load_tables(npz_path: str | Path, min_frequency: int = 0, name: str | None = None) -> WordTables:
+    """Open a verified tables.npz (manifest tables.json beside it) with a frequency floor."""
+    npz_path = Path(npz_path)
+    if npz_path.is_dir():
+        npz_path = npz_path / TABLES_FILE
+    meta = manifest.verify(npz_path.with_name(TABLES_MANIFEST), TABLES_KIND, [npz_path.name])
+    if meta.get("version") != TABLES_VERSION or not isinstance(meta.get("letters"), str) or not meta["letters"]:
+        raise manifest.damaged(npz_path, f"tables of another version (want {TABLES_VERSION})")
+    arrays = manifest.load_npz(npz_path, meta)
+    missing = sorted(set(ARRAY_NAMES) - set(arrays))
+    if missing:
+        raise manifest.damaged(npz_path, f"array {missing[0]!r} is missing")
+    check_arrays(npz_path, arrays, len(meta["letters"]))
+    alphabet = Alphabet(meta["letters"], "rtl" if meta.get("direction") == "rtl" else "ltr")
+    return WordTables(name or str(meta.get("lexicon", npz_path.parent.name)), alphabet, arrays,
+                      int(min_frequency), meta)
 
 
-def _fresh(folder: Path, source: dict) -> bool:
-    try:
-        meta = json.loads((folder / "tables.json").read_text())
-    except (OSError, ValueError):
-        return False
-    if not (folder / "tables.npz").exists() or meta.get("version") != TABLES_VERSION:
-        return False
-    return all(meta.get(k) == v for k, v in source.items())
+ARRAY_NAMES = ("codes", "lengths", "frequency", "len_start", "word_table",
+               "sig_codes", "sig_lengths", "sig_freq", "sig_table")
 
 
-def open_tables(lexicon: str, config: dict, root: str | Path, min_frequency: int = 0) -> WordTables:
-    """A lexicon's tables, built on first use (the same files as the pipeline rule)."""
-    folder = tables_dir(lexicon, root)
-    if lexicon == NUMERIC:
-        max_factor = int(config["crossword"]["numeric"]["max_factor"])
-        if not _fresh(folder, {"max_factor": max_factor}):
-            build_tables(NUMERIC, folder, max_factor=max_factor)
-    else:
-        from puzzlesearch.lexicon import open_lexicon
+def _hash_table_ok(table: np.ndarray, rows: int) -> bool:
+    """A hash table's size is a power of two with room for every row."""
+    size = len(table)
+    return size >= max(rows, 1) and size & (size - 1) == 0
 
-        lex = open_lexicon(lexicon, config, root)
-        folder = tables_dir(lex.name, root)
-        words = lex.dir / "words.parquet"
-        if not _fresh(folder, {"words_sha256": file_sha256(words)}):
-            build_tables(lex.name, folder, words, lex.spec.alphabet)
-        lexicon = lex.name
-    return load_tables(folder, lexicon, min_frequency)
+
+def check_arrays(path: Path, a: dict, n_letters: int) -> None:
+    """ArtifactError unless every index a kernel takes from the tables is in range."""
+    n, width = a["codes"].shape if a["codes"].ndim == 2 else (-1, -1)
+    n_sig = len(a["sig_lengths"])
+    same = (len(a["lengths"]) == n and len(a["frequency"]) == n and a["sig_codes"].ndim == 2
+            and a["sig_codes"].shape[0] == n_sig and len(a["sig_freq"]) == n_sig and len(a["len_start"]) == width + 2
+            and _hash_table_ok(a["word_table"], n) and _hash_table_ok(a["sig_table"], n_sig))
+    if not same:
+        raise manifest.damaged(path, "array shapes do not fit together")
+    manifest.check_range(path, "codes", a["codes"], 0, n_letters)
+    manifest.check_range(path, "sig_codes", a["sig_codes"], 0, n_letters)
+    manifest.check_range(path, "lengths", a["lengths"], 1, width)
+    manifest.check_range(path, "sig_lengths", a["sig_lengths"], 1, a["sig_codes"].shape[1])
+    manifest.check_range(path, "len_start", a["len_start"], 0, n)
+    manifest.check_range(path, "word_table", a["word_table"], -1, n - 1)
+    manifest.check_range(path, "sig_table", a["sig_table"], -1, n_sig - 1)
+    counts = np.diff(a["len_start"])
+    if (counts < 0).any() or not np.array_equal(np.repeat(np.arange(width + 1), counts), a["lengths"]):
+        raise manifest.damaged(path, "array 'len_start' does not match the word lengths")
+
+
+def code_sha256() -> str:
+    """Hash of the modules that build the tables (store keys change with them)."""
+    import sys
+
+    return store.code_sha256(sys.modules[__name__], kernels, model_module)
+
+
+def open_tables(lang: str, config: dict, root: str | Path | None, min_frequency: int = 0,
+                lexicon: str | None = None) -> WordTables:
+    """A language's tables from the artifact store, built on first use (interactive commands)."""
+    section = config["crossword"]
+    if lang == "num":
+        settings = TableSettings.from_config(section)
+        key = store.content_key(kind=TABLES_KIND, settings=settings.to_dict(), code=code_sha256())
+        folder = store.ensure(TABLES_KIND, key, lambda tmp: build_tables(tmp / TABLES_FILE, None, settings),
+                              f"numeric crossword tables (max_factor {settings.max_factor})")
+        return load_tables(folder / TABLES_FILE, min_frequency)
+    from puzzlesearch.lexicon.artifacts import WORDS_FILE, open_lexicon
+
+    lex = open_lexicon(lexicon or section["lexicons"][lang], config, root, alphabet=LANG_ALPHABET[lang])
+    words_sha = lex.stats["manifest"]["files"][WORDS_FILE]["sha256"]
+    key = store.content_key(kind=TABLES_KIND, words_sha256=words_sha, alphabet=lex.spec.alphabet, code=code_sha256())
+    folder = store.ensure(TABLES_KIND, key, lambda tmp: build_tables(tmp / TABLES_FILE, lex.dir / WORDS_FILE),
+                          f"crossword tables of lexicon {lex.name}")
+    return load_tables(folder / TABLES_FILE, min_frequency, lex.name)
+
+
+def language_of(lang: str, tables: WordTables) -> Language:
+    """The Language of en, ar or num over these tables; refuses tables of another alphabet."""
+    if lang not in LANGS:
+        raise PuzzleError(f"--lang {lang!r}: expected one of {', '.join(LANGS)}")
+    want = DIGITS if lang == "num" else ALPHABETS[LANG_ALPHABET[lang]]
+    if tables.alphabet.letters != want:
+        kind = "numeric" if lang == "num" else LANG_ALPHABET[lang]
+        raise PuzzleError(f"--lang {lang}: the tables of {tables.name!r} are not over the {kind} alphabet")
+    fillers = NUMERIC_FILLERS if lang == "num" else tables.alphabet.letters
+    return Language(lang, tables.name, tables.alphabet, fillers)
+
+
+def open_language(lang: str, config: dict, root: str | Path | None, min_frequency: int | None = None,
+                  lexicon: str | None = None) -> tuple[WordTables, Language]:
+    """The tables (with the frequency floor, default the config's for the language) and the Language."""
+    if lang not in LANGS:
+        raise PuzzleError(f"--lang {lang!r}: expected one of {', '.join(LANGS)}")
+    if lang == "num" and lexicon:
+        raise PuzzleError("--lexicon: numeric puzzles use the products x*y, not a word list")
+    if min_frequency is None:
+        min_frequency = int(config["crossword"]["min_frequency"].get(lang, 0))
+    if min_frequency < 0:
+        raise PuzzleError(f"--min-frequency {min_frequency}: must be >= 0")
+    tables = open_tables(lang, config, root, min_frequency, lexicon)
+    return tables, language_of(lang, tables)

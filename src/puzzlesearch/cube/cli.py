@@ -1,13 +1,30 @@
-"""`puzzlesearch cube ...`: solve cubes, build the tables, make random test sets."""
+"""`puzzlesearch cube ...`: solve cubes, build the tables, make random test sets.
+
+`cube solve` runs in one of two modes:
+  interactive  settings from config.yaml `cube:` (if run in a project), then --set, then the
+               budget flags; tables from --tables DIR (verified, never built) or the artifact
+               store (built there on first use).
+  pipeline     `--settings JSON --tables DIR|manifest.parquet --file CUBES --out TABLE`: a pure
+               function of those; a solve that reaches the time cap fails the job.
+"""
 
 from __future__ import annotations
 
 import argparse
-import math
 import random
-from pathlib import Path
+import sys
 
 from puzzlesearch.errors import PuzzleError
+
+EXIT_INTERRUPTED = 130
+# Budget flags: flag -> (config section, key); solver None = the chosen solver's section.
+BUDGET_FLAGS = {
+    "--target-length": ("twophase", "target_length"),
+    "--node-budget": ("twophase", "node_budget"),
+    "--phase2-max": ("twophase", "phase2_max"),
+    "--time-limit": (None, "time_limit"),
+}
+ALREADY_SOLVED = "already solved (0 moves)"
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -15,19 +32,24 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser("cube", help="Rubik's cube: Thistlethwaite and two-phase solvers")
     cmds = parser.add_subparsers(dest="cube_command", metavar="ACTION", required=True)
 
-    p = cmds.add_parser("solve", help="solve cubes (20 cubie tokens or a scramble like \"R U2 F'\")")
+    p = cmds.add_parser("solve", help="solve cubes (20 cubie tokens, 54 facelets, or a scramble like \"R U2 F'\")")
     p.add_argument("cubes", nargs="*", metavar="CUBE", help="one cube per argument (quote it)")
     p.add_argument("--file", help="a file with one cube per line ('#' comments allowed)")
     p.add_argument("--solver", choices=("thistlethwaite", "twophase"), default="twophase")
     p.add_argument("--format", choices=("standard", "contest"), default=None,
                    help="standard: R U2 F' ; contest: R1U2F3 (default: config cube.format)")
-    p.add_argument("--tables", help="table folder (default: config cube.tables; built if missing)")
-    p.add_argument("--out", help="write a Parquet table (cube, solution, moves, milliseconds) here")
+    p.add_argument("--tables", help="table folder or its manifest.parquet (verified, never built; "
+                                    "default: the artifact store, built there on first use)")
+    p.add_argument("--out", help="write a Parquet table (cube, solution, moves, milliseconds, stopped_by) here")
     p.add_argument("--target-length", type=int, help="two-phase: stop at a solution this short")
     p.add_argument("--node-budget", type=int, help="two-phase: nodes searched after a first solution")
     p.add_argument("--phase2-max", type=int, help="two-phase: longest phase 2 tried")
     p.add_argument("--time-limit", type=float, metavar="SECONDS",
-                   help="two-phase: seconds per cube at most (then the best so far, or an error)")
+                   help="seconds per cube at most, a safety cap (config cube.<solver>.time_limit)")
+    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                   help="override a config `cube:` key, e.g. twophase.node_budget=200000 (repeatable)")
+    p.add_argument("--settings", help="(pipeline) the solver step's settings as JSON; then --tables, "
+                                      "--file and --out are required and config.yaml is not read")
     p.set_defaults(func=cmd_solve)
 
     p = cmds.add_parser("random", help="(pipeline) write N uniformly random cubes from a seed")
@@ -36,100 +58,134 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--out", required=True)
     p.set_defaults(func=cmd_random)
 
-    p = cmds.add_parser("build-tables", help="build every move and pruning table and the manifest")
-    p.add_argument("--dir", help="table folder (default: config cube.tables)")
+    p = cmds.add_parser("build-tables", help="build every move and pruning table (default: into the artifact store)")
+    p.add_argument("--dir", help="table folder to build into (default: the artifact store)")
     p.set_defaults(func=cmd_build_tables)
 
-    p = cmds.add_parser("build-move-tables", help="(pipeline) build the move tables")
-    p.add_argument("--dir", required=True)
+    p = cmds.add_parser("build-move-tables", help="(pipeline) build the move tables and their manifests")
+    p.add_argument("--out-dir", required=True, help="folder to write move_*.npy, cperm_*.npy and .json into")
     p.set_defaults(func=cmd_build_move_tables)
 
     p = cmds.add_parser("build-prune-table", help="(pipeline) BFS one pruning table")
     p.add_argument("name")
-    p.add_argument("--dir", required=True)
+    p.add_argument("--tables", required=True, help="folder of the move tables (verified)")
+    p.add_argument("--out", required=True, help="prune_<name>.npy to write (its .json manifest beside it)")
     p.set_defaults(func=cmd_build_prune_table)
 
-    p = cmds.add_parser("manifest", help="(pipeline) write manifest.parquet from the table metadata")
-    p.add_argument("--dir", required=True)
+    p = cmds.add_parser("manifest", help="(pipeline) write manifest.parquet from the verified table manifests")
+    p.add_argument("--tables", required=True, help="the table folder")
+    p.add_argument("--out", required=True, help="the Parquet file to write")
     p.set_defaults(func=cmd_manifest)
 
 
-def _config(args):
+# ------------------------------------------------------------------ settings
+
+
+def _given_flags(args) -> dict[str, object]:
+    """The budget flags given on the command line: flag -> value."""
+    return {flag: getattr(args, flag[2:].replace("-", "_")) for flag in BUDGET_FLAGS
+            if getattr(args, flag[2:].replace("-", "_")) is not None}
+
+
+def _pipeline_settings(args):
+    """The solver step's settings from --settings (no config, no flags)."""
+    from puzzlesearch.cube.settings import STEP_SETTINGS
+
+    extra = [flag for flag in _given_flags(args)] + (["--set"] if args.set else []) + (["--format"] if args.format else [])
+    if extra:
+        raise PuzzleError(f"{extra[0]} cannot be combined with --settings (the settings JSON holds every value)")
+    missing = [flag for flag, value in (("--tables", args.tables), ("--file", args.file), ("--out", args.out))
+               if not value]
+    if missing:
+        raise PuzzleError(f"--settings (pipeline mode) needs {', '.join(missing)}")
+    return STEP_SETTINGS[args.solver].from_json(args.settings)
+
+
+def _interactive_settings(args):
+    """SolveSettings from config `cube:` (in a project), then --set, --format and the budget flags."""
     from puzzlesearch.config import load_config
+    from puzzlesearch.cube.settings import SolveSettings
 
-    config, root = load_config(args.config)
-    return config["cube"], root
-
-
-def _table_dir(args, section, root) -> Path:
-    """--tables/--dir as given (relative to the working folder), else config cube.tables."""
-    given = getattr(args, "tables", None) or getattr(args, "dir", None)
-    if given:
-        return Path(given)
-    path = Path(section["tables"])
-    return path if path.is_absolute() else root / path
-
-
-def _twophase_rules(root: Path) -> dict:
-    """key -> JSON schema of config cube.twophase (the budget flags share its bounds)."""
-    import yaml
-
-    from puzzlesearch.config import SCHEMA_DIR, schema_root
-
-    schema = yaml.safe_load((schema_root(root, Path.cwd()) / SCHEMA_DIR / "cube.schema.yaml").read_text())
-    return schema["properties"]["cube"]["properties"]["twophase"]["properties"]
+    config, _root = load_config(args.config)
+    settings = SolveSettings.from_config(config["cube"]).with_sets(args.set)
+    if args.format:
+        settings = settings.replace(format=args.format)
+    for flag, value in _given_flags(args).items():
+        section, key = BUDGET_FLAGS[flag]
+        if section is not None and section != args.solver:
+            raise PuzzleError(f"{flag} is a {section} setting: use it with --solver {section}")
+        settings = settings.with_flag(flag, section or args.solver, key, value)
+    return settings
 
 
-def _check_flag(flag: str, value, rule: dict) -> None:
-    """PuzzleError naming the flag unless value is within the schema rule's bounds."""
-    lo, hi, above = rule.get("minimum"), rule.get("maximum"), rule.get("exclusiveMinimum")
-    if (math.isnan(value) or (lo is not None and value < lo) or (hi is not None and value > hi)
-            or (above is not None and value <= above)):
-        bounds = [f"at least {lo}" if lo is not None else "", f"more than {above}" if above is not None else "",
-                  f"at most {hi}" if hi is not None else ""]
-        raise PuzzleError(f"{flag} must be {' and '.join(b for b in bounds if b)}, got {value:g}")
+# ------------------------------------------------------------------ solve
 
 
-def _twophase_options(args, section: dict, root: Path):
-    """TwoPhaseOptions from config cube.twophase, overridden by the flags given (checked first)."""
-    from puzzlesearch.cube.twophase import TwoPhaseOptions
+def _read_input(args) -> list:
+    """The cubes of the arguments, then of --file (each error names its argument or line)."""
+    from puzzlesearch.cube.io import parse_line, read_cubes
 
-    values = dict(section["twophase"])
-    for key, rule in _twophase_rules(root).items():
-        given = getattr(args, key, None)
-        if given is not None:
-            _check_flag("--" + key.replace("_", "-"), given, rule)
-            values[key] = given
-    return TwoPhaseOptions(**values)
-
-
-def cmd_solve(args) -> int:
-    """Print one verified solution per cube (and write --out as Parquet)."""
-    from puzzlesearch.cube.io import format_moves, parse_line, read_cubes
-    from puzzlesearch.cube.solve import solve_many
-    from puzzlesearch.cube.tables import Tables
-    from puzzlesearch.io import write_parquet
-
-    section, root = _config(args)
-    options = _twophase_options(args, section, root)
     if not args.cubes and not args.file:
-        raise PuzzleError("give a cube (20 tokens or a scramble) or --file FILE")
+        raise PuzzleError("give a cube (20 tokens, 54 facelets or a scramble) or --file FILE")
     cubes = [parse_line(text, f"cube {k}" if len(args.cubes) > 1 else "") for k, text in enumerate(args.cubes, 1)]
     if args.file:
         from_file = [parse_line(text, f"{args.file} line {n}") for n, text in read_cubes(args.file)]
         if not from_file:
             raise PuzzleError(f"{args.file} has no cube lines")
         cubes += from_file
-    style = args.format or section["format"]
-    format_moves([], style)  # reject an unknown style before the work
-    tables = Tables(_table_dir(args, section, root))
-    df = solve_many(cubes, tables, args.solver, style, options)
-    if args.out:
-        write_parquet(df, args.out)
-    else:
-        for solution in df["solution"]:
-            print(solution)
+    return cubes
+
+
+def _open_tables(args):
+    """--tables (verified, never built), else the artifact store's tables."""
+    from puzzlesearch.cube.tables import Tables, store_tables
+
+    return Tables(args.tables) if args.tables else store_tables()
+
+
+def _print_row(row: dict) -> None:
+    """One solved cube on stdout, at once (a later Ctrl-C keeps what was printed)."""
+    print(ALREADY_SOLVED if row["stopped_by"] == "solved" else row["solution"], flush=True)
+
+
+def _report_time_stops(run, args, settings) -> None:
+    """Interactive runs: name the cubes whose search the time cap ended (best so far kept)."""
+    from puzzlesearch.progress import log
+
+    stopped = [i for i, row in enumerate(run.rows, 1) if row["stopped_by"] == "time"]
+    if stopped:
+        limit = settings.options(args.solver).time_limit
+        log("cube", f"{len(stopped)} cube(s) stopped by the time limit of {limit:g} s (cube "
+                    f"{', '.join(map(str, stopped[:10]))}): the best solution found so far is given; "
+                    f"raise --time-limit for its full node budget")
+
+
+def cmd_solve(args) -> int:
+    """Print one verified solution per cube (or write --out as Parquet); Ctrl-C keeps what was solved."""
+    from puzzlesearch.cube.io import format_moves
+    from puzzlesearch.cube.solve import solve_many
+    from puzzlesearch.io import write_parquet
+
+    pipeline = args.settings is not None
+    settings = _pipeline_settings(args) if pipeline else _interactive_settings(args)
+    cubes = _read_input(args)
+    format_moves([], settings.format)  # reject an unknown style before the work
+    tables = _open_tables(args)
+    run = solve_many(cubes, tables, args.solver, settings.format, settings.options(args.solver),
+                     strict_time=pipeline, on_row=None if args.out else _print_row)
+    if not pipeline:
+        _report_time_stops(run, args, settings)
+    if args.out and not (pipeline and run.interrupted):
+        write_parquet(run.frame(), args.out)
+    if run.interrupted:
+        kept = f"written to {args.out}" if args.out and not pipeline else "printed above" if not args.out else "not kept"
+        print(f"puzzlesearch: interrupted after {len(run.rows)} of {len(cubes)} cubes (the solved ones are {kept})",
+              file=sys.stderr)
+        return EXIT_INTERRUPTED
     return 0
+
+
+# ------------------------------------------------------------------ tables and test sets
 
 
 def cmd_random(args) -> int:
@@ -145,31 +201,35 @@ def cmd_random(args) -> int:
 
 
 def cmd_build_tables(args) -> int:
-    from puzzlesearch.cube.tables import build_all
+    """Build every table into --dir, or into the artifact store; print the folder."""
+    from puzzlesearch.cube.tables import build_all, store_tables
 
-    section, root = _config(args)
-    build_all(_table_dir(args, section, root))
+    if args.dir:
+        build_all(args.dir)
+        print(args.dir)
+    else:
+        print(store_tables().dir)
     return 0
 
 
 def cmd_build_move_tables(args) -> int:
     from puzzlesearch.cube.tables import build_move_tables
 
-    build_move_tables(args.dir)
+    build_move_tables(args.out_dir)
     return 0
 
 
 def cmd_build_prune_table(args) -> int:
-    from puzzlesearch.cube.tables import PRUNE_SPECS, build_prune_table
+    from puzzlesearch.cube.tables import PRUNE_SPECS, build_prune_table, table_dir_of
 
     if args.name not in PRUNE_SPECS:
         raise PuzzleError(f"unknown pruning table {args.name!r}: one of {', '.join(PRUNE_SPECS)}")
-    build_prune_table(args.name, args.dir)
+    build_prune_table(args.name, table_dir_of(args.tables), args.out)
     return 0
 
 
 def cmd_manifest(args) -> int:
-    from puzzlesearch.cube.tables import write_manifest
+    from puzzlesearch.cube.tables import table_dir_of, write_manifest
 
-    write_manifest(args.dir)
+    write_manifest(table_dir_of(args.tables), args.out)
     return 0

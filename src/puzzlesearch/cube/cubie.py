@@ -231,12 +231,29 @@ def is_cubie_text(text: str) -> bool:
     return len(tokens) >= 2 and 2 * sum(map(_looks_like_cubie, tokens)) > len(tokens)
 
 
+LOWER_FACES = re.compile(f"[{FACES.lower()}]")
+
+
 def parse_cube(text: str) -> CubieCube:
-    """A cube from the 20-token format or from a scramble applied to the solved cube."""
+    """A cube from the 20-token format, a 54-facelet string, or a scramble applied to the solved cube.
+
+    Scrambles must use upper-case face letters: in standard notation `r` is a wide turn
+    (two layers), which these solvers do not take, so it is refused rather than read as R.
+    """
+    from puzzlesearch.cube.facelets import from_facelets, is_facelet_text
+
     if not text.strip():
-        raise PuzzleError("empty cube: give 20 cubie tokens or a scramble like R U2 F'")
+        raise PuzzleError("empty cube: give 20 cubie tokens, 54 facelets or a scramble like R U2 F'")
     if is_cubie_text(text):
         return parse_cubies(text)
+    if is_facelet_text(text):
+        return from_facelets(text)
+    lower = LOWER_FACES.search(text)
+    if lower:
+        letter = lower.group()
+        raise PuzzleError(f"move {letter!r} at character {lower.start() + 1}: lower-case face letters are wide "
+                          f"turns in standard notation ({letter} = {letter.upper()}w, two layers), which the "
+                          f"solvers do not take; write {letter.upper()} for a face turn")
     return SOLVED.apply(parse_moves(text))
 
 

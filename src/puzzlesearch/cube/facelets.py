@@ -54,3 +54,35 @@ def to_facelets(cube: CubieCube) -> str:
         for face, colour in zip(position, token):  # the token names colours in the position's order
             stickers[where[face]] = colour
     return "".join(stickers)
+
+
+def is_facelet_text(text: str) -> bool:
+    """True for one word of 54 upper-case letters URFDLB (a facelet string).
+
+    A 54-move compact scramble with no turn suffixes would read as facelets too; give such
+    a scramble with spaces.
+    """
+    word = text.strip()
+    return len(word) == N_FACELETS and set(word) <= set(FACES)
+
+
+def from_facelets(text: str) -> CubieCube:
+    """A cube from its 54-facelet URFDLB string (validated like the 20-token format)."""
+    from puzzlesearch.cube.cubie import parse_cubies
+    from puzzlesearch.errors import PuzzleError
+
+    word = text.strip()
+    centres = "".join(word[_at(face, 5)] for face in FACES)
+    if centres != FACES:
+        raise PuzzleError(f"facelet string: the centres (facelets 5, 14, 23, 32, 41, 50) read {centres}, "
+                          f"expected {FACES} (faces in the order U R F D L B)")
+    counts = {face: word.count(face) for face in FACES}
+    wrong = [f"{n} {face!r}" for face, n in counts.items() if n != N_FACELETS // len(FACES)]
+    if wrong:
+        raise PuzzleError(f"facelet string: each colour must appear 9 times, found {', '.join(wrong)}")
+    tokens = ["".join(word[_POSITION_FACELETS[frozenset(pos)][face]] for face in pos)
+              for pos in EDGE_NAMES + CORNER_NAMES]
+    try:
+        return parse_cubies(" ".join(tokens))
+    except PuzzleError as exc:
+        raise PuzzleError(f"facelet string (read as cubies {' '.join(tokens)}): {exc}") from None

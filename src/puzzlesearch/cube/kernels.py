@@ -13,7 +13,14 @@ from numba import njit, objmode
 
 from puzzlesearch.cube.constants import N_SLICE, N_SLICE_PERM
 
-CLOCK_EVERY = 1 << 16  # two-phase nodes between looks at the clock (well under 10 ms)
+CLOCK_EVERY = 1 << 16  # nodes between looks at the clock (well under 10 ms)
+
+# Why a search stopped (returned by the kernels; names in STOP_NAMES).
+STOP_EXHAUSTED = 0  # searched to the end: optimal (Thistlethwaite phase, two-phase within phase2_max)
+STOP_TARGET = 1  # two-phase: a solution at or under target_length
+STOP_NODES = 2  # two-phase: node budget spent after a first solution
+STOP_TIME = 3  # the time cap (a safety cap: depends on machine load)
+STOP_NAMES = ("complete", "target", "nodes", "time")
 
 
 @njit(cache=True)
@@ -57,16 +64,20 @@ def _redundant(m, prev):
 
 
 @njit(cache=True)
-def ida_phase(a0, b0, move_a, move_b, prune, n_b, moves, max_depth):
+def ida_phase(a0, b0, move_a, move_b, prune, n_b, moves, max_depth, time_limit):
     """Shortest move sequence from (a0, b0) to a table-distance-0 state (IDA*).
 
-    `moves` lists the phase's moves in the order to try them. Returns the move numbers, or
-    [-1] if there is none within max_depth.
+    `moves` lists the phase's moves in the order to try them. Returns (move numbers, stop
+    code): STOP_EXHAUSTED with [-1] if there is none within max_depth, STOP_TIME with [-1]
+    after time_limit seconds (the clock is read every CLOCK_EVERY nodes).
     """
     path = np.empty(max_depth + 1, dtype=np.int64)
     h0 = prune[a0 * n_b + b0]
     if h0 == 0:
-        return path[:0]
+        return path[:0], STOP_EXHAUSTED
+    nodes = 0
+    next_clock = CLOCK_EVERY
+    deadline = _clock() + time_limit
     sa = np.empty(max_depth + 1, dtype=np.int64)
     sb = np.empty(max_depth + 1, dtype=np.int64)
     mi = np.empty(max_depth + 1, dtype=np.int64)
@@ -82,6 +93,11 @@ def ida_phase(a0, b0, move_a, move_b, prune, n_b, moves, max_depth):
             m = moves[mi[depth]]
             if depth > 0 and _redundant(m, path[depth - 1]):
                 continue
+            nodes += 1
+            if nodes >= next_clock:
+                next_clock = nodes + CLOCK_EVERY
+                if _clock() > deadline:
+                    return np.full(1, -1, dtype=np.int64), STOP_TIME
             a = move_a[sa[depth], m]
             b = move_b[sb[depth], m]
             h = prune[a * n_b + b]
@@ -89,10 +105,10 @@ def ida_phase(a0, b0, move_a, move_b, prune, n_b, moves, max_depth):
                 continue
             path[depth] = m
             if depth + 1 == bound:
-                return path[:bound].copy()
+                return path[:bound].copy(), STOP_EXHAUSTED
             depth += 1
             sa[depth], sb[depth], mi[depth] = a, b, -1
-    return np.full(1, -1, dtype=np.int64)
+    return np.full(1, -1, dtype=np.int64), STOP_EXHAUSTED
 
 
 @njit(cache=True, inline="always")
@@ -122,7 +138,7 @@ def twophase_search(
     move_cp, move_ep, p1_moves, p2_moves,
     max_length, target_length, p2_max, node_budget, min_nodes, time_limit,
 ):
-    """Kociemba's two-phase search; returns (moves, nodes visited, out of time).
+    """Kociemba's two-phase search; returns (moves, nodes visited, stop code).
 
     Phase 1 runs IDA* to G2 = <U,D,R2,L2,F2,B2> for growing depths d1; every phase-1
     solution whose last move leaves G2 is completed by an optimal phase-2 IDA* of at most
@@ -132,7 +148,7 @@ def twophase_search(
     cubes (few-move scrambles) still get their short solutions. Phase 2 may start on the
     face phase 1 ended with; the caller merges those two moves (counted here as one).
     Always stops after time_limit seconds (the clock is read every CLOCK_EVERY nodes),
-    returning the best solution so far with the flag set. Returns an empty array if nothing
+    returning the best solution so far with STOP_TIME. Returns an empty array if nothing
     was found within max_length (or the time limit).
     """
     n_s = N_SLICE
@@ -169,15 +185,15 @@ def twophase_search(
                 if mi[depth] >= n1:
                     depth -= 1
                     continue
-                if best_len <= max_length and (
-                    nodes > node_budget or (best_len <= target_length and nodes > min_nodes)
-                ):
-                    return best[:best_len].copy(), nodes, False
+                if best_len <= max_length and best_len <= target_length and nodes > min_nodes:
+                    return best[:best_len].copy(), nodes, STOP_TARGET
+                if best_len <= max_length and nodes > node_budget:
+                    return best[:best_len].copy(), nodes, STOP_NODES
                 if nodes >= next_clock:
                     next_clock = nodes + CLOCK_EVERY
                     if _clock() > deadline:
                         n_best = best_len if best_len <= max_length else 0
-                        return best[:n_best].copy(), nodes, True
+                        return best[:n_best].copy(), nodes, STOP_TIME
                 m = p1_moves[mi[depth]]
                 if depth > 0 and _redundant(m, path1[depth - 1]):
                     continue
@@ -257,5 +273,5 @@ def twophase_search(
                 break
         d1 += 1
     if best_len > max_length:
-        return best[:0].copy(), nodes, False
-    return best[:best_len].copy(), nodes, False
+        return best[:0].copy(), nodes, STOP_EXHAUSTED
+    return best[:best_len].copy(), nodes, STOP_EXHAUSTED

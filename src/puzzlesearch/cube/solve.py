@@ -2,29 +2,40 @@
 
 from __future__ import annotations
 
+import contextlib
+import signal
+import threading
 import time
-from dataclasses import dataclass
-from typing import Iterable
+from dataclasses import dataclass, field
+from typing import Callable, Iterable
 
 import polars as pl
 
 from puzzlesearch.cube import thistlethwaite, twophase
 from puzzlesearch.cube.cubie import CubieCube
 from puzzlesearch.cube.io import format_moves
+from puzzlesearch.cube.settings import SOLVERS, ThistlethwaiteOptions, TwoPhaseOptions
 from puzzlesearch.cube.tables import Tables
 from puzzlesearch.errors import PuzzleError
 from puzzlesearch.progress import log
 
-SOLVERS = ("thistlethwaite", "twophase")
+__all__ = ["SOLVERS", "Solution", "solve_cube", "solve_many", "verify", "warm_up"]
+
+STOP_SOLVED = "solved"  # stopped_by of a cube that was already solved
+STOP_TIME = "time"
+COLUMNS = {"cube": pl.String, "solution": pl.String, "moves": pl.Int32, "milliseconds": pl.Float64,
+           "stopped_by": pl.String}
+CONFIG_KEYS = {"thistlethwaite": "cube.thistlethwaite.time_limit", "twophase": "cube.twophase.time_limit"}
 
 
 @dataclass(frozen=True)
 class Solution:
-    """One solved cube: the input, the moves, the time spent."""
+    """One solved cube: the input, the moves, the time spent, the budget that ended the search."""
 
     cube: CubieCube
     moves: tuple[int, ...]
     milliseconds: float
+    stopped_by: str = "complete"
 
 
 class UnverifiedSolution(AssertionError):
@@ -37,41 +48,107 @@ def verify(cube: CubieCube, moves) -> None:
         raise UnverifiedSolution(f"moves {format_moves(moves)} do not solve {cube}")
 
 
-def solve_cube(cube: CubieCube, tables: Tables, solver: str = "thistlethwaite",
-               options: twophase.TwoPhaseOptions = twophase.TwoPhaseOptions()) -> Solution:
-    """Solve and verify one cube."""
+def default_options(solver: str):
+    """The schema-default options of a solver."""
+    return TwoPhaseOptions() if solver == "twophase" else ThistlethwaiteOptions()
+
+
+def solve_cube(cube: CubieCube, tables: Tables, solver: str = "thistlethwaite", options=None) -> Solution:
+    """Solve and verify one cube (`options`: the solver's TwoPhaseOptions / ThistlethwaiteOptions)."""
+    options = options or default_options(solver)
     t0 = time.perf_counter()
     if solver == "thistlethwaite":
-        moves = thistlethwaite.solve(cube, tables)
+        moves, stop = thistlethwaite.solve(cube, tables, options), "complete"
     elif solver == "twophase":
-        moves = twophase.solve(cube, tables, options)
+        moves, _nodes, stop = twophase.search(cube, tables, options)
     else:
         raise ValueError(f"unknown solver {solver!r}")
     ms = (time.perf_counter() - t0) * 1000
     verify(cube, moves)
-    return Solution(cube, tuple(moves), ms)
+    return Solution(cube, tuple(moves), ms, STOP_SOLVED if cube.is_solved else stop)
 
 
-def warm_up(tables: Tables, solver: str, options=twophase.TwoPhaseOptions()) -> None:
+WARM_UP_SECONDS = 3600.0  # the warm-up compiles and verifies: not under the per-cube cap
+
+
+def warm_up(tables: Tables, solver: str, options=None) -> None:
     """Compile the numba kernels and load the tables (so timings measure search only)."""
+    from dataclasses import replace
+
     from puzzlesearch.cube.cubie import MOVE_CUBES, SOLVED
 
+    options = replace(options or default_options(solver), time_limit=WARM_UP_SECONDS)
     solve_cube(SOLVED * MOVE_CUBES[7] * MOVE_CUBES[1] * MOVE_CUBES[5], tables, solver, options)
 
 
+def time_cap_message(solver: str, index: int, options) -> str:
+    """The pipeline's one-line error for a solve that reached the time cap."""
+    return (f"cube {index}: the {solver} search reached its time cap of {options.time_limit:g} s before its "
+            f"work budget, so its answer would depend on machine load: raise config key {CONFIG_KEYS[solver]} "
+            f"(or run with fewer cores)")
+
+
+@dataclass
+class SolveRun:
+    """Rows solved so far (kept when the run is interrupted)."""
+
+    rows: list[dict] = field(default_factory=list)
+    interrupted: bool = False
+
+    def frame(self) -> pl.DataFrame:
+        """The rows as a table (cube, solution, moves, milliseconds, stopped_by)."""
+        return pl.DataFrame(self.rows, schema=COLUMNS)
+
+
+@contextlib.contextmanager
+def _ctrl_c_flag(run: "SolveRun"):
+    """While solving, Ctrl-C (SIGINT) sets run.interrupted; the loop stops between cubes.
+
+    A flag rather than KeyboardInterrupt, so a numba kernel is never interrupted inside
+    (the cube being solved finishes first, within its time cap); a second Ctrl-C stops at once.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def handler(_signum, _frame):
+        if run.interrupted:  # a second Ctrl-C: stop at once
+            raise KeyboardInterrupt
+        run.interrupted = True
+
+    previous = signal.signal(signal.SIGINT, handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 def solve_many(cubes: Iterable[CubieCube], tables: Tables, solver: str, style: str = "standard",
-               options=twophase.TwoPhaseOptions(), every: int = 100) -> pl.DataFrame:
-    """A table (cube, solution, moves, milliseconds), one row per cube, all verified."""
+               options=None, every: int = 100, strict_time: bool = False,
+               on_row: Callable[[dict], None] | None = None) -> SolveRun:
+    """Solve and verify every cube; Ctrl-C stops the run and keeps the rows solved so far.
+
+    strict_time (pipeline mode): a solve that reached the time cap is an error naming the
+    config key, so a load-dependent answer is never kept.
+    """
+    options = options or default_options(solver)
     warm_up(tables, solver, options)
-    rows = []
-    for i, cube in enumerate(cubes, 1):
-        try:
-            s = solve_cube(cube, tables, solver, options)
-        except PuzzleError as exc:
-            raise PuzzleError(f"cube {i}: {exc}") from None
-        rows.append({"cube": cube.to_text(), "solution": format_moves(s.moves, style),
-                     "moves": len(s.moves), "milliseconds": round(s.milliseconds, 3)})
-        if i % every == 0:
-            log("cube", f"{solver}: {i} cubes solved")
-    return pl.DataFrame(rows, schema={"cube": pl.String, "solution": pl.String,
-                                      "moves": pl.Int32, "milliseconds": pl.Float64})
+    run = SolveRun()
+    with _ctrl_c_flag(run):
+        for i, cube in enumerate(cubes, 1):
+            if run.interrupted:
+                break
+            try:
+                s = solve_cube(cube, tables, solver, options)
+            except PuzzleError as exc:
+                raise PuzzleError(f"cube {i}: {exc}") from None
+            if strict_time and s.stopped_by == STOP_TIME:
+                raise PuzzleError(time_cap_message(solver, i, options))
+            row = {"cube": cube.to_text(), "solution": format_moves(s.moves, style), "moves": len(s.moves),
+                   "milliseconds": round(s.milliseconds, 3), "stopped_by": s.stopped_by}
+            run.rows.append(row)
+            if on_row:
+                on_row(row)
+            if i % every == 0:
+                log("cube", f"{solver}: {i} cubes solved")
+    return run

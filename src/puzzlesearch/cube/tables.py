@@ -1,17 +1,21 @@
 """Move tables and BFS pruning tables: built once, saved as .npy, loaded behind `Tables`.
 
-Files in a table folder (default `results/cube/tables/`):
+Files in a table folder (the pipeline's `results/cube/tables/`, or a store folder):
   move_<coord>.npy   int32 (size x 18): coordinate after each move (-1: move not allowed)
   cperm_class.npy, cperm_half.npy   corner permutation -> class / index in H
   prune_<name>.npy   int8 distances over a * n_b + b (-1: not reachable)
-  <file>.json        metadata per table (shape, bytes, depth distribution, build seconds; the
-                     four corner tables are built in one step, its seconds on cperm_class only)
+  <file>.json        the table's manifest (sha256, shape, dtype: puzzlesearch.manifest) plus
+                     its metadata (depth distribution, build seconds; the four corner tables
+                     are built in one step, its seconds on cperm_class only)
   manifest.parquet   one row per table (written by `write_manifest`)
+
+`Tables` verifies each file against its manifest on first use and range-checks it (move
+tables hold coordinates of their target, prune tables depths) before a kernel indexes it,
+so a damaged file is a one-line ArtifactError, never a crash or an endless search.
 """
 
 from __future__ import annotations
 
-import json
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,12 +23,17 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
+from puzzlesearch import manifest
 from puzzlesearch.cube import constants as K
 from puzzlesearch.cube.coords import BASIC_COORDS, CPERM, DERIVED_COORDS, apply_move, all_perms, perm_rank
 from puzzlesearch.cube.cubie import SOLVED
 from puzzlesearch.errors import PuzzleError
-from puzzlesearch.io import write_json, write_npy, write_parquet
+from puzzlesearch.io import write_npy, write_parquet
 from puzzlesearch.progress import log
+
+MANIFEST_KINDS = {"move": "cube-move-table", "lookup": "cube-lookup-table", "prune": "cube-prune-table"}
+SUMMARY = "manifest.parquet"
+BUILD_HINT = "puzzlesearch cube build-tables --dir"
 
 
 @dataclass(frozen=True)
@@ -167,12 +176,19 @@ def coord_of(name: str, cube, lookups: dict[str, np.ndarray]) -> int:
     return int(lookups[f"cperm_{name[1:]}"][CPERM.of(cube)])  # cclass -> cperm_class
 
 
-def build_prune_table(name: str, table_dir) -> np.ndarray:
-    """BFS one pruning table from the saved move tables; save it with its distribution."""
+def build_prune_table(name: str, table_dir, out=None) -> np.ndarray:
+    """BFS one pruning table from the (verified) move tables in table_dir; save it to `out`.
+
+    `out` defaults to table_dir/prune_<name>.npy and must carry that file name (loaders
+    find tables by name); its manifest is written beside it.
+    """
     from puzzlesearch.cube.kernels import bfs_distances
 
     spec = PRUNE_SPECS[name]
-    tables = Tables(table_dir, build=False)
+    out = Path(out) if out else prune_file(Path(table_dir), name)
+    if out.name != prune_file(Path("."), name).name:
+        raise PuzzleError(f"--out {out}: a pruning table {name!r} must be named {prune_file(Path('.'), name).name}")
+    tables = Tables(table_dir)
     move_a, move_b = tables.move(spec.a), tables.move(spec.b)
     n_b = COORD_SIZES[spec.b]
     size = COORD_SIZES[spec.a] * n_b
@@ -181,7 +197,7 @@ def build_prune_table(name: str, table_dir) -> np.ndarray:
     t0 = time.perf_counter()
     dist = bfs_distances(move_a, move_b, moves, solved_index(spec, tables.lookups), n_b, size)
     seconds = time.perf_counter() - t0
-    _save(Path(table_dir), f"prune_{name}", dist, "prune", seconds,
+    _save(out.parent, f"prune_{name}", dist, "prune", seconds,
           {"a": spec.a, "b": spec.b, "moves": len(spec.moves), "what": spec.what})
     log("cube", f"pruning table {name}: {int((dist >= 0).sum()):,} states, depth {int(dist.max())}, {seconds:.2f}s")
     return dist
@@ -194,6 +210,8 @@ def distribution(arr: np.ndarray) -> dict[int, int]:
 
 
 def _save(out: Path, stem: str, arr: np.ndarray, kind: str, seconds: float, extra: dict) -> None:
+    """Write a table and its manifest (<stem>.json: checksum, shape, dtype, metadata)."""
+    out.mkdir(parents=True, exist_ok=True)
     write_npy(out / f"{stem}.npy", arr)
     meta = {"table": stem, "kind": kind, "shape": list(arr.shape), "dtype": str(arr.dtype),
             "entries": int(arr.size), "bytes": int(arr.nbytes), "build_seconds": round(seconds, 4), **extra}
@@ -201,13 +219,29 @@ def _save(out: Path, stem: str, arr: np.ndarray, kind: str, seconds: float, extr
         dist = distribution(arr)
         meta.update(reached=sum(dist.values()), max_depth=max(dist),
                     distribution=" ".join(f"{d}:{c}" for d, c in dist.items()))
-    write_json(meta, out / f"{stem}.json")
+    manifest.write_manifest(out / f"{stem}.json", [out / f"{stem}.npy"], MANIFEST_KINDS[kind], {}, meta)
 
 
-def write_manifest(table_dir, out=None) -> pl.DataFrame:
-    """One row per table from the .json metadata files; written to manifest.parquet."""
+def table_stems() -> list[str]:
+    """Every table of a complete folder, by file stem."""
+    return ([f"move_{c}" for c in MOVE_TABLES] + ["cperm_class", "cperm_half"]
+            + [f"prune_{n}" for n in PRUNE_SPECS])
+
+
+def write_manifest(table_dir, out=None, complete: bool = True) -> pl.DataFrame:
+    """One row per table from the verified table manifests; written to manifest.parquet (or `out`).
+
+    complete: every table must be there (else only those present are listed).
+    """
     d = Path(table_dir)
-    rows = [json.loads(p.read_text()) for p in sorted(d.glob("*.json"))]
+    rows = []
+    for stem in table_stems():
+        path = d / f"{stem}.json"
+        if not path.exists():
+            if not complete:
+                continue
+            raise PuzzleError(f"cube table manifest {path} is missing: build the tables first")
+        rows.append(manifest.verify(path, _kind_of(stem), [f"{stem}.npy"]))
     df = pl.DataFrame(
         [{"table": r["table"], "kind": r["kind"], "shape": "x".join(map(str, r["shape"])),
           "dtype": r["dtype"], "entries": r["entries"], "bytes": r["bytes"],
@@ -217,38 +251,100 @@ def write_manifest(table_dir, out=None) -> pl.DataFrame:
         schema_overrides={"reached": pl.Int64, "max_depth": pl.Int64, "distribution": pl.String,
                           "note": pl.String},
     )
-    write_parquet(df, out or d / "manifest.parquet")
+    write_parquet(df, out or d / SUMMARY)
     return df
 
 
 def build_all(table_dir) -> None:
-    """Every move and pruning table plus the manifest (what the CLI does on first use)."""
+    """Every move and pruning table plus manifest.parquet (the store's build function)."""
     build_move_tables(table_dir)
     for name in PRUNE_SPECS:
         build_prune_table(name, table_dir)
     write_manifest(table_dir)
 
 
+def code_sha256() -> str:
+    """sha256 of the code that shapes the tables (the store key)."""
+    from puzzlesearch import store
+    from puzzlesearch.cube import coords, cubie, kernels
+    from puzzlesearch.cube import tables as tables_module
+
+    return store.code_sha256(K, cubie, coords, kernels, tables_module)
+
+
+def store_tables() -> "Tables":
+    """The tables of the artifact store (built there on first use; never the pipeline's folder)."""
+    from puzzlesearch import store
+
+    key = store.content_key(kind="cube-tables", code=code_sha256())
+    return Tables(store.ensure("cube", key, build_all, "cube move and pruning tables"))
+
+
+def table_dir_of(path) -> Path:
+    """A table folder given as the folder itself or as a file in it (manifest.parquet, a .json)."""
+    p = Path(path)
+    return p.parent if p.suffix in (".parquet", ".json") else p
+
+
 # ------------------------------------------------------------------ loading
 
 
-class Tables:
-    """The table folder: arrays loaded on first use (memory-mapped reads are not needed)."""
+def _kind_of(stem: str) -> str:
+    """The manifest kind of a table file stem."""
+    return MANIFEST_KINDS["prune" if stem.startswith("prune_") else "lookup" if stem.startswith("cperm_") else "move"]
 
-    def __init__(self, table_dir, build: bool = True):
-        self.dir = Path(table_dir)
-        if build and not (self.dir / "manifest.parquet").exists():
-            log("cube", f"tables missing in {self.dir}: building them once")
-            build_all(self.dir)
+
+def _entry_bounds(stem: str, meta: dict, meta_path: Path) -> tuple[int, int]:
+    """Allowed entry range of a table: -1..size-1 of the target coordinate, or -1..max depth."""
+    if stem.startswith("move_"):
+        return -1, COORD_SIZES[stem.removeprefix("move_")] - 1
+    if stem == "cperm_class":
+        return 0, K.N_CORNER_CLASS - 1
+    if stem == "cperm_half":
+        return -1, K.N_CORNER_HALF - 1
+    max_depth = meta.get("max_depth")
+    if not isinstance(max_depth, int) or not 0 <= max_depth <= PRUNE_DEPTH_CAP:
+        raise manifest.damaged(meta_path, f"max_depth {max_depth!r} is not a depth 0..{PRUNE_DEPTH_CAP}")
+    return -1, max_depth
+
+
+PRUNE_DEPTH_CAP = 20  # no phase of either solver is deeper (God's number bounds them all)
+_EXPECTED_SHAPES = {**{f"move_{c}": (COORD_SIZES[c], K.N_MOVES) for c in MOVE_TABLES},
+                    "cperm_class": (K.N_CPERM,), "cperm_half": (K.N_CPERM,),
+                    **{f"prune_{n}": (COORD_SIZES[s.a] * COORD_SIZES[s.b],) for n, s in PRUNE_SPECS.items()}}
+
+
+class Tables:
+    """A table folder: each table verified (checksum, shape, range) on first use, then cached.
+
+    Never builds: a missing folder or table is a one-line error naming the build command.
+    """
+
+    def __init__(self, table_dir):
+        self.dir = table_dir_of(table_dir)
+        if not self.dir.is_dir():
+            raise PuzzleError(f"no cube table folder {self.dir}: build it with `{BUILD_HINT} {self.dir}`")
         self._cache: dict[str, np.ndarray] = {}
 
     def _load(self, stem: str) -> np.ndarray:
         if stem not in self._cache:
-            path = self.dir / f"{stem}.npy"
-            if not path.exists():
-                raise PuzzleError(f"cube table {path} is missing: run `puzzlesearch cube build-tables`")
-            self._cache[stem] = np.load(path)
+            self._cache[stem] = self._verified(stem)
         return self._cache[stem]
+
+    def _verified(self, stem: str) -> np.ndarray:
+        """One table: manifest checksum, shape/dtype, expected shape and entry range checked."""
+        path = self.dir / f"{stem}.npy"
+        meta_path = path.with_suffix(".json")
+        if not meta_path.exists() and not path.exists():
+            raise PuzzleError(f"cube table {path} is missing: build the tables with `{BUILD_HINT} {self.dir}`")
+        meta = manifest.verify(meta_path, _kind_of(stem), [path.name])
+        arr = manifest.load_npy(path, meta)
+        dtype = np.int8 if stem.startswith("prune_") else np.int32
+        if arr.shape != _EXPECTED_SHAPES[stem] or arr.dtype != dtype:
+            raise manifest.damaged(path, f"is {arr.dtype} {arr.shape}, expected {np.dtype(dtype)} {_EXPECTED_SHAPES[stem]}")
+        lo, hi = _entry_bounds(stem, meta, meta_path)
+        manifest.check_range(path, stem, arr, lo, hi)
+        return arr
 
     def move(self, coord: str) -> np.ndarray:
         """Move table of a coordinate (size x 18, int32)."""

@@ -8,12 +8,16 @@ that the merge at the boundary saves a move when an optimal phase allows it.
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 
 from puzzlesearch.cube.cubie import CubieCube
 from puzzlesearch.cube.io import merge_moves
-from puzzlesearch.cube.kernels import ida_phase
+from puzzlesearch.cube.kernels import STOP_TIME, ida_phase
+from puzzlesearch.cube.settings import ThistlethwaiteOptions
 from puzzlesearch.cube.tables import COORD_SIZES, PRUNE_SPECS, Tables
+from puzzlesearch.errors import PuzzleError
 
 PHASES = ("th1", "th2", "th3", "th4")
 MAX_PHASE_DEPTH = 15
@@ -24,15 +28,21 @@ def _moves_preferring(moves: tuple[int, ...], face: int) -> np.ndarray:
     return np.array(sorted(moves, key=lambda m: m // 3 != face), dtype=np.int64)
 
 
-def solve_phases(cube: CubieCube, tables: Tables) -> list[list[int]]:
-    """The optimal move sequence of each phase, in order."""
+def solve_phases(cube: CubieCube, tables: Tables,
+                 options: ThistlethwaiteOptions = ThistlethwaiteOptions()) -> list[list[int]]:
+    """The optimal move sequence of each phase, in order (PuzzleError past the time limit)."""
     phases: list[list[int]] = []
     last_face = -1
+    deadline = time.perf_counter() + options.time_limit
     for name in PHASES:
         spec = PRUNE_SPECS[name]
         a, b = tables.coord(spec.a, cube), tables.coord(spec.b, cube)
-        moves = ida_phase(a, b, tables.move(spec.a), tables.move(spec.b), tables.prune(name),
-                          COORD_SIZES[spec.b], _moves_preferring(spec.moves, last_face), MAX_PHASE_DEPTH)
+        left = deadline - time.perf_counter()
+        moves, stop = ida_phase(a, b, tables.move(spec.a), tables.move(spec.b), tables.prune(name),
+                                COORD_SIZES[spec.b], _moves_preferring(spec.moves, last_face), MAX_PHASE_DEPTH,
+                                left)
+        if stop == STOP_TIME or left <= 0:
+            raise PuzzleError(out_of_time_message(options, name))
         if len(moves) and moves[0] < 0:
             raise AssertionError(f"phase {name} found no solution: tables are inconsistent")
         seq = [int(m) for m in moves]
@@ -43,6 +53,13 @@ def solve_phases(cube: CubieCube, tables: Tables) -> list[list[int]]:
     return phases
 
 
-def solve(cube: CubieCube, tables: Tables) -> list[int]:
+def solve(cube: CubieCube, tables: Tables, options: ThistlethwaiteOptions = ThistlethwaiteOptions()) -> list[int]:
     """A solution (move numbers), phase boundaries merged."""
-    return merge_moves([m for seq in solve_phases(cube, tables) for m in seq])
+    return merge_moves([m for seq in solve_phases(cube, tables, options) for m in seq])
+
+
+def out_of_time_message(options: ThistlethwaiteOptions, phase: str) -> str:
+    """The one-line error for a Thistlethwaite solve that passed its time limit."""
+    return (f"Thistlethwaite search passed its time limit of {options.time_limit:g} s in phase {phase[-1]} "
+            f"(it normally takes milliseconds: a busy machine, or damaged tables?): raise --time-limit "
+            f"(config cube.thistlethwaite.time_limit)")

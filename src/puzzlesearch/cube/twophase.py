@@ -9,44 +9,36 @@ error if there is none).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
 from puzzlesearch.cube import constants as K
 from puzzlesearch.cube.cubie import MOVE_CP, MOVE_EP, CubieCube
 from puzzlesearch.cube.io import merge_moves
-from puzzlesearch.cube.kernels import twophase_search
+from puzzlesearch.cube.kernels import STOP_NAMES, STOP_TIME, twophase_search
+from puzzlesearch.cube.settings import TwoPhaseOptions
 from puzzlesearch.cube.tables import Tables
 from puzzlesearch.errors import PuzzleError
 
-
-@dataclass(frozen=True)
-class TwoPhaseOptions:
-    """Search budget: target_length moves (after min_nodes), node_budget nodes once solved, time_limit s."""
-
-    max_length: int = 30
-    target_length: int = 21
-    phase2_max: int = 10
-    node_budget: int = 1_000_000
-    min_nodes: int = 50_000
-    time_limit: float = 10.0
+__all__ = ["TwoPhaseOptions", "search", "solve"]
 
 
 def solve(cube: CubieCube, tables: Tables, options: TwoPhaseOptions = TwoPhaseOptions()) -> list[int]:
     """A solution (move numbers)."""
-    moves, _nodes = search(cube, tables, options)
+    moves, _nodes, _stop = search(cube, tables, options)
     return moves
 
 
-def search(cube: CubieCube, tables: Tables, options: TwoPhaseOptions) -> tuple[list[int], int]:
-    """(solution, nodes visited); the empty list only for the solved cube; PuzzleError when out of time."""
+def search(cube: CubieCube, tables: Tables, options: TwoPhaseOptions) -> tuple[list[int], int, str]:
+    """(solution, nodes visited, what stopped it: complete/target/nodes/time).
+
+    The empty list only for the solved cube; PuzzleError when out of time with no solution.
+    """
     t = tables
     p1 = np.array(K.ALL_MOVES, dtype=np.int64)
     p2 = np.array(K.G2_MOVES, dtype=np.int64)
     max_length = options.max_length
     while True:
-        moves, nodes, out_of_time = twophase_search(
+        moves, nodes, stop = twophase_search(
             t.coord("twist", cube), t.coord("flip", cube), t.coord("eslice", cube),
             np.array(cube.cp, dtype=np.int64), np.array(cube.ep, dtype=np.int64),
             t.move("twist"), t.move("flip"), t.move("eslice"), t.prune("tp1_twist"), t.prune("tp1_flip"),
@@ -56,8 +48,8 @@ def search(cube: CubieCube, tables: Tables, options: TwoPhaseOptions) -> tuple[l
             options.time_limit,
         )
         if len(moves) or cube.is_solved:
-            return merge_moves([int(m) for m in moves]), int(nodes)
-        if out_of_time:
+            return merge_moves([int(m) for m in moves]), int(nodes), STOP_NAMES[stop]
+        if stop == STOP_TIME:
             raise PuzzleError(out_of_time_message(options, int(nodes)))
         max_length += 5  # not reached: phase 1 <= 12 and phase 2 <= 18 moves, or the time limit ends it
 

@@ -1,0 +1,125 @@
+"""Crossword settings: one class per pipeline step, defaults and bounds from the schema.
+
+    GenerateSettings  one generated puzzle (per lang and size: min_frequency resolved for
+                      the language, max_across clipped to the size)
+    FillSettings      the fixed-pattern fill (config `crossword.fill`, minus the rule keys)
+    TableSettings     the numeric pseudo-lexicon's tables (max_factor)
+
+The schema (puzzlesearch/schemas/crossword.schema.yaml) holds every default and bound;
+keys that are nested or per-language there are mapped to one scalar per job here.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+from dataclasses import dataclass
+from typing import ClassVar
+
+from puzzlesearch.errors import ConfigError
+from puzzlesearch.settings import Settings, default, section_defaults, section_schema
+
+SECTION = "crossword"
+LANGS = ("en", "ar", "num")
+LANG_ALPHABET = {"en": "latin", "ar": "arabic"}  # word languages; num is the numeric pseudo-lexicon
+
+
+def _props() -> dict:
+    """The crossword section's schema properties."""
+    return section_schema(SECTION)["properties"]
+
+
+def _field(value):
+    """A dataclass field with a fixed default (taken from the schema by the caller)."""
+    return dataclasses.field(default=copy.deepcopy(value))
+
+
+@dataclass(frozen=True)
+class GenerateSettings(Settings):
+    """Knobs of one generated puzzle (progressive search) for one language and size."""
+
+    SECTION: ClassVar[str] = SECTION
+    size: int = _field(section_defaults(SECTION)["sizes"][0])
+    min_frequency: int = _field(section_defaults(SECTION)["min_frequency"]["en"])
+    max_across: int = default(SECTION, "max_across")
+    max_down: int = default(SECTION, "max_down")
+    queue: int = default(SECTION, "queue")
+    mutants: int = default(SECTION, "mutants")
+    strategy: str = default(SECTION, "strategy")
+    focus: float = default(SECTION, "focus")
+    length_bias: float = default(SECTION, "length_bias")
+    max_pops: int = default(SECTION, "max_pops")
+    stall_pops: int = default(SECTION, "stall_pops")
+    time_budget: float = default(SECTION, "time_budget")
+
+    @classmethod
+    def sub_schema(cls) -> dict:
+        """The schema of these keys: size is one item of `sizes`, min_frequency one language's floor."""
+        props = _props()
+        keys = {k: props[k] for k in cls.keys() if k in props and k != "min_frequency"}
+        keys["size"] = props["sizes"]["items"]
+        keys["min_frequency"] = props["min_frequency"]["properties"]["en"]
+        return {"type": "object", "additionalProperties": False, "properties": keys}
+
+    @classmethod
+    def for_job(cls, section: dict, lang: str, size: int) -> "GenerateSettings":
+        """The settings of the (lang, size) jobs from a validated `crossword` section."""
+        if lang not in LANGS:
+            raise ConfigError(f"--lang {lang!r}: expected one of {', '.join(LANGS)}")
+        data = {k: section[k] for k in cls.keys() if k in section and k not in ("size", "min_frequency")}
+        data["size"] = size
+        data["min_frequency"] = (section.get("min_frequency") or {}).get(lang, cls.min_frequency)
+        return cls.from_dict(data).clipped()
+
+    def clipped(self) -> "GenerateSettings":
+        """max_across clipped to the grid size (a longer word cannot fit)."""
+        return self if self.max_across <= self.size else dataclasses.replace(self, max_across=self.size)
+
+
+def _fill_default(key: str):
+    return _field(section_defaults(SECTION)["fill"][key])
+
+
+@dataclass(frozen=True)
+class FillSettings(Settings):
+    """Knobs of the fixed-pattern fill (config `crossword.fill`; `patterns` and `lang` are the rule's)."""
+
+    SECTION: ClassVar[str] = "crossword.fill"
+    RULE_KEYS: ClassVar[tuple[str, ...]] = ("patterns", "lang")
+    min_frequency: int = _fill_default("min_frequency")
+    first_nodes: int = _fill_default("first_nodes")
+    max_nodes: int = _fill_default("max_nodes")
+    freq_weight: float = _fill_default("freq_weight")
+    noise: float = _fill_default("noise")
+    time_budget: float = _fill_default("time_budget")
+
+    @classmethod
+    def sub_schema(cls) -> dict:
+        """The `crossword.fill` schema restricted to these keys."""
+        props = _props()["fill"]["properties"]
+        return {"type": "object", "additionalProperties": False, "properties": {k: props[k] for k in cls.keys()}}
+
+    def check(self) -> None:
+        """max_nodes must allow the first attempt."""
+        if self.max_nodes < self.first_nodes:
+            raise ConfigError(f"config key crossword.fill.max_nodes: {self.max_nodes} is less than "
+                              f"crossword.fill.first_nodes ({self.first_nodes})")
+
+
+@dataclass(frozen=True)
+class TableSettings(Settings):
+    """Settings of the numeric pseudo-lexicon's tables (word lexicons' tables have none)."""
+
+    SECTION: ClassVar[str] = SECTION
+    max_factor: int = _field(section_defaults(SECTION)["numeric"]["max_factor"])
+
+    @classmethod
+    def sub_schema(cls) -> dict:
+        """`crossword.numeric` restricted to max_factor."""
+        props = _props()["numeric"]["properties"]
+        return {"type": "object", "additionalProperties": False, "properties": {"max_factor": props["max_factor"]}}
+
+    @classmethod
+    def from_config(cls, section: dict | None) -> "TableSettings":
+        """From the `crossword` section (its `numeric` mapping)."""
+        return cls.from_dict(dict((section or {}).get("numeric") or {}))
