@@ -105,7 +105,8 @@ def bench_five(lex, args):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--wordlist", default=str(ROOT.parent / "shared" / "wordlists" / "enable2k.txt"))
-    parser.add_argument("--root", default="/tmp/boggle-bench", help="where the lexicon artifacts are cached")
+    parser.add_argument("--root", default=str(ROOT), help="folder a relative --wordlist is read from "
+                        "(the lexicon is built into the artifact store, $PUZZLESEARCH_STORE)")
     parser.add_argument("--boards", type=int, default=200_000, help="random 4x4 boards (5x5: half, good: a tenth)")
     parser.add_argument("--baseline", type=int, default=300, help="boards for the pure-Python baseline")
     parser.add_argument("--seeds", type=int, default=0, help="search seeds (0 = skip the search benchmark)")

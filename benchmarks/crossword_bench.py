@@ -29,7 +29,9 @@ from puzzlesearch.config import validate_config
 from puzzlesearch.crossword import kernels
 from puzzlesearch.crossword.fill import FillSettings, NoFill, american_pattern, fill
 from puzzlesearch.crossword.model import Language, runs
-from puzzlesearch.crossword.search import SearchSettings, generate
+from puzzlesearch.crossword.search import generate
+from puzzlesearch.crossword.settings import GenerateSettings as SearchSettings
+from puzzlesearch.lexicon import open_lexicon
 from puzzlesearch.crossword.tables import open_tables
 from puzzlesearch.errors import PuzzleError
 
@@ -53,7 +55,8 @@ def run_generation(tables, lang, seeds, budget, focus):
     """(solved seeds, median seconds, all seconds) for the 12x12, max-down-4 setting."""
     secs, solved = [], 0
     for seed in range(seeds):
-        g = generate(tables, lang, SearchSettings(size=12, max_down=4, time_budget=budget, focus=focus),
+        g = generate(tables, lang, SearchSettings(size=12, max_down=4, time_budget=budget, focus=focus,
+                                                  max_pops=0),
                      seed, progress=False)
         solved += g.cost5 == 0
         secs.append(g.seconds)
@@ -61,6 +64,7 @@ def run_generation(tables, lang, seeds, budget, focus):
 
 
 BASELINE_FILL = {"freq_weight": 0.0, "noise": 0.0, "last_conflict": False}
+NO_NODE_LIMIT = 10 ** 15  # the benchmark compares time-budgeted fills
 
 
 def run_fill(patterns, tables, budget, label, **knobs):
@@ -69,7 +73,10 @@ def run_fill(patterns, tables, budget, label, **knobs):
     for seed, pattern in patterns:
         blacks = int((pattern == 0).sum())
         try:
-            r = fill(pattern, tables, FillSettings(time_budget=budget, **knobs), progress=False)
+            knobs = dict(knobs)
+            last_conflict = knobs.pop("last_conflict", True)
+            r = fill(pattern, tables, FillSettings(time_budget=budget, max_nodes=NO_NODE_LIMIT, **knobs),
+                     progress=False, last_conflict=last_conflict)
             secs.append(r.seconds)
             print(f"  {label} pattern {seed} ({blacks} black, {blacks / pattern.size:.1%}): {r.seconds:.2f}s, "
                   f"{r.nodes} nodes, {r.restarts} restarts, quality {r.quality:.2f}")
@@ -109,9 +116,9 @@ def main() -> None:
     if args.root is None:
         (root / "workflow").symlink_to(PROJECT / "workflow")
     config = validate_config({"lexicons": {"default": "builtin:en"}}, root)
-    tables = open_tables("default", config, root, args.gen_floor)
+    tables = open_tables("en", config, root, args.gen_floor)
     lang = Language("en", tables.name, tables.alphabet, tables.alphabet.letters)
-    generate(tables, lang, SearchSettings(size=6, time_budget=1), 0, progress=False)  # load kernels
+    generate(tables, lang, SearchSettings(size=6, time_budget=1, max_pops=100), 0, progress=False)  # load kernels
 
     # cost kernel vs plain Python on the same random grids
     rng = np.random.default_rng(0)
@@ -120,7 +127,7 @@ def main() -> None:
         g = rng.integers(1, 27, size=(12, 12)).astype(np.int8)
         g[rng.random((12, 12)) < 0.25] = 0
         grids.append(g)
-    words = (pl.read_parquet(root / "results" / "lexicon" / "default" / "words.parquet")
+    words = (open_lexicon("default", config, root).words
              .filter(pl.col("frequency").fill_null(0) >= args.gen_floor)["word"].to_list())
     known = set(words)
     anagrams = {"".join(sorted(w)) for w in words}
@@ -142,7 +149,7 @@ def main() -> None:
     print(f"baseline (seed's uniform mutations, focus 0): cost 0 in {b_solved}/{args.seeds}, "
           f"median {b_med:.3f}s; ratio baseline/focused median {b_med / med:.1f}x")
 
-    ftables = open_tables("default", config, root, args.fill_floor)
+    ftables = open_tables("en", config, root, args.fill_floor)
     patterns, seed = [], 0
     while len(patterns) < args.patterns and seed < 10 * args.patterns:
         try:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -275,7 +277,6 @@ def test_bad_input_gives_one_line(project, tmp_path, capsys, english):
     code, err = run_cli(["--config", cfg, "crossword", "generate", "--size", "0"], capsys)
     assert code == 2 and len(err) == 1 and "size" in err[0]
     badcfg = tmp_path / "config.yaml"
-    shutil.copytree(project / "workflow", tmp_path / "workflow")
     badcfg.write_text("lexicons: {default: builtin:en}\ncrossword: {strategy: fill9}\n")
     code, err = run_cli(["--config", str(badcfg), "crossword", "generate"], capsys)
     assert code == 2 and len(err) == 1 and "crossword.strategy" in err[0]
@@ -353,21 +354,32 @@ def test_bitset_fill_agrees_with_brute_force_on_tiny_grids(tmp_path):
 
 DOCUMENTED_COLUMNS = ["rank", "lang", "size", "seed", "strategy", "cost", "unknown_letters", "scrambled_letters",
                       "unknown_words", "scrambled_words", "across_words", "down_words", "black_cells", "pops",
-                      "restarts", "seconds", "grid", "file"]  # README, Crossword > Results
+                      "restarts", "seconds", "stopped_by", "grid", "file"]  # README, Crossword > Results
+
+
+def run_ps(args, cwd, check=True):
+    """The real CLI in a subprocess (exit code, stdout, stderr)."""
+    out = subprocess.run([sys.executable, "-m", "puzzlesearch", *args], cwd=cwd, capture_output=True, text=True)
+    if check:
+        assert out.returncode == 0, out.stderr
+    return out
+
+
+def one_error_line(out) -> str:
+    """The one stderr line of a refused command (exit 2, no traceback)."""
+    lines = [line for line in out.stderr.splitlines() if line.strip()]
+    assert out.returncode == 2 and "Traceback" not in out.stderr, out.stderr
+    errors = [line for line in lines if line.startswith("puzzlesearch: error:")]
+    assert len(errors) == 1, out.stderr
+    return errors[0]
 
 
 @pytest.fixture(scope="module")
 def cli_generated(project, english):
-    """`crossword generate` without --out (3 seeds of 8x8, short budget): (stdout, default folder)."""
-    import contextlib
-    import io
-
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        code = main(["--config", str(project / "config.yaml"), "crossword", "generate", "--size", "8",
-                     "--seeds", "3", "--max-down", "5", "--time-budget", "0.05"])
-    assert code == 0
-    return out.getvalue(), project / "results" / "crossword" / "cli" / "en" / "8"
+    """`crossword generate` without --out (3 seeds of 8x8, small pop budget), run in the project folder."""
+    out = run_ps(["crossword", "generate", "--size", "8", "--seeds", "3", "--max-down", "5", "--max-pops", "50"],
+                 project)
+    return out.stdout, project / "results" / "cli" / "crossword" / "en" / "8"
 
 
 def test_generate_without_out_writes_to_the_cli_folder(cli_generated, project):
@@ -381,15 +393,15 @@ def test_generate_without_out_writes_to_the_cli_folder(cli_generated, project):
     assert not list(folder.glob(".*.tmp"))
 
 
-def test_fill_without_out_writes_to_the_cli_folder(project, tmp_path, capsys, english):
+def test_fill_without_out_writes_to_the_cli_folder(project, tmp_path, english):
     path = tmp_path / "small.txt"
     path.write_text(PATTERN)
-    code = main(["--config", str(project / "config.yaml"), "crossword", "fill", "--pattern", str(path),
-                 "--min-frequency", "0", "--time-budget", "20"])
-    stdout = capsys.readouterr().out
-    folder = project / "results" / "crossword" / "cli" / "fill"
+    stdout = run_ps(["crossword", "fill", "--pattern", str(path), "--min-frequency", "0", "--time-budget", "20"],
+                    project).stdout
+    folder = project / "results" / "cli" / "crossword" / "fill"
     expected = [folder / f"small.{ext}" for ext in ("ipuz", "html", "json")]
-    assert code == 0 and all(f"# wrote {p}" in stdout for p in expected)
+    assert all(f"# wrote {p}" in stdout for p in expected)
+    assert json.loads(expected[2].read_text())["stopped_by"] == "filled"
     assert all(p.is_file() for p in expected)
     assert not (project / "results" / "crossword" / "fill").exists()
 
@@ -406,8 +418,8 @@ def test_puzzles_parquet_has_documented_columns_and_is_ranked_by_cost(cli_genera
     df = pl.read_parquet(folder / "puzzles.parquet")
     assert df.columns == DOCUMENTED_COLUMNS
     assert df["rank"].to_list() == [1, 2, 3] and sorted(df["seed"].to_list()) == [0, 1, 2]
-    keys = list(zip(df["cost"], df["seconds"]))
-    assert keys == sorted(keys)
+    keys = list(zip(df["cost"], df["pops"], df["seed"]))  # ranked without timings: reproducible
+    assert keys == sorted(keys) and set(df["stopped_by"]) <= {"cost", "pops"}
     for row in df.iter_rows(named=True):  # each cost is what its grid text costs, by plain Python
         grid = grid_from_text(row["grid"], tables.alphabet)
         assert row["cost"] == pytest.approx(brute_cost(grid, tables.alphabet, words, dict.fromkeys(words, True)) / 5)
@@ -511,8 +523,11 @@ def test_time_budget_and_pattern_size_are_checked(project, tmp_path, capsys, eng
     for size in ("2", "0"):
         code, err = run_cli(["--config", cfg, "crossword", "pattern", "--size", size], capsys)
         assert code == 2 and len(err) == 1 and "--size" in err[0]
-    with pytest.raises(PuzzleError, match="time_budget"):
-        SearchSettings(time_budget=-1).check()
+    with pytest.raises(PuzzleError, match="crossword.time_budget"):
+        SearchSettings(time_budget=-1)
+    for size in ("41", "1000"):  # beyond the schema's bound of crossword.sizes
+        line = one_error_line(run_ps(["crossword", "pattern", "--size", size], tmp_path, check=False))
+        assert "--size" in line and "40" in line
     for size in range(3, 8):  # every pattern the generator gives has words of 3+ letters only
         white = american_pattern(size, 0.16, seed=size, max_word=9) != 0
         lengths = [n for line in list(white) + list(white.T) for _, n in runs(line)]
@@ -540,3 +555,107 @@ def test_arabic_pattern_files_are_in_page_order(config, project, tmp_path):
     assert doc["puzzle"][0][3] == "#" and doc["solution"][1][0] == "ن"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")  # the printed grid read back is the same grid
     assert np.array_equal(read_pattern(path, tables.alphabet), result.grid)
+
+
+# ---------------------------------------------------------------- settings, artifacts, budgets (issue 11)
+
+def build_numeric(folder, max_factor=20):
+    """`crossword build-tables --numeric` into folder; the tables.npz path."""
+    npz = folder / "tables.npz"
+    run_ps(["crossword", "build-tables", "--settings", json.dumps({"max_factor": max_factor}), "--numeric",
+            "--out", str(npz)], folder)
+    return npz
+
+
+def pipeline_generate(tables, folder, settings, lang="num", seed=0, check=True):
+    """One pipeline puzzle job (explicit paths); the subprocess result."""
+    stem = folder / f"{lang}_seed{seed}"
+    return run_ps(["crossword", "generate", "--settings", json.dumps(settings), "--tables", str(tables),
+                   "--lang", lang, "--seed", str(seed), "--ipuz", f"{stem}.ipuz", "--html", f"{stem}.html",
+                   "--summary", f"{stem}.json"], folder, check=check)
+
+
+def test_damaged_tables_give_one_line_naming_the_file(tmp_path):
+    npz = build_numeric(tmp_path)
+    settings = {"size": 5, "max_pops": 100}
+    row = json.loads(pipeline_generate(npz, tmp_path, settings) and (tmp_path / "num_seed0.json").read_text())["row"]
+    assert row["stopped_by"] in ("cost", "pops") and row["size"] == 5
+    good = npz.read_bytes()
+    for damage in (lambda b: b[:100] + bytes([b[100] ^ 1]) + b[101:], lambda b: b[: len(b) // 2]):
+        npz.write_bytes(damage(good))
+        line = one_error_line(pipeline_generate(npz, tmp_path, settings, check=False))
+        assert "tables.npz" in line
+    # a changed entry under a consistent manifest: the range check stops it before a kernel indexes it
+    from puzzlesearch.manifest import read_manifest, write_manifest
+
+    npz.write_bytes(good)
+    with np.load(npz) as data:
+        arrays = {k: data[k] for k in data.files}
+    arrays["word_table"][np.argmax(arrays["word_table"])] = 10 ** 6
+    np.savez(npz, **arrays)
+    meta = read_manifest(tmp_path / "tables.json")
+    info = meta.pop("manifest")
+    write_manifest(tmp_path / "tables.json", [npz], info["kind"], info["settings"], meta)
+    line = one_error_line(pipeline_generate(npz, tmp_path, settings, check=False))
+    assert "tables.npz" in line and "word_table" in line
+
+
+def test_pipeline_time_cap_fails_naming_the_key(tmp_path, english, config, project):
+    words = open_lexicon("default", config, project).dir / "words.parquet"
+    npz = tmp_path / "tables.npz"
+    run_ps(["crossword", "build-tables", "--settings", "{}", "--words", str(words), "--out", str(npz)], tmp_path)
+    settings = {"size": 12, "max_down": 8, "max_pops": 0, "time_budget": 0.05}
+    line = one_error_line(pipeline_generate(npz, tmp_path, settings, lang="en", check=False))
+    assert "crossword.time_budget" in line and not list(tmp_path.glob("en_seed0.*"))
+    line = one_error_line(pipeline_generate(npz, tmp_path, {"size": 5}, lang="ar", check=False))
+    assert "--lang ar" in line and "arabic" in line  # English tables for an Arabic job
+
+
+def test_same_seed_same_grid_on_a_busy_machine(project, english, tmp_path):
+    args = ["crossword", "generate", "--size", "10", "--max-down", "5", "--max-pops", "1500", "--seed", "4",
+            "--quiet", "--out"]
+    first = run_ps([*args, str(tmp_path / "a")], project)
+    hogs = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(2)]
+    try:
+        second = run_ps([*args, str(tmp_path / "b")], project)
+    finally:
+        for hog in hogs:
+            hog.kill()
+            hog.wait()
+    a, b = (pl.read_parquet(tmp_path / d / "puzzles.parquet") for d in ("a", "b"))
+    assert first.returncode == second.returncode == 0
+    assert a["grid"].to_list() == b["grid"].to_list() and a["pops"].to_list() == b["pops"].to_list()
+    assert a["stopped_by"].to_list()[0] in ("cost", "pops")
+
+
+def test_fill_node_budget_names_its_key(english):
+    tables, _ = english
+    square = np.full((5, 5), -1, dtype=np.int8)  # all white: takes some tens of nodes
+    with pytest.raises(NoFill, match=r"crossword\.fill\.max_nodes=3 nodes"):
+        fill(square, tables, FillSettings(first_nodes=1, max_nodes=3), progress=False)
+    runs_ = [fill(square, tables, FillSettings(first_nodes=1, max_nodes=1000), seed=2, progress=False)
+             for _ in range(2)]
+    assert runs_[0].words == runs_[1].words and runs_[0].nodes == runs_[1].nodes <= 1000
+
+
+def test_lexicon_of_another_alphabet_is_refused(project, english):
+    line = one_error_line(run_ps(["crossword", "generate", "--lang", "en", "--lexicon", "arabic", "--size", "5"],
+                                 project, check=False))
+    assert "arabic" in line and "latin" in line
+    line = one_error_line(run_ps(["crossword", "generate", "--size", "5", "--set", "queue=[1"], project,
+                                 check=False))
+    assert "--set" in line
+
+
+def test_settings_defaults_come_from_the_schema():
+    from puzzlesearch.crossword.settings import FillSettings as FS
+    from puzzlesearch.crossword.settings import GenerateSettings, TableSettings
+    from puzzlesearch.settings import section_defaults
+
+    sec = section_defaults("crossword")
+    g = GenerateSettings.for_job(sec, "ar", 5)
+    assert g.size == 5 and g.max_across == 5 and g.max_pops == sec["max_pops"] > 0  # clipped to the size
+    assert GenerateSettings.for_job({**sec, "min_frequency": {"en": 0, "ar": 7, "num": 0}}, "ar", 5).min_frequency == 7
+    assert FS().max_nodes == sec["fill"]["max_nodes"] and TableSettings().max_factor == sec["numeric"]["max_factor"]
+    with pytest.raises(PuzzleError, match="crossword.size"):
+        GenerateSettings(size=41)

@@ -40,9 +40,12 @@ def _with_defaults(validator_class):
                     instance.setdefault(prop, copy.deepcopy(sub["default"]))
         yield from validate_props(validator, properties, instance, schema)
 
-    return validators.extend(validator_class, {"properties": set_defaults})
+    strict = validator_class.TYPE_CHECKER.redefine(
+        "integer", lambda checker, value: isinstance(value, int) and not isinstance(value, bool))
+    return validators.extend(validator_class, {"properties": set_defaults}, type_checker=strict)
 
 
+# jsonschema counts 7.0 as an integer; a numba kernel does not: integers must be ints.
 DefaultingValidator = _with_defaults(Draft202012Validator)
 
 

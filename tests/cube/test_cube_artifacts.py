@@ -238,26 +238,26 @@ def interrupt_after(args: list[str], cwd: Path, ready) -> tuple[subprocess.Popen
 
 
 def test_ctrl_c_prints_what_was_solved_and_exits_130(cube_tables, tmp_path):
-    cubes = write_cubes(tmp_path / "many.txt", 3000, 4)
+    cubes = write_cubes(tmp_path / "many.txt", 5000, 4)
     proc, out, err = interrupt_after(["--file", str(tmp_path / "many.txt"), "--tables", str(cube_tables.dir),
-                                      "--node-budget", "0", "--target-length", "30"], tmp_path, "stdout")
+                                      "--solver", "thistlethwaite"], tmp_path, "stdout")
     assert proc.returncode == 130, err
     lines = out.splitlines()
     assert 5 <= len(lines) < len(cubes)
     for cube, line in zip(cubes, lines):
         assert cube.apply(parse_moves(line)).is_solved
-    assert f"interrupted after {len(lines)} of 3000 cubes" in err and "Traceback" not in err
+    assert f"interrupted after {len(lines)} of 5000 cubes" in err and "Traceback" not in err
 
 
 def test_ctrl_c_writes_the_rows_solved_so_far(cube_tables, tmp_path):
-    cubes = write_cubes(tmp_path / "many.txt", 3000, 5)
+    cubes = write_cubes(tmp_path / "many.txt", 5000, 5)
     out_file = tmp_path / "partial.parquet"
     proc, _, err = interrupt_after(["--file", str(tmp_path / "many.txt"), "--tables", str(cube_tables.dir),
-                                    "--node-budget", "0", "--target-length", "30", "--out", str(out_file)],
+                                    "--solver", "thistlethwaite", "--out", str(out_file)],
                                    tmp_path, "stderr")
     assert proc.returncode == 130, err
     df = pl.read_parquet(out_file)
     assert 100 <= df.height < len(cubes)
-    assert f"interrupted after {df.height} of 3000 cubes (the solved ones are written to {out_file})" in err
+    assert f"interrupted after {df.height} of 5000 cubes (the solved ones are written to {out_file})" in err
     for cube, row in zip(cubes, df.iter_rows(named=True)):
         assert row["cube"] == cube.to_text() and parse_cube(row["cube"]).apply(parse_moves(row["solution"])).is_solved

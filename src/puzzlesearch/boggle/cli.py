@@ -235,7 +235,10 @@ def _search_settings(args, shape):
     if args.pool_size is not None:
         key = "pool_size" if settings.method == "hill" else "pool_search"
         value = args.pool_size if key == "pool_size" else {**settings.pool_search, "pool_size": args.pool_size}
-        settings = _with_flags(settings, {("--pool-size", key): value})
+        try:
+            settings = settings.replace(**{key: value})
+        except ConfigError as exc:
+            raise ConfigError(f"--pool-size {args.pool_size}: {exc}".replace("config key ", "")) from None
     return settings, config, root
 
 
@@ -312,8 +315,10 @@ def _scan_settings(args, shape):
                        ("keep", args.keep)):
         if value is not None:
             scan[key] = value
-            flag = "--boards" if key == "boards" else f"--{key}"
-            settings = _with_flags(settings, {(flag, "scan"): dict(scan)})
+            try:
+                settings = settings.replace(scan=dict(scan))
+            except ConfigError as exc:
+                raise ConfigError(f"--{key} {value}: {exc}".replace("config key ", "")) from None
     return settings, config, root
 
 

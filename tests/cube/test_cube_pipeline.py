@@ -1,0 +1,61 @@
+"""Cube rules in a throw-away copy of the project: quoting, per-solver settings, config errors."""
+
+from __future__ import annotations
+
+import shutil
+
+import polars as pl
+
+from pipeline_util import PROJECT, copy_project, planned_rules, snakemake
+
+from puzzlesearch.cube.cubie import SOLVED, parse_cube, parse_moves
+
+INJECTED = "results/cube/t;touch X;"  # before: `cube.tables` reached the shell unquoted and ran `touch X`
+SPACED = "my cubes/it's a set.txt"
+LINES = ["R U2 F' L D", "UF UR UB UL DF DR DB DL FR FL BR BL UFR URB UBL ULF DRF DFL DLB DBR",
+         "RU LF UB DR DL BL UL FU BD RF BR FD LDF LBD FUL RFD UFR RDB UBL RBU"]
+
+
+def cube_config(**twophase) -> list[str]:
+    """--config values: tables at the injected path, one test set at a path with a space and a quote."""
+    extra = "".join(f", {k}: {v}" for k, v in twophase.items())
+    return [f'cube={{tables: "{INJECTED}", testsets: {{spaced: "{SPACED}"}}, default_testsets: [spaced],'
+            f' twophase: {{target_length: 21{extra}}}}}']
+
+
+def copy_numba_cache(root) -> None:
+    """Reuse this checkout's compiled cube kernels in the copy (same source, same mtime: numba accepts them)."""
+    source = PROJECT / "src/puzzlesearch/cube/__pycache__"
+    target = root / "src/puzzlesearch/cube/__pycache__"
+    target.mkdir(exist_ok=True)
+    for path in list(source.glob("*.nbi")) + list(source.glob("*.nbc")):
+        shutil.copy2(path, target / path.name)
+
+
+def test_quoted_paths_and_per_solver_settings(tmp_path):
+    root = copy_project(tmp_path / "p")
+    copy_numba_cache(root)
+    (root / "my cubes").mkdir()
+    (root / SPACED).write_text("# three cubes\n" + "\n".join(LINES) + "\n")
+    targets = [f"results/cube/{s}/spaced.parquet" for s in ("thistlethwaite", "twophase")]
+    out = snakemake(root, *targets, "--config", *cube_config(), cores="2")
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert not (root / "X").exists() and not (root / "results/cube/t").exists()
+    assert (root / INJECTED / "manifest.parquet").exists()
+    for target in targets:
+        df = pl.read_parquet(root / target)
+        assert df.height == len(LINES) and df["stopped_by"][1] == "solved"
+        for line, row in zip(LINES, df.iter_rows(named=True)):
+            assert SOLVED.apply([]) == SOLVED and parse_cube(line).apply(parse_moves(row["solution"])).is_solved
+    assert planned_rules(root, *targets, config=cube_config()) == []
+    # A two-phase budget reruns the two-phase solve only (each step gets its solver's settings).
+    assert planned_rules(root, *targets, config=cube_config(node_budget=500000)) == ["cube_solve"]
+
+
+def test_unknown_default_test_set_is_one_line(tmp_path):
+    root = copy_project(tmp_path / "p")
+    out = snakemake(root, "-n", "--config", "cube={default_testsets: [random100, nope]}")
+    text = out.stdout + out.stderr
+    assert out.returncode != 0 and "Traceback" not in text
+    errors = [line for line in text.splitlines() if line.startswith("puzzlesearch: error:")]
+    assert len(errors) == 1 and "config key cube.default_testsets" in errors[0] and "'nope'" in errors[0]
