@@ -3,6 +3,8 @@
     python benchmarks/cube_bench.py [--cubes ../shared/cube/random_1000.txt] [--limit N]
                                     [--tables results/cube/tables] [--solver twophase ...]
 
+Tables: --tables DIR (verified, never built), else the artifact store's (built there once).
+
 Timings on a shared machine are noisy, so each solver's median is also printed as a ratio
 to baselines measured in the same process: the `kociemba` C package (Kociemba's two-phase
 solver; `pip install -e '.[bench]'`) on the same cubes, its answers verified by our cubie
@@ -26,8 +28,7 @@ sys.path.insert(0, str(ROOT / "src"))
 
 from puzzlesearch.cube.cubie import parse_cubies, parse_moves, random_cube  # noqa: E402
 from puzzlesearch.cube.solve import SOLVERS, solve_cube, warm_up  # noqa: E402
-from puzzlesearch.cube.tables import Tables  # noqa: E402
-from puzzlesearch.cube.twophase import TwoPhaseOptions  # noqa: E402
+from puzzlesearch.cube.tables import Tables, store_tables  # noqa: E402
 from puzzlesearch.progress import setup_logging  # noqa: E402
 
 SHARED = ROOT.parent / "shared" / "cube"
@@ -83,14 +84,14 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--cubes")
     ap.add_argument("--limit", type=int)
-    ap.add_argument("--tables", default=str(ROOT / "results" / "cube" / "tables"))
+    ap.add_argument("--tables", help="table folder (default: the artifact store)")
     ap.add_argument("--solver", nargs="+", choices=SOLVERS, default=list(SOLVERS))
     args = ap.parse_args()
     setup_logging()
     cubes, source = load_cubes(args.cubes, args.limit)
     t0 = time.perf_counter()
-    tables = Tables(args.tables)  # builds once if missing
-    manifest = pl.read_parquet(Path(args.tables) / "manifest.parquet")
+    tables = Tables(args.tables) if args.tables else store_tables()
+    manifest = pl.read_parquet(tables.dir / "manifest.parquet")
     print(f"cubes: {len(cubes)} from {source}")
     print("tables (build seconds from the manifest):")
     for r in manifest.filter(pl.col("kind") == "prune").iter_rows(named=True):
@@ -99,9 +100,8 @@ def main() -> int:
     moves = manifest.filter(pl.col("kind") != "prune")  # the corner tables' one build step counted once
     print(f"  move tables and lookups: {moves.height} files, {moves['bytes'].sum() / 1e6:.2f} MB,"
           f" built in {moves['build_seconds'].sum():.2f} s (the sum of the build steps)")
-    options = TwoPhaseOptions()
     for solver in args.solver:
-        warm_up(tables, solver, options)
+        warm_up(tables, solver)
     print(f"load + numba warm-up: {time.perf_counter() - t0:.2f} s")
     base = baseline_ms(cubes)
     print(f"baseline (apply 21 moves in Python): median {base:.4f} ms")
@@ -116,7 +116,7 @@ def main() -> int:
     for solver in args.solver:
         lengths, times = [], []
         for cube in cubes:
-            s = solve_cube(cube, tables, solver, options)  # raises unless verified
+            s = solve_cube(cube, tables, solver)  # schema-default budgets; raises unless verified
             lengths.append(len(s.moves))
             times.append(s.milliseconds)
         med = statistics.median(times)

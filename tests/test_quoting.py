@@ -21,6 +21,8 @@ UNQUOTED_OK = {"PS"}  # the command itself: built with q() in common.smk
 HOSTILE = "it's a list;$(touch PWNED).txt"  # a space, a quote, `;` and `$()`
 CANARY = "PWNED"
 STRING_START = re.compile(r"""^\s*[rRbBuU]?("|')""")
+SQUARE = ["cat", "ore", "wee", "cow", "are", "tee"]  # rows cat/ore/wee, columns cow/are/tee
+SQUARE_COUNT = 1000  # a frequency above crossword.fill.min_frequency
 PS_LINE = re.compile(r"^PS\s*=")
 
 
@@ -122,28 +124,24 @@ def test_word_list_with_hostile_name_builds(tmp_path):
     assert sorted(table["word"].to_list()) == words
 
 
-def test_cube_tables_path_is_data(tmp_path):
+def test_cube_tables_and_test_set_paths_are_data(tmp_path):
     root = copy_project(tmp_path / "p")
-    tables = f"results/cube/t;touch {CANARY};"
-    run(root, "--until", "cube_move_tables", "--config", f'cube={{tables: "{tables}"}}')
-    no_canary(tmp_path, Path.cwd())
-    assert any((root / tables).glob("*.npy")), "no move table under the configured folder"
-
-
-def test_cube_test_set_path_with_space(tmp_path):
-    root = copy_project(tmp_path / "p")
+    tables = f"results/cube/t;touch {CANARY};"  # a table folder that is a command if unquoted
     (root / "my cubes").mkdir()
     scrambles = ["R U", "F2 L' D"]
-    (root / "my cubes" / "set one.txt").write_text("\n".join(scrambles) + "\n")
-    config = ['cube={testsets: {spaced: "my cubes/set one.txt"}, default_testsets: [spaced], solvers: [twophase]}']
+    (root / "my cubes" / "set one.txt").write_text("\n".join(scrambles) + "\n")  # a test set path with a space
+    config = [f'cube={{tables: "{tables}", testsets: {{spaced: "my cubes/set one.txt"}}, '
+              'default_testsets: [spaced], solvers: [twophase]}']
     run(root, "results/cube/twophase/spaced.parquet", "--config", *config)
+    no_canary(tmp_path, Path.cwd())
+    assert any((root / tables).glob("*.npy")), "no table under the configured folder"
     table = pl.read_parquet(root / "results/cube/twophase/spaced.parquet")
     assert table.height == len(scrambles)
     from puzzlesearch.cube.cubie import parse_cube, parse_moves
 
     for scramble, solution in zip(scrambles, table["solution"].to_list()):
         moves = " ".join(re.findall(r"\b[URFDLB][2']?(?=\s|$)", solution))
-        assert parse_cube(scramble).apply(parse_moves(moves)).is_solved(), (scramble, solution)
+        assert parse_cube(scramble).apply(parse_moves(moves)).is_solved, (scramble, solution)
 
 
 def test_crossword_pattern_path_with_space(tmp_path):
@@ -151,7 +149,9 @@ def test_crossword_pattern_path_with_space(tmp_path):
     (root / "my patterns").mkdir()
     pattern = "...\n...\n...\n"  # a 3x3 word square: three across and three down words
     (root / "my patterns" / "square three.txt").write_text(pattern)
-    config = ['crossword={fill: {patterns: ["my patterns/square three.txt"], time_budget: 20}}']
+    (root / "square.txt").write_text("".join(f"{w} {SQUARE_COUNT}\n" for w in SQUARE))  # a small, quick lexicon
+    add_lexicon(root, "square", "square.txt")
+    config = ['crossword={lexicons: {en: square}, fill: {patterns: ["my patterns/square three.txt"]}}']
     run(root, "--until", "crossword_fill", "--config", *config)
     no_canary(tmp_path, Path.cwd())
     filled = [p for p in (root / "results/crossword/fill").glob("*.ipuz")]

@@ -21,7 +21,7 @@ import numpy as np
 import polars as pl
 import pytest
 
-from pipeline_util import (ENABLE2K, LEXICON_FILES, PROJECT, SHARED, copy_project, file_hashes,
+from pipeline_util import (ENABLE2K, LEXICON_FILES, PROJECT, SHARED, SNAKEMAKE, copy_project, file_hashes,
                            lexicon_targets, planned_rules, running_job, snakemake, start_snakemake,
                            wait_for)
 from puzzlesearch import manifest
@@ -59,9 +59,9 @@ def override() -> list[str]:
     return [f"lexicons={{{LEXICON}: {ENABLE2K}}}"]
 
 
-def run_pipeline(root: Path) -> None:
-    """Build the ENABLE2K lexicon targets in `root` (assert success)."""
-    out = snakemake(root, *TARGETS, "--config", *override(), cores="2")
+def run_pipeline(root: Path, *extra: str) -> None:
+    """Build the ENABLE2K lexicon targets (and `extra` targets) in `root` (assert success)."""
+    out = snakemake(root, *TARGETS, *extra, "--config", *override(), cores="2")
     assert out.returncode == 0, out.stdout + out.stderr
 
 
@@ -129,9 +129,23 @@ def started():
 def built(tmp_path_factory) -> Path:
     """A project copy after a pipeline run with lexicon `default` = ENABLE2K."""
     root = copy_project(tmp_path_factory.mktemp("built"))
-    run_pipeline(root)
+    run_pipeline(root, *lexicon_targets("tiny"))  # tiny: a word list inside the checkout
     verify_outputs(root)
     return root
+
+
+# ---------------------------------------------------------------- the default profile
+
+
+def test_default_profile_is_used_and_takes_the_cores_of_the_machine(tmp_path):
+    import yaml
+
+    profile = yaml.safe_load((PROJECT / "profiles" / "default" / "config.yaml").read_text())
+    assert profile["cores"] == "all" and profile["rerun-incomplete"] is True
+    root = copy_project(tmp_path / "p")
+    out = subprocess.run([*SNAKEMAKE, "-n", *lexicon_targets("tiny")], cwd=root, capture_output=True, text=True)
+    assert out.returncode == 0, out.stdout + out.stderr  # no --cores given: the profile supplies it
+    assert "profiles/default" in out.stdout + out.stderr
 
 
 # ---------------------------------------------------------------- kill -9, then rerun
@@ -243,7 +257,7 @@ def test_moved_checkout_reruns_nothing(built, tmp_path):
     shutil.copytree(built, copy, symlinks=True)
     moved = tmp_path / "moved checkout"
     shutil.move(copy, moved)
-    assert planned_rules(moved, *TARGETS, config=override()) == []
+    assert planned_rules(moved, *TARGETS, *lexicon_targets("tiny"), config=override()) == []
 
 
 # ---------------------------------------------------------------- damaged artifacts
