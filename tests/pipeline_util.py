@@ -59,9 +59,9 @@ def lexicon_targets(name: str) -> list[str]:
 
 def start_snakemake(root: Path, *args: str, cores: str = "2") -> subprocess.Popen:
     """Start snakemake in `root` in its own process group (output to root/snakemake.out)."""
-    out = open(root / "snakemake.out", "w")
-    return subprocess.Popen([*SNAKEMAKE, "--cores", cores, *args], cwd=root, stdout=out,
-                            stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    with open(root / "snakemake.out", "w") as out:  # the child keeps its own copy of the handle
+        return subprocess.Popen([*SNAKEMAKE, "--cores", cores, *args], cwd=root, stdout=out,
+                                stderr=subprocess.STDOUT, text=True, start_new_session=True)
 
 
 def wait_for(predicate, timeout: float, what: str):

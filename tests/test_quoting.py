@@ -94,10 +94,10 @@ def test_the_command_prefix_quotes_its_paths():
 # ---------------------------------------------------------------- real runs with hostile names
 
 
-def no_canary(*folders: Path) -> None:
-    """No file named CANARY was created (the hostile name did not run as a command)."""
-    for folder in folders:
-        assert not list(folder.rglob(CANARY)), f"{CANARY} created under {folder}"
+def no_canary(folder: Path) -> None:
+    """No file named CANARY was created under `folder` or here (the hostile name did not run as a command)."""
+    assert not list(folder.rglob(CANARY)), f"{CANARY} created under {folder}"
+    assert not (Path.cwd() / CANARY).exists(), f"{CANARY} created in {Path.cwd()}"
 
 
 def run(root: Path, *args: str) -> None:
@@ -119,7 +119,7 @@ def test_word_list_with_hostile_name_builds(tmp_path):
     (root / HOSTILE).write_text("\n".join(words) + "\n")
     add_lexicon(root, "hostile", HOSTILE)
     run(root, "results/lexicon/hostile/words.parquet", "results/lexicon/hostile/dawg.npz")
-    no_canary(tmp_path, Path.cwd())
+    no_canary(tmp_path)
     table = pl.read_parquet(root / "results/lexicon/hostile/words.parquet")
     assert sorted(table["word"].to_list()) == words
 
@@ -133,7 +133,7 @@ def test_cube_tables_and_test_set_paths_are_data(tmp_path):
     config = [f'cube={{tables: "{tables}", testsets: {{spaced: "my cubes/set one.txt"}}, '
               'default_testsets: [spaced], solvers: [twophase]}']
     run(root, "results/cube/twophase/spaced.parquet", "--config", *config)
-    no_canary(tmp_path, Path.cwd())
+    no_canary(tmp_path)
     assert any((root / tables).glob("*.npy")), "no table under the configured folder"
     table = pl.read_parquet(root / "results/cube/twophase/spaced.parquet")
     assert table.height == len(scrambles)
@@ -153,6 +153,6 @@ def test_crossword_pattern_path_with_space(tmp_path):
     add_lexicon(root, "square", "square.txt")
     config = ['crossword={lexicons: {en: square}, fill: {patterns: ["my patterns/square three.txt"]}}']
     run(root, "--until", "crossword_fill", "--config", *config)
-    no_canary(tmp_path, Path.cwd())
+    no_canary(tmp_path)
     filled = [p for p in (root / "results/crossword/fill").glob("*.ipuz")]
     assert len(filled) == 1 and "square" in filled[0].name, filled
