@@ -48,21 +48,6 @@ def crossword_tables(lexicon):
     return f"results/crossword/tables/{lexicon}/tables.npz"
 
 
-def crossword_tables_input(wildcards):
-    """words.parquet and its manifest behind the tables (none for the numeric pseudo-lexicon)."""
-    if wildcards.lexicon == CW_NUMERIC:
-        return {}
-    return {"words": lexicon_words(wildcards.lexicon),
-            "manifest": lexicon_words(wildcards.lexicon).replace("words.parquet", "words.json")}
-
-
-def crossword_tables_settings(wildcards):
-    """TableSettings JSON: max_factor for numeric, defaults (unused) for word lexicons."""
-    if wildcards.lexicon == CW_NUMERIC:
-        return TableSettings.from_config(CW).to_json()
-    return TableSettings().to_json()
-
-
 def crossword_job_tables(wildcards):
     """The tables of a (lang, ...) job."""
     if wildcards.lang not in CW_LEXICON:
@@ -72,21 +57,41 @@ def crossword_job_tables(wildcards):
 
 rule crossword_tables:
     input:
-        unpack(crossword_tables_input),
+        words=lambda w: lexicon_words(w.lexicon),
+        manifest=lambda w: lexicon_words(w.lexicon).replace("words.parquet", "words.json"),
         code=lib_files("crossword/tables.py", "crossword/kernels.py", "crossword/model.py",
                        "crossword/settings.py", "lexicon/artifacts.py"),
     output:
         npz="results/crossword/tables/{lexicon}/tables.npz",
         manifest="results/crossword/tables/{lexicon}/tables.json",
+    wildcard_constraints:
+        lexicon=rf"(?!{CW_NUMERIC}$)[A-Za-z0-9_-]+",
     params:
         wildcards=cache_key,
-        settings=crossword_tables_settings,
-        source=lambda w, input: "--numeric" if w.lexicon == CW_NUMERIC else "--words " + q(input.words),
+        settings=TableSettings().to_json(),  # word tables take no settings (max_factor is numeric only)
     log:
         "logs/crossword/tables/{lexicon}.log",
     cache: True
     shell:
-        "{PS} crossword build-tables --settings {params.settings:q} {params.source}"  # source: q()-quoted
+        "{PS} crossword build-tables --settings {params.settings:q} --words {input.words:q}"
+        " --out {output.npz:q} 2> {log:q}"
+
+
+rule crossword_numeric_tables:
+    input:
+        code=lib_files("crossword/tables.py", "crossword/kernels.py", "crossword/model.py",
+                       "crossword/settings.py"),
+    output:
+        npz=f"results/crossword/tables/{CW_NUMERIC}/tables.npz",
+        manifest=f"results/crossword/tables/{CW_NUMERIC}/tables.json",
+    params:
+        wildcards=cache_key,
+        settings=TableSettings.from_config(CW).to_json(),
+    log:
+        f"logs/crossword/tables/{CW_NUMERIC}.log",
+    cache: True
+    shell:
+        "{PS} crossword build-tables --settings {params.settings:q} --numeric"
         " --out {output.npz:q} 2> {log:q}"
 
 
