@@ -74,8 +74,7 @@ def baseline_puzzles(points, counts, rules):
     out = []
     for letters in (s for s in points if len(s) == rules.size):
         letters_sorted = sorted(letters)
-        subsets = [frozenset(c) for k in range(1, rules.size + 1)
-                   for c in itertools.combinations(letters_sorted, k)]
+        subsets = [frozenset(c) for k in range(1, rules.size + 1) for c in itertools.combinations(letters_sorted, k)]
         subsets = [s for s in subsets if s in points]
         for center in letters_sorted:
             p = sum(points[s] for s in subsets if center in s)
@@ -94,8 +93,10 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         lex = open_lexicon(args.wordlist, config={"lexicons": {}}, root=tmp)
         words_path = lex.dir / "words.parquet"
-        print(f"{lex.name}: {lex.words.height} words; one core (POLARS_MAX_THREADS="
-              f"{os.environ['POLARS_MAX_THREADS']}, NUMBA_NUM_THREADS={os.environ['NUMBA_NUM_THREADS']})")
+        print(
+            f"{lex.name}: {lex.words.height} words; one core (POLARS_MAX_THREADS="
+            f"{os.environ['POLARS_MAX_THREADS']}, NUMBA_NUM_THREADS={os.environ['NUMBA_NUM_THREADS']})"
+        )
 
         t = time.perf_counter()
         masks, table = fast_table(words_path, rules)  # warm-up: numba compile or cache load
@@ -112,24 +113,31 @@ def main() -> None:
 
     fast_rows = puzzles.select("letters", "center", "points", "words", "pangrams").rows()
     agree = fast_rows == base
-    print(f"{int(masks['words'].sum())} playable words -> {masks.height} masks "
-          f"({int(masks['pangram'].sum())} pangram sets) -> {puzzles.height} puzzles")
+    print(
+        f"{int(masks['words'].sum())} playable words -> {masks.height} masks "
+        f"({int(masks['pangram'].sum())} pangram sets) -> {puzzles.height} puzzles"
+    )
     print(f"{'step':<9}{'numba+polars':>14}{'baseline (Python)':>20}{'ratio':>9}{'target':>10}")
     for name, fast, slow in (("table", t_table, b_table), ("puzzles", t_puz, b_puz)):
         verdict = "ok" if fast < 1.0 else "MISSED"
         print(f"{name:<9}{fast:>12.3f} s{slow:>18.3f} s{slow / fast:>8.0f}x{'< 1 s ' + verdict:>12}")
-    print(f"(no baseline) every 7-letter set without S, pangram or not: {every_puzzles.height} "
-          f"puzzles in {t_every:.3f} s")
+    print(
+        f"(no baseline) every 7-letter set without S, pangram or not: {every_puzzles.height} puzzles in {t_every:.3f} s"
+    )
     print(f"baseline and numba agree on all {len(base)} puzzles: {agree}")
     print("top 5:")
     for r in puzzles.head(5).iter_rows(named=True):
-        print(f"  {r['rank']}. {r['letters']} center {r['center']}: {r['words']} words, "
-              f"{r['points']} points, {r['pangrams']} pangrams")
+        print(
+            f"  {r['rank']}. {r['letters']} center {r['center']}: {r['words']} words, "
+            f"{r['points']} points, {r['pangrams']} pangrams"
+        )
     best = puzzles.row(0, named=True)
     letters, center, n, p = PUBLISHED
-    print(f"published (enable1): {letters} center {center}: {n} words, {p} points; ENABLE2K gives "
-          f"{best['letters']}/{best['center']} {best['words']} words ({best['words'] - n:+d}), "
-          f"{best['points']} points ({best['points'] - p:+d})")
+    print(
+        f"published (enable1): {letters} center {center}: {n} words, {p} points; ENABLE2K gives "
+        f"{best['letters']}/{best['center']} {best['words']} words ({best['words'] - n:+d}), "
+        f"{best['points']} points ({best['points'] - p:+d})"
+    )
     if not agree:
         raise SystemExit("baseline and numba results differ")
 

@@ -63,21 +63,27 @@ def bench_scorer(lex, args):
     print(f"scorer, one thread, ENABLE2K ({lex.boggle_dawg.n_words} Boggle words, {lex.boggle_dawg.n_nodes} nodes)")
     for name, shape, boards in cases:
         scorer.scores(boards[:8], shape)  # compile / warm up
-        fast_wall, fast_cpu = rate(lambda: scorer.scores(boards, shape), len(boards))
+        fast_wall, fast_cpu = rate(lambda boards=boards, shape=shape: scorer.scores(boards, shape), len(boards))
         few = boards[: args.baseline]
         objs = [Board(shape.rows, shape.cols, tuple(int(x) for x in b)) for b in few]
-        base_wall, base_cpu = rate(lambda: [reference_score(b, words, prefix_set=pre) for b in objs], len(objs))
+        base_wall, base_cpu = rate(
+            lambda objs=objs: [reference_score(b, words, prefix_set=pre) for b in objs], len(objs)
+        )
         mean = float(scorer.scores(boards[:1000], shape).mean())
-        print(f"  {name:44s} {len(boards):>7} boards  {fast_wall:>10,.0f}/s wall  {fast_cpu:>10,.0f}/s cpu"
-              f"  | baseline (pure Python, {len(objs)} boards) {base_cpu:>8,.0f}/s cpu"
-              f"  | ratio {fast_cpu / base_cpu:6.0f}x  (mean score {mean:.0f})")
+        print(
+            f"  {name:44s} {len(boards):>7} boards  {fast_wall:>10,.0f}/s wall  {fast_cpu:>10,.0f}/s cpu"
+            f"  | baseline (pure Python, {len(objs)} boards) {base_cpu:>8,.0f}/s cpu"
+            f"  | ratio {fast_cpu / base_cpu:6.0f}x  (mean score {mean:.0f})"
+        )
 
 
 def bench_search(lex, args):
     scorer = Scorer.for_lexicon(lex)
     space = FreeSpace(Shape(4, 4))
-    print(f"search: hill climbing, pool {args.pool}, ENABLE2K 4x4 free letters, "
-          f"{args.seeds} seeds x at most {args.seconds:.0f} CPU s, target {BEST_4X4} {BEST_4X4_SCORE}")
+    print(
+        f"search: hill climbing, pool {args.pool}, ENABLE2K 4x4 free letters, "
+        f"{args.seeds} seeds x at most {args.seconds:.0f} CPU s, target {BEST_4X4} {BEST_4X4_SCORE}"
+    )
     reached = []
     for seed in range(args.first_seed, args.first_seed + args.seeds):
         budget = Budget(seconds=args.seconds, target=BEST_4X4_SCORE, cpu=True)
@@ -86,9 +92,12 @@ def bench_search(lex, args):
         best = result.rows()[0]
         ok = best["score"] >= BEST_4X4_SCORE
         reached += [ok]
-        print(f"  seed {seed:2d}: best {best['board']} {best['score']:5d}  "
-              f"{'reached at %.1f s cpu' % best['seconds'] if ok else 'not reached':24s} "
-              f"{budget.boards:>9,} boards, {time.process_time() - cpu:6.1f} s cpu, {result.restarts} restarts")
+        reached_text = f"reached at {best['seconds']:.1f} s cpu" if ok else "not reached"
+        print(
+            f"  seed {seed:2d}: best {best['board']} {best['score']:5d}  "
+            f"{reached_text:24s} "
+            f"{budget.boards:>9,} boards, {time.process_time() - cpu:6.1f} s cpu, {result.restarts} restarts"
+        )
     print(f"  reached the optimum: {sum(reached)} of {len(reached)} seeds")
 
 
@@ -98,15 +107,21 @@ def bench_five(lex, args):
     budget = Budget(seconds=args.five, cpu=True)
     result = run_search(scorer, space, "hill", 0, budget, pool_size=args.pool, keep=5, progress=30)
     best = result.rows()[0]
-    print(f"5x5: hill climbing {args.five:.0f} CPU s, one thread: best {best['board']} {best['score']} "
-          f"(first at {best['seconds']:.0f} s), {budget.boards:,} boards, {result.restarts} restarts")
+    print(
+        f"5x5: hill climbing {args.five:.0f} CPU s, one thread: best {best['board']} {best['score']} "
+        f"(first at {best['seconds']:.0f} s), {budget.boards:,} boards, {result.restarts} restarts"
+    )
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--wordlist", default=str(ROOT.parent / "shared" / "wordlists" / "enable2k.txt"))
-    parser.add_argument("--root", default=str(ROOT), help="folder a relative --wordlist is read from "
-                        "(the lexicon is built into the artifact store, $PUZZLESEARCH_STORE)")
+    parser.add_argument(
+        "--root",
+        default=str(ROOT),
+        help="folder a relative --wordlist is read from "
+        "(the lexicon is built into the artifact store, $PUZZLESEARCH_STORE)",
+    )
     parser.add_argument("--boards", type=int, default=200_000, help="random 4x4 boards (5x5: half, good: a tenth)")
     parser.add_argument("--baseline", type=int, default=300, help="boards for the pure-Python baseline")
     parser.add_argument("--seeds", type=int, default=0, help="search seeds (0 = skip the search benchmark)")

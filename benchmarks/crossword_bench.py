@@ -31,9 +31,9 @@ from puzzlesearch.crossword.fill import FillSettings, NoFill, american_pattern, 
 from puzzlesearch.crossword.model import Language, runs
 from puzzlesearch.crossword.search import generate
 from puzzlesearch.crossword.settings import GenerateSettings as SearchSettings
-from puzzlesearch.lexicon import open_lexicon
 from puzzlesearch.crossword.tables import open_tables
 from puzzlesearch.errors import PuzzleError
+from puzzlesearch.lexicon import open_lexicon
 
 PROJECT = Path(__file__).resolve().parents[1]
 
@@ -45,7 +45,7 @@ def python_cost(grid, alphabet, known, anagrams):
         for start, n in runs(grid[:, c] != 0):
             if n < 2:
                 continue
-            w = alphabet.decode(grid[start:start + n, c])
+            w = alphabet.decode(grid[start : start + n, c])
             if w not in known:
                 total += n if "".join(sorted(w)) in anagrams else 5 * n
     return total
@@ -55,16 +55,20 @@ def run_generation(tables, lang, seeds, budget, focus):
     """(solved seeds, median seconds, all seconds) for the 12x12, max-down-4 setting."""
     secs, solved = [], 0
     for seed in range(seeds):
-        g = generate(tables, lang, SearchSettings(size=12, max_down=4, time_budget=budget, focus=focus,
-                                                  max_pops=0),
-                     seed, progress=False)
+        g = generate(
+            tables,
+            lang,
+            SearchSettings(size=12, max_down=4, time_budget=budget, focus=focus, max_pops=0),
+            seed,
+            progress=False,
+        )
         solved += g.cost5 == 0
         secs.append(g.seconds)
     return solved, statistics.median(secs), secs
 
 
 BASELINE_FILL = {"freq_weight": 0.0, "noise": 0.0, "last_conflict": False}
-NO_NODE_LIMIT = 10 ** 15  # the benchmark compares time-budgeted fills
+NO_NODE_LIMIT = 10**15  # the benchmark compares time-budgeted fills
 
 
 def run_fill(patterns, tables, budget, label, **knobs):
@@ -75,11 +79,18 @@ def run_fill(patterns, tables, budget, label, **knobs):
         try:
             knobs = dict(knobs)
             last_conflict = knobs.pop("last_conflict", True)
-            r = fill(pattern, tables, FillSettings(time_budget=budget, max_nodes=NO_NODE_LIMIT, **knobs),
-                     progress=False, last_conflict=last_conflict)
+            r = fill(
+                pattern,
+                tables,
+                FillSettings(time_budget=budget, max_nodes=NO_NODE_LIMIT, **knobs),
+                progress=False,
+                last_conflict=last_conflict,
+            )
             secs.append(r.seconds)
-            print(f"  {label} pattern {seed} ({blacks} black, {blacks / pattern.size:.1%}): {r.seconds:.2f}s, "
-                  f"{r.nodes} nodes, {r.restarts} restarts, quality {r.quality:.2f}")
+            print(
+                f"  {label} pattern {seed} ({blacks} black, {blacks / pattern.size:.1%}): {r.seconds:.2f}s, "
+                f"{r.nodes} nodes, {r.restarts} restarts, quality {r.quality:.2f}"
+            )
         except NoFill as e:
             secs.append(float("inf"))
             print(f"  {label} pattern {seed} ({blacks} black): {e}")
@@ -127,8 +138,11 @@ def main() -> None:
         g = rng.integers(1, 27, size=(12, 12)).astype(np.int8)
         g[rng.random((12, 12)) < 0.25] = 0
         grids.append(g)
-    words = (open_lexicon("default", config, root).words
-             .filter(pl.col("frequency").fill_null(0) >= args.gen_floor)["word"].to_list())
+    words = (
+        open_lexicon("default", config, root)
+        .words.filter(pl.col("frequency").fill_null(0) >= args.gen_floor)["word"]
+        .to_list()
+    )
     known = set(words)
     anagrams = {"".join(sorted(w)) for w in words}
     karg = tables.kernel_args()
@@ -139,15 +153,21 @@ def main() -> None:
     slow = [python_cost(g, tables.alphabet, known, anagrams) for g in grids]
     t_python = time.perf_counter() - t
     assert fast == slow
-    print(f"cost of 2000 random 12x12 grids: numba {t_kernel * 1e3:.1f} ms, plain Python "
-          f"{t_python * 1e3:.1f} ms, ratio {t_python / t_kernel:.1f}x")
+    print(
+        f"cost of 2000 random 12x12 grids: numba {t_kernel * 1e3:.1f} ms, plain Python "
+        f"{t_python * 1e3:.1f} ms, ratio {t_python / t_kernel:.1f}x"
+    )
 
     solved, med, secs = run_generation(tables, lang, args.seeds, args.budget, focus=0.9)
-    print(f"generate 12x12 en (floor {args.gen_floor}), max down 4, focused mutations: cost 0 in {solved}/{args.seeds} seeds, "
-          f"median {med:.3f}s, max {max(secs):.3f}s (target: >= 9/10, median < 2s)")
+    print(
+        f"generate 12x12 en (floor {args.gen_floor}), max down 4, focused mutations: cost 0 in {solved}/{args.seeds} seeds, "
+        f"median {med:.3f}s, max {max(secs):.3f}s (target: >= 9/10, median < 2s)"
+    )
     b_solved, b_med, b_secs = run_generation(tables, lang, args.seeds, args.budget, focus=0.0)
-    print(f"baseline (seed's uniform mutations, focus 0): cost 0 in {b_solved}/{args.seeds}, "
-          f"median {b_med:.3f}s; ratio baseline/focused median {b_med / med:.1f}x")
+    print(
+        f"baseline (seed's uniform mutations, focus 0): cost 0 in {b_solved}/{args.seeds}, "
+        f"median {b_med:.3f}s; ratio baseline/focused median {b_med / med:.1f}x"
+    )
 
     ftables = open_tables("en", config, root, args.fill_floor)
     patterns, seed = [], 0
@@ -161,11 +181,15 @@ def main() -> None:
     b_secs = run_fill(patterns, ftables, args.fill_budget, "baseline", **BASELINE_FILL)
     med, b_med = statistics.median(secs), statistics.median(b_secs)
     n = len(patterns)
-    print(f"fill 15x15 ~16% black, floor {args.fill_floor}, max slot {args.max_word}: filled "
-          f"{sum(map(math.isfinite, secs))}/{n}, median {median_text(secs, args.fill_budget)} (target < 10s)")
-    print(f"baseline fill (no frequency weight, no restart noise, no last-conflict): filled "
-          f"{sum(map(math.isfinite, b_secs))}/{n}, median {median_text(b_secs, args.fill_budget)}; "
-          f"ratio baseline/fill median {ratio(b_med, med, args.fill_budget)}")
+    print(
+        f"fill 15x15 ~16% black, floor {args.fill_floor}, max slot {args.max_word}: filled "
+        f"{sum(map(math.isfinite, secs))}/{n}, median {median_text(secs, args.fill_budget)} (target < 10s)"
+    )
+    print(
+        f"baseline fill (no frequency weight, no restart noise, no last-conflict): filled "
+        f"{sum(map(math.isfinite, b_secs))}/{n}, median {median_text(b_secs, args.fill_budget)}; "
+        f"ratio baseline/fill median {ratio(b_med, med, args.fill_budget)}"
+    )
 
 
 if __name__ == "__main__":

@@ -53,7 +53,7 @@ def baseline_ms(cubes) -> float:
     times = []
     for cube in cubes:
         t0 = time.perf_counter()
-        cube.apply(seq).is_solved
+        _ = cube.apply(seq).is_solved
         times.append((time.perf_counter() - t0) * 1000)
     return statistics.median(times)
 
@@ -95,11 +95,15 @@ def main() -> int:
     print(f"cubes: {len(cubes)} from {source}")
     print("tables (build seconds from the manifest):")
     for r in manifest.filter(pl.col("kind") == "prune").iter_rows(named=True):
-        print(f"  {r['table']:<18} {r['entries']:>10,} entries {r['bytes'] / 1e6:7.2f} MB"
-              f"  reached {r['reached']:>10,}  max depth {r['max_depth']:>2}  built in {r['build_seconds']:.3f} s")
+        print(
+            f"  {r['table']:<18} {r['entries']:>10,} entries {r['bytes'] / 1e6:7.2f} MB"
+            f"  reached {r['reached']:>10,}  max depth {r['max_depth']:>2}  built in {r['build_seconds']:.3f} s"
+        )
     moves = manifest.filter(pl.col("kind") != "prune")  # the corner tables' one build step counted once
-    print(f"  move tables and lookups: {moves.height} files, {moves['bytes'].sum() / 1e6:.2f} MB,"
-          f" built in {moves['build_seconds'].sum():.2f} s (the sum of the build steps)")
+    print(
+        f"  move tables and lookups: {moves.height} files, {moves['bytes'].sum() / 1e6:.2f} MB,"
+        f" built in {moves['build_seconds'].sum():.2f} s (the sum of the build steps)"
+    )
     for solver in args.solver:
         warm_up(tables, solver)
     print(f"load + numba warm-up: {time.perf_counter() - t0:.2f} s")
@@ -110,9 +114,11 @@ def main() -> int:
         print("baseline kociemba C package: not installed (pip install -e '.[bench]')")
     else:
         ref_med = statistics.median(ref_run[1])
-        print(f"baseline kociemba C package (same cubes, this run): {len(cubes)} verified; mean "
-              f"{statistics.mean(ref_run[0]):.3f} moves (max {max(ref_run[0])}); median {ref_med:.2f} ms,"
-              f" mean {statistics.mean(ref_run[1]):.2f} ms, max {max(ref_run[1]):.1f} ms")
+        print(
+            f"baseline kociemba C package (same cubes, this run): {len(cubes)} verified; mean "
+            f"{statistics.mean(ref_run[0]):.3f} moves (max {max(ref_run[0])}); median {ref_med:.2f} ms,"
+            f" mean {statistics.mean(ref_run[1]):.2f} ms, max {max(ref_run[1]):.1f} ms"
+        )
     for solver in args.solver:
         lengths, times = [], []
         for cube in cubes:
@@ -120,11 +126,13 @@ def main() -> int:
             lengths.append(len(s.moves))
             times.append(s.milliseconds)
         med = statistics.median(times)
-        print(f"{solver}: {len(cubes)} verified; mean {statistics.mean(lengths):.3f} moves"
-              f" (min {min(lengths)}, max {max(lengths)}); median {med:.2f} ms, mean {statistics.mean(times):.2f} ms,"
-              f" p95 {sorted(times)[int(0.95 * len(times))]:.2f} ms, max {max(times):.1f} ms;"
-              f" median / baseline = {med / base:.0f}x"
-              + ("" if ref_run is None else f"; median / kociemba median = {med / ref_med:.2f}"))
+        print(
+            f"{solver}: {len(cubes)} verified; mean {statistics.mean(lengths):.3f} moves"
+            f" (min {min(lengths)}, max {max(lengths)}); median {med:.2f} ms, mean {statistics.mean(times):.2f} ms,"
+            f" p95 {sorted(times)[int(0.95 * len(times))]:.2f} ms, max {max(times):.1f} ms;"
+            f" median / baseline = {med / base:.0f}x"
+            + ("" if ref_run is None else f"; median / kociemba median = {med / ref_med:.2f}")
+        )
     ref = SHARED / "random_1000_kociemba.tsv"
     if not args.cubes and not args.limit and ref.exists():
         df = pl.read_csv(ref, separator="\t")

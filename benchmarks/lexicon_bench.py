@@ -50,8 +50,10 @@ def main(path: str) -> None:
     print(f"DAWG:        {dawg.n_nodes} nodes, {dawg.n_edges} edges, {dawg.nbytes} bytes, {t_dawg:.2f}s")
     print(f"Boggle DAWG: {bdawg.n_nodes} nodes, {bdawg.n_edges} edges, {len(keys)} keys, {t_bdawg:.2f}s")
     print(f"baseline plain trie: {trie_nodes} nodes, {t_trie:.2f}s")
-    print(f"ratio: DAWG has {trie_nodes / dawg.n_nodes:.1f}x fewer nodes than the trie; "
-          f"build takes {t_dawg / t_trie:.1f}x the trie's time")
+    print(
+        f"ratio: DAWG has {trie_nodes / dawg.n_nodes:.1f}x fewer nodes than the trie; "
+        f"build takes {t_dawg / t_trie:.1f}x the trie's time"
+    )
 
 
 if __name__ == "__main__":

@@ -75,6 +75,7 @@ def centers(puzzles: pl.DataFrame, letters: str = "ABCDEFG") -> dict:
 
 # ---------------------------------------------------------------- brute force
 
+
 def brute_scores(words: list[str], letters: str, rules: BeeRules) -> dict:
     """center -> (points, words, pangrams), by scanning every word (no masks)."""
     allowed = set(letters)
@@ -83,7 +84,7 @@ def brute_scores(words: list[str], letters: str, rules: BeeRules) -> dict:
         if len(w) < rules.min_length or not set(w) <= allowed:
             continue
         pangram = set(w) == allowed
-        pts = (rules.short_points if len(w) <= rules.short_length else len(w))
+        pts = rules.short_points if len(w) <= rules.short_length else len(w)
         pts += rules.pangram_bonus if pangram else 0
         for c in set(w):
             out[c][0] += pts
@@ -94,8 +95,9 @@ def brute_scores(words: list[str], letters: str, rules: BeeRules) -> dict:
 
 def candidate_words(words: list[str], rules: BeeRules) -> list[str]:
     """Words that can count anywhere: a plain-Python filter, independent of the table."""
-    return [w for w in words if len(w) >= rules.min_length and len(set(w)) <= rules.size
-            and not set(w) & set(rules.exclude)]
+    return [
+        w for w in words if len(w) >= rules.min_length and len(set(w)) <= rules.size and not set(w) & set(rules.exclude)
+    ]
 
 
 def test_table_equals_brute_force_enable2k(enable2k):
@@ -120,8 +122,9 @@ def test_table_equals_brute_force_enable2k(enable2k):
 
 
 def test_table_equals_brute_force_other_rules(tiny, enable2k):
-    rules = BeeRules(size=5, min_length=3, short_length=3, short_points=2, pangram_bonus=3,
-                     exclude="", require_pangram=False)
+    rules = BeeRules(
+        size=5, min_length=3, short_length=3, short_points=2, pangram_bonus=3, exclude="", require_pangram=False
+    )
     words = candidate_words(enable2k.words["word"].to_list(), rules)
     masks, table = build_table(enable2k.words, rules)
     rng = random.Random(5)
@@ -143,6 +146,7 @@ def test_enable2k_best_is_close_to_published_enable1(enable2k, shared_dir):
 
 # ---------------------------------------------------------------- the hand-checked list
 
+
 def test_hand_checked_tiny_list(tiny):
     puzzles = ranked(tiny.words, BeeRules())
     assert puzzles["letters"].to_list() == ["ABCDEFG"] * 7
@@ -155,16 +159,23 @@ def test_hand_checked_tiny_list(tiny):
 def test_hand_checked_mask_table(tiny):
     masks, _ = build_table(tiny.words, BeeRules())
     got = {r["letters"]: (r["words"], r["points"], r["pangram"]) for r in masks.iter_rows(named=True)}
-    assert got == {"ade": (1, 1, False), "adef": (1, 1, False), "acdef": (1, 5, False),
-                   "acef": (1, 1, False), "def": (1, 1, False), "abceg": (1, 7, False),
-                   "abdeg": (1, 6, False), "abcdefg": (1, 15, True), "bcdek": (1, 6, False)}
+    assert got == {
+        "ade": (1, 1, False),
+        "adef": (1, 1, False),
+        "acdef": (1, 5, False),
+        "acef": (1, 1, False),
+        "def": (1, 1, False),
+        "abceg": (1, 7, False),
+        "abdeg": (1, 6, False),
+        "abcdefg": (1, 15, True),
+        "bcdek": (1, 6, False),
+    }
 
 
 def test_show_lists_the_words(tiny):
     rules = BeeRules()
     words = puzzle_words(tiny.words, parse_puzzle("gfedcba", "a", rules), rules)
-    assert sorted(words["word"].to_list()) == ["badged", "cabbage", "cafe", "dead", "deaf",
-                                               "faced", "gabfaced"]
+    assert sorted(words["word"].to_list()) == ["badged", "cabbage", "cafe", "dead", "deaf", "faced", "gabfaced"]
     assert words["points"].sum() == HAND["A"][0]
     assert words.filter(pl.col("pangram"))["word"].to_list() == ["gabfaced"]
 
@@ -177,7 +188,11 @@ def test_pipeline_files(tiny, tmp_path, capsys):
     puzzles = pl.read_parquet(tmp_path / "puzzles.parquet")
     assert centers(puzzles) == HAND and puzzles["center"].to_list() == HAND_ORDER
     assert sorted(p.name for p in tmp_path.iterdir()) == [
-        "masks.json", "masks.parquet", "puzzles.json", "puzzles.parquet"]
+        "masks.json",
+        "masks.parquet",
+        "puzzles.json",
+        "puzzles.parquet",
+    ]
 
 
 def test_cli_show_and_top(tmp_path, monkeypatch, capsys):
@@ -192,17 +207,22 @@ def test_cli_show_and_top(tmp_path, monkeypatch, capsys):
     out = capsys.readouterr().out.splitlines()
     assert [line.split()[:5] for line in out[2:]] == [
         ["1", "ABCDEFG", "E", str(HAND["E"][0]), str(HAND["E"][1])],
-        ["2", "ABCDEFG", "A", str(HAND["A"][0]), str(HAND["A"][1])]]
+        ["2", "ABCDEFG", "A", str(HAND["A"][0]), str(HAND["A"][1])],
+    ]
 
 
 # ---------------------------------------------------------------- each rule option
 
-@pytest.mark.parametrize("change, expect_a", [
-    (dict(min_length=5), HAND["A"][0] - 3),  # dead, deaf, cafe out
-    (dict(short_points=2), HAND["A"][0] + 3),
-    (dict(short_length=5, short_points=1), HAND["A"][0] - 5 + 1),  # faced: 5 -> 1
-    (dict(pangram_bonus=0), HAND["A"][0] - 7),
-])
+
+@pytest.mark.parametrize(
+    "change, expect_a",
+    [
+        (dict(min_length=5), HAND["A"][0] - 3),  # dead, deaf, cafe out
+        (dict(short_points=2), HAND["A"][0] + 3),
+        (dict(short_length=5, short_points=1), HAND["A"][0] - 5 + 1),  # faced: 5 -> 1
+        (dict(pangram_bonus=0), HAND["A"][0] - 7),
+    ],
+)
 def test_point_rules(tiny, change, expect_a):
     assert centers(ranked(tiny.words, BeeRules(**change)))["A"][0] == expect_a
 
@@ -242,7 +262,9 @@ def test_min_frequency(tiny, enable2k):
     # gabfaced has frequency 10: without it no pangram, so no puzzle
     assert ranked(tiny.words, BeeRules(min_frequency=11)).height == 0
     assert centers(ranked(tiny.words, BeeRules(min_frequency=11, require_pangram=False)))["A"] == (
-        HAND["A"][0] - 15, HAND["A"][1] - 1)
+        HAND["A"][0] - 15,
+        HAND["A"][1] - 1,
+    )
     assert centers(ranked(tiny.words, BeeRules(min_frequency=10))) == HAND
     # a list without frequencies is not affected
     sample = enable2k.words.head(20000)
@@ -251,16 +273,20 @@ def test_min_frequency(tiny, enable2k):
 
 # ---------------------------------------------------------------- bad input
 
-@pytest.mark.parametrize("letters, center, needle", [
-    ("AEGINR", "R", "expected 7 letters"),
-    ("AEGINRTX", "R", "expected 7 letters"),
-    ("AEGIN1T", "R", "expected 7 letters"),
-    ("AEGINRR", "R", "'R' appears twice"),
-    ("AEGINRS", "R", "'S' is excluded"),
-    ("AEGINRT", "X", "not one of the letters"),
-    ("AEGINRT", "RT", "expected one letter"),
-    ("AEGINRT", "", "expected one letter"),
-])
+
+@pytest.mark.parametrize(
+    "letters, center, needle",
+    [
+        ("AEGINR", "R", "expected 7 letters"),
+        ("AEGINRTX", "R", "expected 7 letters"),
+        ("AEGIN1T", "R", "expected 7 letters"),
+        ("AEGINRR", "R", "'R' appears twice"),
+        ("AEGINRS", "R", "'S' is excluded"),
+        ("AEGINRT", "X", "not one of the letters"),
+        ("AEGINRT", "RT", "expected one letter"),
+        ("AEGINRT", "", "expected one letter"),
+    ],
+)
 def test_bad_puzzle_is_one_line_error(letters, center, needle):
     with pytest.raises(PuzzleError, match=needle) as err:
         parse_puzzle(letters, center, BeeRules())
@@ -269,23 +295,28 @@ def test_bad_puzzle_is_one_line_error(letters, center, needle):
 
 def test_cli_bad_input_exits_2_with_one_line(monkeypatch, capsys):
     monkeypatch.chdir(PROJECT)
-    for argv in (["bee", "show", "AEGINRQQ", "--center", "R"],
-                 ["bee", "show", "AEGINRT", "--center", "Z"],
-                 ["bee", "show", "AEGINRT", "--center", "R", "--set", "nonsense=1"],
-                 ["bee", "show", "AEGINRT", "--center", "R", "--set", "size=12"],
-                 ["bee", "build-masks", "--words", "x", "--out", "y", "--settings", "{bad"]):
+    for argv in (
+        ["bee", "show", "AEGINRQQ", "--center", "R"],
+        ["bee", "show", "AEGINRT", "--center", "Z"],
+        ["bee", "show", "AEGINRT", "--center", "R", "--set", "nonsense=1"],
+        ["bee", "show", "AEGINRT", "--center", "R", "--set", "size=12"],
+        ["bee", "build-masks", "--words", "x", "--out", "y", "--settings", "{bad"],
+    ):
         assert main(argv) == 2, argv
         err = capsys.readouterr().err.strip()
         assert err.startswith("puzzlesearch: error:") and "\n" not in err, (argv, err)
 
 
-@pytest.mark.parametrize("section, key", [
-    ({"exclude": "S"}, "bee.exclude"),
-    ({"size": 12}, "bee.size"),
-    ({"score_by": "fun"}, "bee.score_by"),
-    ({"min_frequency": -1}, "bee.min_frequency"),
-    ({"color": "red"}, "bee"),
-])
+@pytest.mark.parametrize(
+    "section, key",
+    [
+        ({"exclude": "S"}, "bee.exclude"),
+        ({"size": 12}, "bee.size"),
+        ({"score_by": "fun"}, "bee.score_by"),
+        ({"min_frequency": -1}, "bee.min_frequency"),
+        ({"color": "red"}, "bee"),
+    ],
+)
 def test_config_errors_name_the_key(section, key):
     with pytest.raises(ConfigError, match=key):
         validate_config({"lexicons": {"default": "builtin:en"}, "bee": section}, PROJECT)
@@ -303,8 +334,9 @@ def test_rules_checks_name_the_key():
 def test_config_defaults_are_the_published_rules():
     config = validate_config({"lexicons": {"default": "builtin:en"}}, PROJECT)
     assert BeeRules.from_config(config["bee"]) == BeeRules()
-    assert BeeRules() == BeeRules(size=7, min_length=4, short_length=4, short_points=1,
-                                  pangram_bonus=7, exclude="s", require_pangram=True)
+    assert BeeRules() == BeeRules(
+        size=7, min_length=4, short_length=4, short_points=1, pangram_bonus=7, exclude="s", require_pangram=True
+    )
 
 
 def test_dense_index_is_a_bijection_on_small_masks():
@@ -314,18 +346,21 @@ def test_dense_index_is_a_bijection_on_small_masks():
 
     size = 3
     binom, offset = kernels.binomials(26, size), kernels.offsets(size)
-    seen = [kernels.mask_index(sum(1 << p for p in c), binom, offset)
-            for k in range(size + 1) for c in combinations(range(26), k)]
+    seen = [
+        kernels.mask_index(sum(1 << p for p in c), binom, offset)
+        for k in range(size + 1)
+        for c in combinations(range(26), k)
+    ]
     assert sorted(seen) == list(range(sum(comb(26, k) for k in range(size + 1))))
     assert offset[size + 1] == len(seen)
 
 
 # ---------------------------------------------------------------- real processes
 
+
 def run(*args: str, cwd: Path = PROJECT) -> subprocess.CompletedProcess:
     """The real CLI as a subprocess."""
-    return subprocess.run([sys.executable, "-m", "puzzlesearch", *args], cwd=cwd,
-                          capture_output=True, text=True)
+    return subprocess.run([sys.executable, "-m", "puzzlesearch", *args], cwd=cwd, capture_output=True, text=True)
 
 
 def assert_one_line_error(out: subprocess.CompletedProcess, *needles: str) -> str:
@@ -338,13 +373,18 @@ def assert_one_line_error(out: subprocess.CompletedProcess, *needles: str) -> st
     return err
 
 
-@pytest.mark.parametrize("item, key", [
-    ("size=[1", "size"), ("size=99", "bee.size"), ("nope=1", "nope"), ("score_by=fun", "bee.score_by"),
-])
+@pytest.mark.parametrize(
+    "item, key",
+    [
+        ("size=[1", "size"),
+        ("size=99", "bee.size"),
+        ("nope=1", "nope"),
+        ("score_by=fun", "bee.score_by"),
+    ],
+)
 def test_cli_set_mistakes_are_one_line_naming_the_key(tmp_path, item, key):
     (tmp_path / "tiny.txt").write_text(TINY)
-    assert_one_line_error(run("bee", "top", "--lexicon", "tiny.txt", "--set", item, cwd=tmp_path),
-                          "--set", key)
+    assert_one_line_error(run("bee", "top", "--lexicon", "tiny.txt", "--set", item, cwd=tmp_path), "--set", key)
 
 
 def test_cli_set_cross_key_rule_and_text_values(tmp_path):
@@ -352,8 +392,7 @@ def test_cli_set_cross_key_rule_and_text_values(tmp_path):
     out = run("bee", "top", "--lexicon", "tiny.txt", "--set", "min_words=5", "--set", "max_words=3", cwd=tmp_path)
     assert_one_line_error(out, "bee.max_words")
     # `exclude=no` is the letters N and O (not YAML false): S is allowed again, so "beads" counts
-    out = run("bee", "show", "ABCDEGS", "--center", "s", "--lexicon", "tiny.txt", "--set", "exclude=no",
-              cwd=tmp_path)
+    out = run("bee", "show", "ABCDEGS", "--center", "s", "--lexicon", "tiny.txt", "--set", "exclude=no", cwd=tmp_path)
     assert out.returncode == 0, out.stderr
     assert "   5  beads" in out.stdout.splitlines()  # 5 letters: 5 points
 
@@ -396,8 +435,16 @@ def test_pipeline_commands_write_manifests_and_match_the_hand_list(words_copy, t
 
 
 def test_pipeline_settings_of_another_step_are_refused(words_copy, tmp_path):
-    out = run("bee", "build-masks", "--settings", BeeRules().to_json(), "--words", str(words_copy),
-              "--out", str(tmp_path / "masks.parquet"))
+    out = run(
+        "bee",
+        "build-masks",
+        "--settings",
+        BeeRules().to_json(),
+        "--words",
+        str(words_copy),
+        "--out",
+        str(tmp_path / "masks.parquet"),
+    )
     assert_one_line_error(out, "--settings bee.")
     assert not (tmp_path / "masks.parquet").exists()
 
@@ -409,11 +456,14 @@ def test_damaged_words_parquet_is_one_line_naming_the_file(words_copy, tmp_path)
     assert not (tmp_path / "masks.parquet").exists()
 
 
-@pytest.mark.parametrize("damage, needle", [
-    (lambda p: flip_byte(p), "checksum"),
-    (lambda p: p.write_bytes(p.read_bytes()[:-10]), "size"),
-    (lambda p: p.with_suffix(".json").unlink(), "manifest is missing"),
-])
+@pytest.mark.parametrize(
+    "damage, needle",
+    [
+        (lambda p: flip_byte(p), "checksum"),
+        (lambda p: p.write_bytes(p.read_bytes()[:-10]), "size"),
+        (lambda p: p.with_suffix(".json").unlink(), "manifest is missing"),
+    ],
+)
 def test_damaged_masks_parquet_is_one_line_naming_the_file(words_copy, tmp_path, damage, needle):
     masks = tmp_path / "masks.parquet"
     build_masks_file(words_copy, masks, TableRules())

@@ -9,7 +9,14 @@ import polars as pl
 import pytest
 
 from puzzlesearch.boggle.model import (
-    CLASSIC_DICE, Board, Shape, decode_boards, encode_boards, neighbours, parse_board, parse_dice,
+    CLASSIC_DICE,
+    Board,
+    Shape,
+    decode_boards,
+    encode_boards,
+    neighbours,
+    parse_board,
+    parse_dice,
     symmetries,
 )
 from puzzlesearch.boggle.rank import SEED_SCHEMA, rank_tables
@@ -56,14 +63,17 @@ def test_parse_and_format_board():
     assert decode_boards(encode_boards(["streaedlp"], Shape(3, 3))) == ["streaedlp"]
 
 
-@pytest.mark.parametrize("text, rows, cols, message", [
-    ("perslatgsinete1s", None, None, "character '1' at position 15"),
-    ("perslatgsineter", None, None, "15 letters"),
-    ("plseairtnsed", 5, 3, "a 5x3 board needs 15"),
-    ("abcdefg", 1, 7, "sides must be 2..6"),
-    ("", None, None, "empty"),
-    ("ab-cd", None, None, "character '-'"),
-])
+@pytest.mark.parametrize(
+    "text, rows, cols, message",
+    [
+        ("perslatgsinete1s", None, None, "character '1' at position 15"),
+        ("perslatgsineter", None, None, "15 letters"),
+        ("plseairtnsed", 5, 3, "a 5x3 board needs 15"),
+        ("abcdefg", 1, 7, "sides must be 2..6"),
+        ("", None, None, "empty"),
+        ("ab-cd", None, None, "character '-'"),
+    ],
+)
 def test_bad_board_text(text, rows, cols, message):
     with pytest.raises(PuzzleError, match=message):
         parse_board(text, rows, cols)
@@ -114,9 +124,19 @@ def test_published_scores(shared_lexicon, row):
 # ---------------------------------------------------------------- scorer: brute force
 
 
-@pytest.mark.parametrize("shape, n", [(Shape(3, 3), 40), (Shape(3, 4), 25), (Shape(2, 2), 10),
-                                      (Shape(2, 5), 10), (Shape(4, 4), 3), (Shape(6, 2), 5),
-                                      (Shape(5, 5), 2), (Shape(6, 6), 1)])
+@pytest.mark.parametrize(
+    "shape, n",
+    [
+        (Shape(3, 3), 40),
+        (Shape(3, 4), 25),
+        (Shape(2, 2), 10),
+        (Shape(2, 5), 10),
+        (Shape(4, 4), 3),
+        (Shape(6, 2), 5),
+        (Shape(5, 5), 2),
+        (Shape(6, 6), 1),
+    ],
+)
 def test_matches_brute_force(scorer, reference, shape, n):
     words, pre = reference
     rng = np.random.default_rng(shape.cells)
@@ -147,8 +167,10 @@ def test_custom_points_table(enable2k, reference):
     steep = [0, 0, 0, 1, 2, 4, 7, 12, 20, 33]  # every length its own value, 9+ letters 33
     for text in ("perslatgsineters", "qaicdrneetasnnil", "plseairtnsed"):
         board = parse_board(text, rows=4)
-        assert Scorer.for_lexicon(enable2k, steep).score(board) == \
-            reference_score(board, words, points=steep, prefix_set=pre)[0]
+        assert (
+            Scorer.for_lexicon(enable2k, steep).score(board)
+            == reference_score(board, words, points=steep, prefix_set=pre)[0]
+        )
 
 
 def test_score_invariant_under_symmetry(scorer):
@@ -169,13 +191,17 @@ def test_neighbourhood_kernel_matches_direct_scoring(scorer):
     pairs = cell_pairs(9)
     for _ in range(30):
         i, a = rng.integers(9), rng.integers(26)
-        b = cells.copy(); b[i] = a
+        b = cells.copy()
+        b[i] = a
         assert singles[i, a] == scorer.scores(b[None, :], shape)[0]
         p = rng.integers(len(pairs))
-        b = cells.copy(); b[pairs[p]] = b[pairs[p][::-1]]
+        b = cells.copy()
+        b[pairs[p]] = b[pairs[p][::-1]]
         assert swaps[p] == scorer.scores(b[None, :], shape)[0]
         c = rng.integers(26)
-        b = cells.copy(); b[pairs[p, 0]] = a; b[pairs[p, 1]] = c
+        b = cells.copy()
+        b[pairs[p, 0]] = a
+        b[pairs[p, 1]] = c
         expect = -1 if a == cells[pairs[p, 0]] or c == cells[pairs[p, 1]] else scorer.scores(b[None, :], shape)[0]
         assert doubles[p, a, c] == expect
     # streaedlp is the proven 3x3 optimum, so no neighbour beats it
@@ -187,20 +213,28 @@ def test_neighbourhood_kernel_matches_direct_scoring(scorer):
 
 def test_hill_climb_reaches_proven_3x3_optimum(scorer):
     space = FreeSpace(Shape(3, 3))
-    result = run_search(scorer, space, "hill", seed=3, budget=Budget(seconds=60, max_boards=400_000),
-                        pool_size=60, keep=20)
+    result = run_search(
+        scorer, space, "hill", seed=3, budget=Budget(seconds=60, max_boards=400_000), pool_size=60, keep=20
+    )
     best = result.rows()[0]
     assert best["score"] == 545
-    assert canonical(encode_boards([best["board"]], Shape(3, 3)), Shape(3, 3)).tolist() == \
-        canonical(encode_boards(["streaedlp"], Shape(3, 3)), Shape(3, 3)).tolist()
+    assert (
+        canonical(encode_boards([best["board"]], Shape(3, 3)), Shape(3, 3)).tolist()
+        == canonical(encode_boards(["streaedlp"], Shape(3, 3)), Shape(3, 3)).tolist()
+    )
 
 
-@pytest.mark.parametrize("method, options", [("pool", {"pool_size": 20, "mutants": 4, "patience": 50}),
-                                             ("hill", {"pool_size": 20})])
+@pytest.mark.parametrize(
+    "method, options", [("pool", {"pool_size": 20, "mutants": 4, "patience": 50}), ("hill", {"pool_size": 20})]
+)
 def test_search_is_reproducible_and_scores_are_true(scorer, method, options):
     space = FreeSpace(Shape(3, 3))
-    runs = [run_search(scorer, space, method, seed=7, budget=Budget(seconds=60, max_boards=20_000),
-                       keep=10, **options).rows() for _ in range(2)]
+    runs = [
+        run_search(
+            scorer, space, method, seed=7, budget=Budget(seconds=60, max_boards=20_000), keep=10, **options
+        ).rows()
+        for _ in range(2)
+    ]
     strip = [[(r["board"], r["score"], r["boards_scored"]) for r in rows] for rows in runs]
     assert strip[0] == strip[1] and len(strip[0]) == 10
     boards = encode_boards([b for b, _, _ in strip[0]], Shape(3, 3))
@@ -212,18 +246,24 @@ def one_move_boards(cells: np.ndarray) -> np.ndarray:
     out = []
     for i in range(len(cells)):
         for letter in range(26):
-            b = cells.copy(); b[i] = letter; out.append(b)
+            b = cells.copy()
+            b[i] = letter
+            out.append(b)
         for j in range(i + 1, len(cells)):
-            b = cells.copy(); b[i], b[j] = cells[j], cells[i]; out.append(b)
+            b = cells.copy()
+            b[i], b[j] = cells[j], cells[i]
+            out.append(b)
     return np.array(out, dtype=np.uint8)
 
 
-@pytest.mark.parametrize("method, options", [("pool", {"pool_size": 10, "mutants": 4, "patience": 20}),
-                                             ("hill", {"pool_size": 10})])
+@pytest.mark.parametrize(
+    "method, options", [("pool", {"pool_size": 10, "mutants": 4, "patience": 20}), ("hill", {"pool_size": 10})]
+)
 def test_reported_local_optima_have_no_better_neighbour(scorer, method, options):
     shape = Shape(3, 3)
-    result = run_search(scorer, FreeSpace(shape), method, seed=2, budget=Budget(seconds=60, max_boards=60_000),
-                        keep=200, **options)
+    result = run_search(
+        scorer, FreeSpace(shape), method, seed=2, budget=Budget(seconds=60, max_boards=60_000), keep=200, **options
+    )
     flagged = [r for r in result.rows() if r["local_optimum"]]
     assert result.restarts >= 2 and flagged  # climbs ended by themselves and were checked
     for row in flagged:
@@ -242,8 +282,7 @@ def test_dice_states_are_real_arrangements(scorer):
         assert sorted(state[:16].tolist()) == list(range(16))  # each die used once
         for slot in range(16):
             assert chr(97 + board[slot]) in dice[state[slot]]
-    result = run_search(scorer, space, "hill", seed=0, budget=Budget(seconds=60, max_boards=5000),
-                        pool_size=10, keep=5)
+    result = run_search(scorer, space, "hill", seed=0, budget=Budget(seconds=60, max_boards=5000), pool_size=10, keep=5)
     for row in result.rows():  # the kept arrangement shows the board (up to symmetry)
         letters = space.letters(np.array([row["state"]], dtype=np.uint8))
         assert decode_boards(canonical(letters, shape)) == [row["board"]]
@@ -263,12 +302,30 @@ def test_dice_states_are_real_arrangements(scorer):
 def test_rank_merges_symmetric_boards(tmp_path, scorer):
     shape = Shape(4, 4)
     transposed = decode_boards(parse_board("perslatgsineters").array.reshape(4, 4).T.reshape(1, 16))[0]
-    rows = [("perslatgsineters", 3625, 1045, 0, 4.0), (transposed, 3625, 1045, 1, 2.5),
-            ("streaedlpaaaaaaa", 10, 5, 1, 1.0)]
+    rows = [
+        ("perslatgsineters", 3625, 1045, 0, 4.0),
+        (transposed, 3625, 1045, 1, 2.5),
+        ("streaedlpaaaaaaa", 10, 5, 1, 1.0),
+    ]
     for seed in (0, 1):
-        df = pl.DataFrame([{"board": b, "score": s, "words": w, "seed": sd, "method": "hill", "mode": "free",
-                            "seconds": t, "boards_scored": 1, "restart": 0}
-                           for b, s, w, sd, t in rows if sd == seed], schema=SEED_SCHEMA)
+        df = pl.DataFrame(
+            [
+                {
+                    "board": b,
+                    "score": s,
+                    "words": w,
+                    "seed": sd,
+                    "method": "hill",
+                    "mode": "free",
+                    "seconds": t,
+                    "boards_scored": 1,
+                    "restart": 0,
+                }
+                for b, s, w, sd, t in rows
+                if sd == seed
+            ],
+            schema=SEED_SCHEMA,
+        )
         df.write_parquet(tmp_path / f"seed{seed}.parquet")
     best = rank_tables([tmp_path / "seed0.parquet", tmp_path / "seed1.parquet"], shape, scorer)
     top = best.row(0, named=True)
@@ -308,8 +365,29 @@ def test_cli_score_search_rank_scan(project, capsys):
     seeds = []
     for seed in (0, 1):
         seeds.append(str(project / f"seed{seed}.parquet"))
-        assert main(cfg + ["search", "--shape", "3x3", "--seed", str(seed), "--seconds", "60",
-                           "--max-boards", "3000", "--pool-size", "20", "--keep", "5", "--out", seeds[-1]]) == 0
+        assert (
+            main(
+                cfg
+                + [
+                    "search",
+                    "--shape",
+                    "3x3",
+                    "--seed",
+                    str(seed),
+                    "--seconds",
+                    "60",
+                    "--max-boards",
+                    "3000",
+                    "--pool-size",
+                    "20",
+                    "--keep",
+                    "5",
+                    "--out",
+                    seeds[-1],
+                ]
+            )
+            == 0
+        )
     table = pl.read_parquet(seeds[0])
     assert table.height == 5 and table["score"].is_sorted(descending=True)
     best_path = str(project / "best.parquet")
@@ -317,8 +395,26 @@ def test_cli_score_search_rank_scan(project, capsys):
     best = pl.read_parquet(best_path)
     assert best["score"][0] == max(pl.read_parquet(p)["score"].max() for p in seeds)
     summary = project / "scan.json"
-    assert main(cfg + ["scan", "--from", best_path, "--boards", "1", "--distance", "1", "--no-swaps",
-                       "--out", str(project / "scan.parquet"), "--summary", str(summary)]) == 0
+    assert (
+        main(
+            cfg
+            + [
+                "scan",
+                "--from",
+                best_path,
+                "--boards",
+                "1",
+                "--distance",
+                "1",
+                "--no-swaps",
+                "--out",
+                str(project / "scan.parquet"),
+                "--summary",
+                str(summary),
+            ]
+        )
+        == 0
+    )
     import json
 
     verdict = json.loads(summary.read_text())["boards"][0]
@@ -345,9 +441,28 @@ def test_ctrl_c_stops_a_search_and_keeps_what_it_found(project, tmp_path):
     import time
 
     out = tmp_path / "seed.parquet"
-    proc = subprocess.Popen([sys.executable, "-m", "puzzlesearch", "--config", str(project / "config.yaml"),
-                             "boggle", "search", "--shape", "3x3", "--seconds", "120", "--max-boards", "0",
-                             "--out", str(out)], stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "puzzlesearch",
+            "--config",
+            str(project / "config.yaml"),
+            "boggle",
+            "search",
+            "--shape",
+            "3x3",
+            "--seconds",
+            "120",
+            "--max-boards",
+            "0",
+            "--out",
+            str(out),
+        ],
+        stderr=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     for line in proc.stderr:  # wait until the search itself runs
         if "boggle: search" in line:
             break
@@ -372,8 +487,13 @@ def run_cli(*args, env=None, cwd=None):
     import subprocess
     import sys
 
-    return subprocess.run([sys.executable, "-m", "puzzlesearch", *map(str, args)], capture_output=True, text=True,
-                          env=None if env is None else {**os.environ, **env}, cwd=cwd)
+    return subprocess.run(
+        [sys.executable, "-m", "puzzlesearch", *map(str, args)],
+        capture_output=True,
+        text=True,
+        env=None if env is None else {**os.environ, **env},
+        cwd=cwd,
+    )
 
 
 def assert_one_line_error(proc, *needles):
@@ -400,8 +520,17 @@ def pipeline_files(enable2k, tmp_path_factory):
 
 
 def pipeline_args(folder, settings, *extra):
-    return ["boggle", *extra[:1], "--settings", settings.to_json(), "--words", folder / "words.parquet",
-            "--dawg", folder / "boggle_dawg.npz", *extra[1:]]
+    return [
+        "boggle",
+        *extra[:1],
+        "--settings",
+        settings.to_json(),
+        "--words",
+        folder / "words.parquet",
+        "--dawg",
+        folder / "boggle_dawg.npz",
+        *extra[1:],
+    ]
 
 
 def test_settings_come_from_the_schema_and_hold_one_jobs_dice():
@@ -410,8 +539,9 @@ def test_settings_come_from_the_schema_and_hold_one_jobs_dice():
 
     defaults = section_defaults("boggle")
     search = SearchSettings()
-    assert {k: getattr(search, k) for k in SearchSettings.keys() if k != "dice"} == \
-        {k: defaults[k] for k in SearchSettings.keys() if k != "dice"}
+    assert {k: getattr(search, k) for k in SearchSettings.keys() if k != "dice"} == {
+        k: defaults[k] for k in SearchSettings.keys() if k != "dice"
+    }
     assert search.seconds >= 600 and search.max_boards > 0  # time is a safety cap, boards the bound
     assert RankSettings().keep == defaults["keep"] and ScanSettings().scan == defaults["scan"]
     section = {**defaults, "dice": {"4x4": "classic", "5x5": "big"}}
@@ -446,8 +576,16 @@ def test_input_gaps_are_one_line_errors(tmp_path):
     import subprocess
     import sys
 
-    procs = [subprocess.Popen([sys.executable, "-m", "puzzlesearch", "boggle", *args], cwd=tmp_path, text=True,
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE) for args, _ in INPUT_GAPS]
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-m", "puzzlesearch", "boggle", *args],
+            cwd=tmp_path,
+            text=True,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        for args, _ in INPUT_GAPS
+    ]
     for proc, (args, needles) in zip(procs, INPUT_GAPS):  # started together: the cases run in parallel
         out, err = proc.communicate(timeout=120)
         assert_one_line_error(subprocess.CompletedProcess(args, proc.returncode, out, err), *needles)
@@ -480,8 +618,11 @@ def test_huge_points_agree_everywhere_with_brute_force(enable2k, reference, pipe
     assert pl.read_parquet(best)["score"].to_list() == table["score"].to_list()
     scan = ScanSettings().replace(points=HUGE_POINTS, scan={"boards": 1, "distance": 1, "swaps": False, "keep": 3})
     top, summary = tmp_path / "scan.parquet", tmp_path / "scan.json"
-    out = run_cli(*pipeline_args(pipeline_files, scan, "scan", "--from", best, "--shape", "3x3",
-                                 "--out", top, "--summary", summary))
+    out = run_cli(
+        *pipeline_args(
+            pipeline_files, scan, "scan", "--from", best, "--shape", "3x3", "--out", top, "--summary", summary
+        )
+    )
     assert out.returncode == 0, out.stderr
     neighbours = pl.read_parquet(top)
     assert neighbours["center_score"][0] == table["score"][0]
@@ -502,8 +643,9 @@ def test_pipeline_search_fails_when_the_time_cap_stops_it(pipeline_files, tmp_pa
     assert_one_line_error(out, "boggle.max_boards is 0")
     out = run_cli(*pipeline_args(pipeline_files, SearchSettings(), "search", "--seconds", "5", "--out", out_file))
     assert_one_line_error(out, "--seconds")
-    out = run_cli("boggle", "search", "--settings", "{}", "--words", pipeline_files / "words.parquet",
-                  "--out", out_file)
+    out = run_cli(
+        "boggle", "search", "--settings", "{}", "--words", pipeline_files / "words.parquet", "--out", out_file
+    )
     assert_one_line_error(out, "--dawg")
     out = run_cli(*pipeline_args(pipeline_files, SearchSettings(), "search", "--mode", "dice", "--out", out_file))
     assert_one_line_error(out, "dice")
@@ -544,10 +686,16 @@ def test_dawg_of_another_word_table_is_refused(pipeline_files, tmp_path):
     from puzzlesearch.manifest import read_manifest, write_manifest
 
     meta = read_manifest(folder / "words.json")
-    write_manifest(folder / "words.json", [folder / "words.parquet"], "lexicon-words",
-                   meta["manifest"]["settings"], {k: v for k, v in meta.items() if k != "manifest"})
-    out = run_cli(*pipeline_args(folder, SearchSettings().replace(max_boards=100), "search",
-                                 "--out", tmp_path / "s.parquet"))
+    write_manifest(
+        folder / "words.json",
+        [folder / "words.parquet"],
+        "lexicon-words",
+        meta["manifest"]["settings"],
+        {k: v for k, v in meta.items() if k != "manifest"},
+    )
+    out = run_cli(
+        *pipeline_args(folder, SearchSettings().replace(max_boards=100), "search", "--out", tmp_path / "s.parquet")
+    )
     assert_one_line_error(out, "boggle_dawg.npz", "another word table")
 
 

@@ -9,16 +9,18 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from puzzlesearch.config import validate_config
 from puzzlesearch.errors import ConfigError
-import pytest
 
 PROJECT = Path(__file__).resolve().parents[1]
 
 
 def run(*args: str, cwd=None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "puzzlesearch", *args], cwd=cwd or PROJECT,
-                          capture_output=True, text=True)
+    return subprocess.run(
+        [sys.executable, "-m", "puzzlesearch", *args], cwd=cwd or PROJECT, capture_output=True, text=True
+    )
 
 
 def project(folder: Path, config: str) -> Path:
@@ -80,10 +82,13 @@ def test_readme_test_command_is_what_ci_runs():
 
 def test_nested_config_strings_are_read_as_yaml_once_more():
     # Snakemake gives nested --config values as strings: boggle='{seeds: 3}' -> {'seeds': '3'}
-    config = validate_config({"lexicons": {"a": "a.txt"},
-                              "boggle": {"seeds": "3", "points": ["0", "0", "0", "1", "2"],
-                                         "shapes": ["4x4"]},
-                              "bee": {"require_pangram": "false", "exclude": "s"}})
+    config = validate_config(
+        {
+            "lexicons": {"a": "a.txt"},
+            "boggle": {"seeds": "3", "points": ["0", "0", "0", "1", "2"], "shapes": ["4x4"]},
+            "bee": {"require_pangram": "false", "exclude": "s"},
+        }
+    )
     assert config["boggle"]["seeds"] == 3 and config["boggle"]["points"] == [0, 0, 0, 1, 2]
     assert config["bee"]["require_pangram"] is False and config["bee"]["exclude"] == "s"
     with pytest.raises(ConfigError, match=r"boggle\.seeds: -1 is less than the minimum"):
@@ -92,12 +97,15 @@ def test_nested_config_strings_are_read_as_yaml_once_more():
         validate_config({"lexicons": {"a": "a.txt"}, "boggle": {"seeds": "abc"}})
 
 
-@pytest.mark.parametrize("args, names", [
-    (["bee", "show", "AEGINRT"], "--center"),
-    (["crossword", "generate", "--lang", "xx"], "'xx'"),
-    (["boggle", "score"], "BOARD"),
-    (["nope"], "'nope'"),
-])
+@pytest.mark.parametrize(
+    "args, names",
+    [
+        (["bee", "show", "AEGINRT"], "--center"),
+        (["crossword", "generate", "--lang", "xx"], "'xx'"),
+        (["boggle", "score"], "BOARD"),
+        (["nope"], "'nope'"),
+    ],
+)
 def test_usage_mistakes_are_one_line(args, names):
     out = run(*args)
     assert out.returncode == 2 and out.stdout == ""

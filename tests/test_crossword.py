@@ -13,6 +13,7 @@ import polars as pl
 import pytest
 
 from puzzlesearch.cli import main
+from puzzlesearch.config import validate_config
 from puzzlesearch.crossword import kernels
 from puzzlesearch.crossword.fill import FillSettings, NoFill, fill
 from puzzlesearch.crossword.io import read_pattern, to_html, to_ipuz
@@ -20,15 +21,15 @@ from puzzlesearch.crossword.model import Alphabet, Language, runs, slot_word, sl
 from puzzlesearch.crossword.search import generate
 from puzzlesearch.crossword.settings import GenerateSettings as SearchSettings
 from puzzlesearch.crossword.tables import WordTables, build_arrays, numeric_words, open_language, open_tables
-from puzzlesearch.config import validate_config
-from puzzlesearch.lexicon import open_lexicon
 from puzzlesearch.errors import PuzzleError
+from puzzlesearch.lexicon import open_lexicon
 
 PROJECT = Path(__file__).resolve().parents[1]
 CONFIG_TEXT = "lexicons:\n  default: builtin:en\n  arabic: {source: builtin:ar, alphabet: arabic}\n"
 
 
 # ---------------------------------------------------------------- fixtures
+
 
 @pytest.fixture(scope="session")
 def project(tmp_path_factory):
@@ -41,8 +42,9 @@ def project(tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def config(project):
-    return validate_config({"lexicons": {"default": "builtin:en",
-                                         "arabic": {"source": "builtin:ar", "alphabet": "arabic"}}})
+    return validate_config(
+        {"lexicons": {"default": "builtin:en", "arabic": {"source": "builtin:ar", "alphabet": "arabic"}}}
+    )
 
 
 @pytest.fixture(scope="session")
@@ -63,16 +65,16 @@ def down_words(grid, alphabet):
     for c in range(grid.shape[1]):
         for start, length in runs(grid[:, c] != 0):
             if length >= 2:
-                out.append(alphabet.decode(grid[start:start + length, c]))
+                out.append(alphabet.decode(grid[start : start + length, c]))
     return out
 
 
 def across_words(grid, alphabet):
-    return [alphabet.decode(grid[r, s:s + n]) for r in range(grid.shape[0])
-            for s, n in runs(grid[r] != 0) if n >= 2]
+    return [alphabet.decode(grid[r, s : s + n]) for r in range(grid.shape[0]) for s, n in runs(grid[r] != 0) if n >= 2]
 
 
 # ---------------------------------------------------------------- cost
+
 
 def brute_cost(grid, alphabet, words, floor_ok):
     """f = unknown letters + 0.2 x scrambled letters, in units of 0.2, by plain Python."""
@@ -92,8 +94,12 @@ def test_cost_matches_brute_force():
     alphabet = Alphabet(letters)
     pool = sorted({"".join(rng.choice(list(letters), size=rng.integers(2, 6))) for _ in range(400)})
     freq = rng.integers(0, 100, size=len(pool))
-    tables = WordTables("tiny", alphabet, build_arrays(pl.DataFrame(
-        {"word": pool, "length": [len(w) for w in pool], "frequency": freq}), letters), min_frequency=30)
+    tables = WordTables(
+        "tiny",
+        alphabet,
+        build_arrays(pl.DataFrame({"word": pool, "length": [len(w) for w in pool], "frequency": freq}), letters),
+        min_frequency=30,
+    )
     floor_ok = {w: f >= 30 for w, f in zip(pool, freq)}
     for trial in range(300):
         n = int(rng.integers(2, 9))
@@ -103,17 +109,18 @@ def test_cost_matches_brute_force():
             for c in range(n):
                 w = pool[int(rng.integers(len(pool)))]
                 if len(w) <= n:
-                    grid[:len(w), c] = alphabet.encode(w)
+                    grid[: len(w), c] = alphabet.encode(w)
                     if len(w) < n:
                         grid[len(w), c] = 0
                     if c % 2:
-                        grid[:len(w), c] = grid[:len(w), c][::-1]
+                        grid[: len(w), c] = grid[: len(w), c][::-1]
         got = kernels.grid_cost(grid, *tables.kernel_args())
         assert got[0] == brute_cost(grid, alphabet, pool, floor_ok)
         assert got[0] == 5 * got[1] + got[2]
 
 
 # ---------------------------------------------------------------- generation
+
 
 def test_generated_english_grid_words_are_in_the_word_list(english):
     tables, words = english
@@ -138,8 +145,9 @@ def test_numeric_puzzle_words_are_products_with_correct_clues(config, project):
     from puzzlesearch.crossword.io import clue_function, entries
 
     tables, language = open_language("num", config, project)
-    g = generate(tables, language, SearchSettings(size=10, max_across=4, max_down=4, time_budget=30),
-                 seed=0, progress=False)
+    g = generate(
+        tables, language, SearchSettings(size=10, max_across=4, max_down=4, time_budget=30), seed=0, progress=False
+    )
     assert g.cost == 0
     clue = clue_function(language, tables.max_factor)
     ents = entries(g.grid, language.alphabet, clue)
@@ -147,14 +155,19 @@ def test_numeric_puzzle_words_are_products_with_correct_clues(config, project):
     for e in ents:
         x, y = map(int, e.clue.split("*"))
         assert 2 <= x <= y <= 99 and str(x * y) == e.answer
-    fillers = [g.grid[r, c] for r in range(10) for c in range(10)
-               if g.grid[r, c] and (c == 0 or not g.grid[r, c - 1]) and (c == 9 or not g.grid[r, c + 1])]
+    fillers = [
+        g.grid[r, c]
+        for r in range(10)
+        for c in range(10)
+        if g.grid[r, c] and (c == 0 or not g.grid[r, c - 1]) and (c == 9 or not g.grid[r, c + 1])
+    ]
     assert all(language.alphabet.letters[f - 1] in "123456789" for f in fillers)
     products = {str(x * y) for x in range(2, 100) for y in range(x, 100)}
     assert set(numeric_words(99)["word"]) == products
 
 
 # ---------------------------------------------------------------- ipuz / html
+
 
 def check_ipuz(doc, grid, language):
     doc = json.loads(json.dumps(doc))
@@ -189,8 +202,9 @@ def test_ipuz_english_and_arabic(english, config, project):
     g = generate(tables, lang, SearchSettings(size=9, time_budget=30), seed=2, progress=False)
     check_ipuz(to_ipuz(g.grid, lang), g.grid, lang)
     assert "<table" in to_html(g.grid, lang)
-    config = validate_config({"lexicons": {"default": "builtin:en", "arabic": {"source": "builtin:ar",
-                                                                             "alphabet": "arabic"}}}, project)
+    config = validate_config(
+        {"lexicons": {"default": "builtin:en", "arabic": {"source": "builtin:ar", "alphabet": "arabic"}}}, project
+    )
     ar_tables, ar = open_language("ar", config, project)
     g = generate(ar_tables, ar, SearchSettings(size=8, time_budget=30), seed=0, progress=False)
     doc = to_ipuz(g.grid, ar)
@@ -231,9 +245,9 @@ def test_fill_is_reproducible_for_a_seed(english, tmp_path):
     path = tmp_path / "p.txt"
     path.write_text(PATTERN)
     pattern = read_pattern(path, tables.alphabet)
-    runs_ = [fill(pattern, tables, FillSettings(time_budget=60, first_nodes=20), seed=3,
-                  progress=False)
-             for _ in range(2)]
+    runs_ = [
+        fill(pattern, tables, FillSettings(time_budget=60, first_nodes=20), seed=3, progress=False) for _ in range(2)
+    ]
     assert runs_[0].words == runs_[1].words and runs_[0].nodes == runs_[1].nodes
 
 
@@ -254,6 +268,7 @@ def test_impossible_pattern_names_a_slot(english, tmp_path):
 
 
 # ---------------------------------------------------------------- command line errors
+
 
 def run_cli(args, capsys):
     code = main(args)
@@ -283,11 +298,17 @@ def test_bad_input_gives_one_line(project, tmp_path, capsys, english):
 
 # ---------------------------------------------------------------- bitset fill pieces vs brute force
 
+
 def tiny_tables(words, letters="abc", seed=0):
     """WordTables over a handful of words with random frequencies."""
     rng = np.random.default_rng(seed)
-    frame = pl.DataFrame({"word": words, "length": [len(w) for w in words],
-                          "frequency": rng.integers(1, 1000, len(words)).astype(np.int64)})
+    frame = pl.DataFrame(
+        {
+            "word": words,
+            "length": [len(w) for w in words],
+            "frequency": rng.integers(1, 1000, len(words)).astype(np.int64),
+        }
+    )
     return WordTables("tiny", Alphabet(letters, "ltr"), build_arrays(frame, letters))
 
 
@@ -351,9 +372,27 @@ def test_bitset_fill_agrees_with_brute_force_on_tiny_grids(tmp_path):
 
 # ---------------------------------------------------------------- CLI outputs (default folders)
 
-DOCUMENTED_COLUMNS = ["rank", "lang", "size", "seed", "strategy", "cost", "unknown_letters", "scrambled_letters",
-                      "unknown_words", "scrambled_words", "across_words", "down_words", "black_cells", "pops",
-                      "restarts", "seconds", "stopped_by", "grid", "file"]  # README, Crossword > Results
+DOCUMENTED_COLUMNS = [
+    "rank",
+    "lang",
+    "size",
+    "seed",
+    "strategy",
+    "cost",
+    "unknown_letters",
+    "scrambled_letters",
+    "unknown_words",
+    "scrambled_words",
+    "across_words",
+    "down_words",
+    "black_cells",
+    "pops",
+    "restarts",
+    "seconds",
+    "stopped_by",
+    "grid",
+    "file",
+]  # README, Crossword > Results
 
 
 def run_ps(args, cwd, check=True):
@@ -376,8 +415,9 @@ def one_error_line(out) -> str:
 @pytest.fixture(scope="module")
 def cli_generated(project, english):
     """`crossword generate` without --out (3 seeds of 8x8, small pop budget), run in the project folder."""
-    out = run_ps(["crossword", "generate", "--size", "8", "--seeds", "3", "--max-down", "5", "--max-pops", "50"],
-                 project)
+    out = run_ps(
+        ["crossword", "generate", "--size", "8", "--seeds", "3", "--max-down", "5", "--max-pops", "50"], project
+    )
     return out.stdout, project / "results" / "cli" / "crossword" / "en" / "8"
 
 
@@ -395,8 +435,9 @@ def test_generate_without_out_writes_to_the_cli_folder(cli_generated, project):
 def test_fill_without_out_writes_to_the_cli_folder(project, tmp_path, english):
     path = tmp_path / "small.txt"
     path.write_text(PATTERN)
-    stdout = run_ps(["crossword", "fill", "--pattern", str(path), "--min-frequency", "0", "--time-budget", "20"],
-                    project).stdout
+    stdout = run_ps(
+        ["crossword", "fill", "--pattern", str(path), "--min-frequency", "0", "--time-budget", "20"], project
+    ).stdout
     folder = project / "results" / "cli" / "crossword" / "fill"
     expected = [folder / f"small.{ext}" for ext in ("ipuz", "html", "json")]
     assert all(f"# wrote {p}" in stdout for p in expected)
@@ -407,8 +448,10 @@ def test_fill_without_out_writes_to_the_cli_folder(project, tmp_path, english):
 
 def grid_from_text(text, alphabet):
     """A page-order grid text ('#' black) as codes, for a left-to-right alphabet."""
-    return np.array([[0 if ch == "#" else alphabet.letters.index(ch) + 1 for ch in line]
-                     for line in text.splitlines()], dtype=np.int8)
+    return np.array(
+        [[0 if ch == "#" else alphabet.letters.index(ch) + 1 for ch in line] for line in text.splitlines()],
+        dtype=np.int8,
+    )
 
 
 def test_puzzles_parquet_has_documented_columns_and_is_ranked_by_cost(cli_generated, english):
@@ -426,6 +469,7 @@ def test_puzzles_parquet_has_documented_columns_and_is_ranked_by_cost(cli_genera
 
 
 # ---------------------------------------------------------------- fill2, HTML
+
 
 def test_fill2_strategy_gives_valid_grids(english):
     tables, words = english
@@ -458,6 +502,7 @@ def test_html_is_self_contained_with_across_and_down_lists(english):
 
 # ---------------------------------------------------------------- fill: lone cells, frequency, failures
 
+
 def test_fill_keeps_white_cells_outside_words_and_their_letters(english, tmp_path):
     tables, _ = english
     path = tmp_path / "lone.txt"
@@ -475,8 +520,13 @@ def test_fill_keeps_white_cells_outside_words_and_their_letters(english, tmp_pat
 
 def freq_tables(freqs, letters):
     """WordTables over the given {word: frequency}."""
-    frame = pl.DataFrame({"word": list(freqs), "length": [len(w) for w in freqs],
-                          "frequency": np.array(list(freqs.values()), dtype=np.int64)})
+    frame = pl.DataFrame(
+        {
+            "word": list(freqs),
+            "length": [len(w) for w in freqs],
+            "frequency": np.array(list(freqs.values()), dtype=np.int64),
+        }
+    )
     return WordTables("tiny", Alphabet(letters, "ltr"), build_arrays(frame, letters))
 
 
@@ -507,6 +557,7 @@ def test_no_fill_names_the_slot_that_cannot_be_filled():
 
 # ---------------------------------------------------------------- small input checks
 
+
 def test_time_budget_and_pattern_size_are_checked(project, tmp_path, capsys, english):
     from puzzlesearch.crossword.fill import american_pattern
 
@@ -514,8 +565,9 @@ def test_time_budget_and_pattern_size_are_checked(project, tmp_path, capsys, eng
     path = tmp_path / "p.txt"
     path.write_text(PATTERN)
     for budget in ("0", "-1"):
-        code, err = run_cli(["--config", cfg, "crossword", "fill", "--pattern", str(path), "--time-budget", budget],
-                            capsys)
+        code, err = run_cli(
+            ["--config", cfg, "crossword", "fill", "--pattern", str(path), "--time-budget", budget], capsys
+        )
         assert code == 2 and len(err) == 1 and "--time-budget" in err[0]
     code, err = run_cli(["--config", cfg, "crossword", "generate", "--time-budget", "-1"], capsys)
     assert code == 2 and len(err) == 1 and "--time-budget" in err[0]
@@ -535,10 +587,13 @@ def test_time_budget_and_pattern_size_are_checked(project, tmp_path, capsys, eng
 
 # ---------------------------------------------------------------- Arabic pattern orientation
 
+
 def test_arabic_pattern_files_are_in_page_order(config, project, tmp_path):
     from puzzlesearch.crossword.io import show
-    config = validate_config({"lexicons": {"default": "builtin:en", "arabic": {"source": "builtin:ar",
-                                                                             "alphabet": "arabic"}}}, project)
+
+    config = validate_config(
+        {"lexicons": {"default": "builtin:en", "arabic": {"source": "builtin:ar", "alphabet": "arabic"}}}, project
+    )
     tables, ar = open_language("ar", config, project)
     path = tmp_path / "ar.txt"
     path.write_text("...#\nن...\n", encoding="utf-8")  # as on the page: black top right, ن bottom left
@@ -547,8 +602,9 @@ def test_arabic_pattern_files_are_in_page_order(config, project, tmp_path):
     result = fill(pattern, tables, FillSettings(time_budget=30), progress=False)
     lines = show(result.grid, ar).splitlines()
     assert lines[0][3] == "#" and lines[1][0] == "ن"  # printed as the file was drawn
-    word = slot_word(result.grid, [s for s in slots(result.grid != 0) if s.direction == "across" and s.row == 1][0],
-                     tables.alphabet)
+    word = slot_word(
+        result.grid, [s for s in slots(result.grid != 0) if s.direction == "across" and s.row == 1][0], tables.alphabet
+    )
     assert word.endswith("ن")  # the leftmost cell of an Arabic row holds the word's last letter
     doc = to_ipuz(result.grid, ar)
     assert doc["puzzle"][0][3] == "#" and doc["solution"][1][0] == "ن"
@@ -558,20 +614,50 @@ def test_arabic_pattern_files_are_in_page_order(config, project, tmp_path):
 
 # ---------------------------------------------------------------- settings, artifacts, budgets (issue 11)
 
+
 def build_numeric(folder, max_factor=20):
     """`crossword build-tables --numeric` into folder; the tables.npz path."""
     npz = folder / "tables.npz"
-    run_ps(["crossword", "build-tables", "--settings", json.dumps({"max_factor": max_factor}), "--numeric",
-            "--out", str(npz)], folder)
+    run_ps(
+        [
+            "crossword",
+            "build-tables",
+            "--settings",
+            json.dumps({"max_factor": max_factor}),
+            "--numeric",
+            "--out",
+            str(npz),
+        ],
+        folder,
+    )
     return npz
 
 
 def pipeline_generate(tables, folder, settings, lang="num", seed=0, check=True):
     """One pipeline puzzle job (explicit paths); the subprocess result."""
     stem = folder / f"{lang}_seed{seed}"
-    return run_ps(["crossword", "generate", "--settings", json.dumps(settings), "--tables", str(tables),
-                   "--lang", lang, "--seed", str(seed), "--ipuz", f"{stem}.ipuz", "--html", f"{stem}.html",
-                   "--summary", f"{stem}.json"], folder, check=check)
+    return run_ps(
+        [
+            "crossword",
+            "generate",
+            "--settings",
+            json.dumps(settings),
+            "--tables",
+            str(tables),
+            "--lang",
+            lang,
+            "--seed",
+            str(seed),
+            "--ipuz",
+            f"{stem}.ipuz",
+            "--html",
+            f"{stem}.html",
+            "--summary",
+            f"{stem}.json",
+        ],
+        folder,
+        check=check,
+    )
 
 
 def test_damaged_tables_give_one_line_naming_the_file(tmp_path):
@@ -590,7 +676,7 @@ def test_damaged_tables_give_one_line_naming_the_file(tmp_path):
     npz.write_bytes(good)
     with np.load(npz) as data:
         arrays = {k: data[k] for k in data.files}
-    arrays["word_table"][np.argmax(arrays["word_table"])] = 10 ** 6
+    arrays["word_table"][np.argmax(arrays["word_table"])] = 10**6
     np.savez(npz, **arrays)
     meta = read_manifest(tmp_path / "tables.json")
     info = meta.pop("manifest")
@@ -611,8 +697,20 @@ def test_pipeline_time_cap_fails_naming_the_key(tmp_path, english, config, proje
 
 
 def test_same_seed_same_grid_on_a_busy_machine(project, english, tmp_path):
-    args = ["crossword", "generate", "--size", "10", "--max-down", "5", "--max-pops", "1500", "--seed", "4",
-            "--quiet", "--out"]
+    args = [
+        "crossword",
+        "generate",
+        "--size",
+        "10",
+        "--max-down",
+        "5",
+        "--max-pops",
+        "1500",
+        "--seed",
+        "4",
+        "--quiet",
+        "--out",
+    ]
     first = run_ps([*args, str(tmp_path / "a")], project)
     hogs = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(2)]
     try:
@@ -632,17 +730,18 @@ def test_fill_node_budget_names_its_key(english):
     square = np.full((5, 5), -1, dtype=np.int8)  # all white: takes some tens of nodes
     with pytest.raises(NoFill, match=r"crossword\.fill\.max_nodes=3 nodes"):
         fill(square, tables, FillSettings(first_nodes=1, max_nodes=3), progress=False)
-    runs_ = [fill(square, tables, FillSettings(first_nodes=1, max_nodes=1000), seed=2, progress=False)
-             for _ in range(2)]
+    runs_ = [
+        fill(square, tables, FillSettings(first_nodes=1, max_nodes=1000), seed=2, progress=False) for _ in range(2)
+    ]
     assert runs_[0].words == runs_[1].words and runs_[0].nodes == runs_[1].nodes <= 1000
 
 
 def test_lexicon_of_another_alphabet_is_refused(project, english):
-    line = one_error_line(run_ps(["crossword", "generate", "--lang", "en", "--lexicon", "arabic", "--size", "5"],
-                                 project, check=False))
+    line = one_error_line(
+        run_ps(["crossword", "generate", "--lang", "en", "--lexicon", "arabic", "--size", "5"], project, check=False)
+    )
     assert "arabic" in line and "latin" in line
-    line = one_error_line(run_ps(["crossword", "generate", "--size", "5", "--set", "queue=[1"], project,
-                                 check=False))
+    line = one_error_line(run_ps(["crossword", "generate", "--size", "5", "--set", "queue=[1"], project, check=False))
     assert "--set" in line
 
 

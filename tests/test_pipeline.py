@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import re
-
-import pytest
-
 from pathlib import Path
 
+import pytest
 from pipeline_util import PROJECT, TARGETS, copy_project, planned_rules, snakemake
 
 
@@ -69,5 +67,3 @@ def test_output_cache_serves_a_second_checkout(tmp_path):
     assert Dawg.load(dawg).words() == ["cat", "cats", "dog", "queen"]
     assert Dawg.load(boggle).words() == ["cat", "cats", "dog", "qeen"]  # 'q' is the Qu face
     assert planned_rules(second) == []
-
-

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import pytest
-
-from pipeline_util import PROJECT, TARGETS, copy_project, planned_rules, snakemake
+from pipeline_util import copy_project, snakemake
 
 
 def test_bee_puzzle_only_rules_rerun_the_puzzles_not_the_mask_table(tmp_path):
@@ -15,8 +14,11 @@ def test_bee_puzzle_only_rules_rerun_the_puzzles_not_the_mask_table(tmp_path):
     def plan(bee: str) -> list[str]:
         out = snakemake(root, "-n", target, "--config", bee)
         assert out.returncode == 0, out.stderr
-        return sorted(line.split()[-1].rstrip(":") for line in (out.stdout + out.stderr).splitlines()
-                      if line.startswith(("rule ", "localrule ")))
+        return sorted(
+            line.split()[-1].rstrip(":")
+            for line in (out.stdout + out.stderr).splitlines()
+            if line.startswith(("rule ", "localrule "))
+        )
 
     assert plan("bee={lexicons: [tiny]}") == []
     assert plan("bee={lexicons: [tiny], min_words: 20, score_by: words}") == ["bee_puzzles"]
@@ -29,12 +31,15 @@ def dry_project(tmp_path_factory):
     return copy_project(tmp_path_factory.mktemp("p"))
 
 
-@pytest.mark.parametrize("bee, needle", [
-    ("bee={max_words: 5, min_words: 20}", "bee.max_words"),
-    ("bee={lexicons: [nosuch]}", "bee.lexicons: lexicon 'nosuch'"),
-    ("bee={lexicons: [arabic]}", "bee.lexicons: 'arabic' is not a latin lexicon"),
-    ("bee={size: 12}", "bee.size"),
-])
+@pytest.mark.parametrize(
+    "bee, needle",
+    [
+        ("bee={max_words: 5, min_words: 20}", "bee.max_words"),
+        ("bee={lexicons: [nosuch]}", "bee.lexicons: lexicon 'nosuch'"),
+        ("bee={lexicons: [arabic]}", "bee.lexicons: 'arabic' is not a latin lexicon"),
+        ("bee={size: 12}", "bee.size"),
+    ],
+)
 def test_bee_config_errors_are_one_line(dry_project, bee, needle):
     out = snakemake(dry_project, "-n", "--config", bee)
     err = out.stderr.strip()

@@ -2,19 +2,21 @@
 
 from __future__ import annotations
 
-import pytest
-
-from pipeline_util import PROJECT, TARGETS, copy_project, planned_rules, snakemake
+from pipeline_util import copy_project, planned_rules, snakemake
 
 
 def test_nested_config_override_reaches_the_plan(tmp_path):
     project = copy_project(tmp_path / "p")
     # `--config boggle='{seeds: 3}'`: Snakemake hands the nested 3 over as a string
-    out = snakemake(project, "-n", "results/boggle/tiny/4x4/free/best.parquet",
-                    "--config", "boggle={lexicons: [tiny], seeds: 3}")
+    out = snakemake(
+        project, "-n", "results/boggle/tiny/4x4/free/best.parquet", "--config", "boggle={lexicons: [tiny], seeds: 3}"
+    )
     assert out.returncode == 0, out.stdout + out.stderr
-    seeds = {line.split("seed")[-1] for line in (out.stdout + out.stderr).splitlines()
-             if "output: results/boggle/tiny/4x4/free/seed" in line}
+    seeds = {
+        line.split("seed")[-1]
+        for line in (out.stdout + out.stderr).splitlines()
+        if "output: results/boggle/tiny/4x4/free/seed" in line
+    }
     assert seeds == {"0.parquet", "1.parquet", "2.parquet"}
 
 
@@ -25,9 +27,13 @@ def test_boggle_rules_run_on_a_rectangular_shape(tmp_path):
 
     root = copy_project(tmp_path / "p")
     target = "results/boggle/tiny/3x4/free/scan.json"
-    out = snakemake(root, target, "--config",
-                    "boggle={lexicons: [tiny], shapes: [3x4], seeds: 2, max_boards: 4000, pool_size: 10, "
-                    "scan: {boards: 1, distance: 1}}")
+    out = snakemake(
+        root,
+        target,
+        "--config",
+        "boggle={lexicons: [tiny], shapes: [3x4], seeds: 2, max_boards: 4000, pool_size: 10, "
+        "scan: {boards: 1, distance: 1}}",
+    )
     assert out.returncode == 0, out.stdout + out.stderr
     best = pl.read_parquet(root / "results/boggle/tiny/3x4/free/best.parquet")
     assert best["score"][0] > 0 and {"local_optimum", "found_by", "words"} <= set(best.columns)
@@ -35,7 +41,12 @@ def test_boggle_rules_run_on_a_rectangular_shape(tmp_path):
     assert verdict["board"] == best["board"][0]
     assert verdict["neighbours"] > 12 * 25  # every single change, and swaps (scan.swaps defaults to true)
     assert sorted(p.name for p in (root / "results/boggle/tiny/3x4/free").iterdir()) == [
-        "best.parquet", "scan.json", "scan.parquet", "seed0.parquet", "seed1.parquet"]
+        "best.parquet",
+        "scan.json",
+        "scan.parquet",
+        "seed0.parquet",
+        "seed1.parquet",
+    ]
 
 
 def boggle_error(out):
@@ -51,10 +62,13 @@ def test_config_errors_are_one_line(tmp_path):
     project = copy_project(tmp_path / "p")
     error = boggle_error(snakemake(project, "-n", "--config", "boggle={lexicons: [tiny, nope]}"))
     assert "boggle.lexicons" in error and "'nope'" in error
-    error = boggle_error(snakemake(project, "-n", "--config", "boggle={lexicons: [tiny], shapes: [3x3], modes: [dice]}"))
+    error = boggle_error(
+        snakemake(project, "-n", "--config", "boggle={lexicons: [tiny], shapes: [3x3], modes: [dice]}")
+    )
     assert "boggle.dice.3x3" in error
-    error = boggle_error(snakemake(project, "-n", "--config",
-                                   "boggle={lexicons: [tiny], modes: [dice], dice: {4x4: big}}"))
+    error = boggle_error(
+        snakemake(project, "-n", "--config", "boggle={lexicons: [tiny], modes: [dice], dice: {4x4: big}}")
+    )
     assert "boggle.dice.4x4" in error and "25 dice" in error
     # a target outside the configured shapes: the same line when its job is planned
     error = boggle_error(snakemake(project, "-n", "results/boggle/tiny/2x2/dice/best.parquet"))
@@ -89,9 +103,23 @@ def test_search_results_do_not_depend_on_machine_load(enable2k, tmp_path):
     from puzzlesearch.boggle.settings import SearchSettings
 
     settings = SearchSettings().replace(max_boards=20_000, pool_size=30, keep=20)
-    cmd = [sys.executable, "-m", "puzzlesearch", "boggle", "search", "--settings", settings.to_json(),
-           "--words", str(enable2k.dir / "words.parquet"), "--dawg", str(enable2k.dir / "boggle_dawg.npz"),
-           "--shape", "4x4", "--seed", "5"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "puzzlesearch",
+        "boggle",
+        "search",
+        "--settings",
+        settings.to_json(),
+        "--words",
+        str(enable2k.dir / "words.parquet"),
+        "--dawg",
+        str(enable2k.dir / "boggle_dawg.npz"),
+        "--shape",
+        "4x4",
+        "--seed",
+        "5",
+    ]
     idle = subprocess.run([*cmd, "--out", str(tmp_path / "idle.parquet")], capture_output=True, text=True)
     assert idle.returncode == 0, idle.stderr
     hogs = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(2)]
@@ -105,4 +133,3 @@ def test_search_results_do_not_depend_on_machine_load(enable2k, tmp_path):
     for column in ("board", "score", "words", "boards_scored", "local_optimum", "stopped_by"):
         assert pl_column(tmp_path / "idle.parquet", column) == pl_column(tmp_path / "busy.parquet", column), column
     assert set(pl_column(tmp_path / "idle.parquet", "stopped_by")) == {"boards"}
-

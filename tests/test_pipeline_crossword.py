@@ -6,7 +6,6 @@ import json
 
 import polars as pl
 import pytest
-
 from pipeline_util import copy_project, planned_rules, snakemake
 
 NUM_TABLE = "results/crossword/num/4/puzzles.parquet"
@@ -22,8 +21,9 @@ def built(tmp_path_factory):
     (root / "my patterns").mkdir()
     (root / SPACED_PATTERN).write_text("...\n")
     with open(root / "config.yaml", "a") as fh:
-        fh.write(f"crossword:\n  lexicons: {{en: tiny}}\n  fill: {{patterns: [\"{SPACED_PATTERN}\"], "
-                 "min_frequency: 0}\n")
+        fh.write(
+            f'crossword:\n  lexicons: {{en: tiny}}\n  fill: {{patterns: ["{SPACED_PATTERN}"], min_frequency: 0}}\n'
+        )
     out = snakemake(root, NUM_TABLE, FILL_TARGET, "--config", NUM_CONFIG, cores="2")
     assert out.returncode == 0, out.stdout + out.stderr
     return root
@@ -60,6 +60,7 @@ def test_config_errors_are_one_line(built):
     assert "crossword.lexicons.en" in line and "nosuch" in line
     line = one_line_error(snakemake(built, "-n", NUM_TABLE, "--config", "crossword={lexicons: {en: arabic}}"))
     assert "crossword.lexicons.en" in line and "latin" in line
-    line = one_line_error(snakemake(built, "-n", NUM_TABLE, "--config",
-                                    "crossword={fill: {patterns: [missing/none.txt]}}"))
+    line = one_line_error(
+        snakemake(built, "-n", NUM_TABLE, "--config", "crossword={fill: {patterns: [missing/none.txt]}}")
+    )
     assert "crossword.fill.patterns" in line and "missing/none.txt" in line

@@ -13,7 +13,6 @@ from pathlib import Path
 
 import polars as pl
 import pytest
-
 from pipeline_util import PROJECT, copy_project, snakemake
 
 RULES = sorted((PROJECT / "workflow" / "rules").glob("*.smk"))
@@ -53,7 +52,7 @@ def literal(source: str, lineno: int) -> str:
     try:
         value = ast.literal_eval(source)
     except (ValueError, SyntaxError):
-        raise AssertionError(f"line {lineno}: shell is not a plain string literal (f-string?): {source[:60]}")
+        raise AssertionError(f"line {lineno}: shell is not a plain string literal (f-string?): {source[:60]}") from None
     assert isinstance(value, str)
     return value
 
@@ -130,8 +129,10 @@ def test_cube_tables_and_test_set_paths_are_data(tmp_path):
     (root / "my cubes").mkdir()
     scrambles = ["R U", "F2 L' D"]
     (root / "my cubes" / "set one.txt").write_text("\n".join(scrambles) + "\n")  # a test set path with a space
-    config = [f'cube={{tables: "{tables}", testsets: {{spaced: "my cubes/set one.txt"}}, '
-              'default_testsets: [spaced], solvers: [twophase]}']
+    config = [
+        f'cube={{tables: "{tables}", testsets: {{spaced: "my cubes/set one.txt"}}, '
+        "default_testsets: [spaced], solvers: [twophase]}"
+    ]
     run(root, "results/cube/twophase/spaced.parquet", "--config", *config)
     no_canary(tmp_path)
     assert any((root / tables).glob("*.npy")), "no table under the configured folder"

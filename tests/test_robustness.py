@@ -20,10 +20,22 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 import pytest
+from pipeline_util import (
+    ENABLE2K,
+    LEXICON_FILES,
+    PROJECT,
+    SHARED,
+    SNAKEMAKE,
+    copy_project,
+    file_hashes,
+    lexicon_targets,
+    planned_rules,
+    running_job,
+    snakemake,
+    start_snakemake,
+    wait_for,
+)
 
-from pipeline_util import (ENABLE2K, LEXICON_FILES, PROJECT, SHARED, SNAKEMAKE, copy_project, file_hashes,
-                           lexicon_targets, planned_rules, running_job, snakemake, start_snakemake,
-                           wait_for)
 from puzzlesearch import manifest
 from puzzlesearch.boggle.model import parse_board
 from puzzlesearch.boggle.reference import boggle_words, prefixes, reference_score, reference_words
@@ -45,10 +57,13 @@ pytestmark = pytest.mark.skipif(not ENABLE2K.is_file(), reason=f"{SHARED} is abs
 
 def job_of(proc: subprocess.Popen, root: Path, needle: str):
     """Wait for a running job of `proc` whose command holds `needle` (fail at once if the run ended)."""
+
     def find():
         if proc.poll() is not None:
-            raise AssertionError(f"the run ended (exit {proc.returncode}) before a {needle} job:\n"
-                                 + (root / "snakemake.out").read_text()[-3000:])
+            raise AssertionError(
+                f"the run ended (exit {proc.returncode}) before a {needle} job:\n"
+                + (root / "snakemake.out").read_text()[-3000:]
+            )
         return running_job(proc, needle)
 
     return wait_for(find, JOB_START_TIMEOUT, f"a {needle} job")
@@ -88,8 +103,9 @@ def contents(root: Path) -> dict:
 
 def cli(*args: str, cwd: Path, env: dict | None = None, timeout: float = RUN_TIMEOUT) -> subprocess.CompletedProcess:
     """Run `python -m puzzlesearch ARGS` (output captured)."""
-    return subprocess.run([sys.executable, "-m", "puzzlesearch", *args], cwd=cwd, capture_output=True,
-                          text=True, env=env, timeout=timeout)
+    return subprocess.run(
+        [sys.executable, "-m", "puzzlesearch", *args], cwd=cwd, capture_output=True, text=True, env=env, timeout=timeout
+    )
 
 
 def score_line(text: str) -> tuple[int, int]:
@@ -201,9 +217,17 @@ def test_same_named_lists_concurrently(tmp_path):
         (tmp_path / folder).mkdir()
         shutil.copy(source, tmp_path / folder / "words.txt")
     env = {**os.environ, STORE_ENV: str(tmp_path / "store")}  # an empty store: both build now
-    procs = {f: subprocess.Popen([sys.executable, "-m", "puzzlesearch", "boggle", "score", BOARD, "--words",
-                                  "--lexicon", f"{f}/words.txt"], cwd=tmp_path, env=env, stdout=subprocess.PIPE,
-                                 stderr=subprocess.PIPE, text=True) for f in lists}
+    procs = {
+        f: subprocess.Popen(
+            [sys.executable, "-m", "puzzlesearch", "boggle", "score", BOARD, "--words", "--lexicon", f"{f}/words.txt"],
+            cwd=tmp_path,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for f in lists
+    }
     outs = {f: p.communicate(timeout=RUN_TIMEOUT) for f, p in procs.items()}
     for f, p in procs.items():
         assert p.returncode == 0, outs[f][1]
@@ -302,8 +326,11 @@ def small_store(small_list, tmp_path_factory) -> Path:
 
 
 # file damaged -> the command that reads it
-STORE_READERS = {"words.parquet": ("lexicon", "info"), "dawg.npz": ("lexicon", "info"),
-                 "boggle_dawg.npz": ("boggle", "score", BOARD, "--lexicon")}
+STORE_READERS = {
+    "words.parquet": ("lexicon", "info"),
+    "dawg.npz": ("lexicon", "info"),
+    "boggle_dawg.npz": ("boggle", "score", BOARD, "--lexicon"),
+}
 
 
 @pytest.mark.parametrize("how", ["flip", "truncate"])
@@ -322,8 +349,15 @@ def test_damaged_pipeline_words_is_one_line(built, tmp_path, how):
     folder = tmp_path / "lexicon"
     shutil.copytree(built / "results" / "lexicon" / LEXICON, folder)
     damage(folder / "words.parquet", how)
-    out = cli("lexicon", "build-dawg", "--words", str(folder / "words.parquet"), "--out", str(tmp_path / "d.npz"),
-              cwd=tmp_path)
+    out = cli(
+        "lexicon",
+        "build-dawg",
+        "--words",
+        str(folder / "words.parquet"),
+        "--out",
+        str(tmp_path / "d.npz"),
+        cwd=tmp_path,
+    )
     assert_one_line_error(out, folder / "words.parquet")
     assert not (tmp_path / "d.npz").exists()  # no partial output
 
@@ -334,10 +368,12 @@ def test_damaged_pipeline_dawg_names_the_file(built, tmp_path, name, how):
     folder = tmp_path / "lexicon"
     shutil.copytree(built / "results" / "lexicon" / LEXICON, folder)
     damage(folder / name, how)
-    code = ("import sys\nfrom puzzlesearch.lexicon.artifacts import lexicon_from_files\n"
-            "from puzzlesearch.manifest import ArtifactError\n"
-            f"lex = lexicon_from_files({str(folder / 'words.parquet')!r})\n"
-            "try:\n    lex.dawg, lex.boggle_dawg\nexcept ArtifactError as e:\n    sys.exit(str(e))\n")
+    code = (
+        "import sys\nfrom puzzlesearch.lexicon.artifacts import lexicon_from_files\n"
+        "from puzzlesearch.manifest import ArtifactError\n"
+        f"lex = lexicon_from_files({str(folder / 'words.parquet')!r})\n"
+        "try:\n    lex.dawg, lex.boggle_dawg\nexcept ArtifactError as e:\n    sys.exit(str(e))\n"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=RUN_TIMEOUT)
     assert out.returncode == 1 and "Traceback" not in out.stderr, out.stderr
     assert str(folder / name) in out.stderr
@@ -351,9 +387,25 @@ def test_damaged_pipeline_boggle_dawg_stops_a_search(built, tmp_path, how):
     shutil.copytree(built / "results" / "lexicon" / LEXICON, folder)
     damage(folder / "boggle_dawg.npz", how)
     settings = SearchSettings.for_job(None, SEARCH_SHAPE, "free").replace(max_boards=SEARCH_BOARDS).to_json()
-    out = cli("boggle", "search", "--settings", settings, "--words", str(folder / "words.parquet"),
-              "--dawg", str(folder / "boggle_dawg.npz"), "--shape", SEARCH_SHAPE, "--mode", "free",
-              "--seed", "0", "--out", str(tmp_path / "seed0.parquet"), cwd=tmp_path)
+    out = cli(
+        "boggle",
+        "search",
+        "--settings",
+        settings,
+        "--words",
+        str(folder / "words.parquet"),
+        "--dawg",
+        str(folder / "boggle_dawg.npz"),
+        "--shape",
+        SEARCH_SHAPE,
+        "--mode",
+        "free",
+        "--seed",
+        "0",
+        "--out",
+        str(tmp_path / "seed0.parquet"),
+        cwd=tmp_path,
+    )
     assert_one_line_error(out, folder / "boggle_dawg.npz")
     assert not (tmp_path / "seed0.parquet").exists()
 
@@ -403,16 +455,22 @@ def outside(tmp_path) -> Path:
 def installed_env(site: Path, tmp: Path) -> dict:
     """Environment running the installed package: PYTHONPATH=site, user folders under tmp, no test store."""
     env = {k: v for k, v in os.environ.items() if k != STORE_ENV}
-    env.update(PYTHONPATH=str(site), XDG_CACHE_HOME=str(tmp / "cache"), XDG_DATA_HOME=str(tmp / "data"),
-               HOME=str(tmp / "home"))
+    env.update(
+        PYTHONPATH=str(site), XDG_CACHE_HOME=str(tmp / "cache"), XDG_DATA_HOME=str(tmp / "data"), HOME=str(tmp / "home")
+    )
     return env
 
 
 @pytest.mark.slow
 def test_non_editable_install_boggle_outside_a_project(installed, outside):
     env = installed_env(installed, outside.parent)
-    where = subprocess.run([sys.executable, "-c", "import puzzlesearch; print(puzzlesearch.__file__)"],
-                           cwd=outside, env=env, capture_output=True, text=True)
+    where = subprocess.run(
+        [sys.executable, "-c", "import puzzlesearch; print(puzzlesearch.__file__)"],
+        cwd=outside,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
     assert Path(where.stdout.strip()).is_relative_to(installed), where.stdout + where.stderr
     assert sorted((installed / "puzzlesearch" / "schemas").glob("*.schema.yaml"))  # package data
 

@@ -39,6 +39,7 @@ def assert_one_line_error(out: subprocess.CompletedProcess, *needles: str) -> No
 
 # ---------------------------------------------------------------- puzzlesearch.settings
 
+
 def test_defaults_come_from_the_schema():
     bee = schema_defaults("bee", "bee")
     assert BeeRules().to_dict() == {k: bee[k] for k in BeeRules.keys()}
@@ -47,28 +48,36 @@ def test_defaults_come_from_the_schema():
     assert LexiconOptions().to_dict() == schema_defaults("config", "lexicon")
 
 
-@pytest.mark.parametrize("cls, changes, key", [
-    (BeeRules, dict(size=3), "config key bee.size"),
-    (BeeRules, dict(size=10), "config key bee.size"),
-    (BeeRules, dict(min_length=0), "config key bee.min_length"),
-    (BeeRules, dict(exclude="S"), "config key bee.exclude"),
-    (BeeRules, dict(score_by="fun"), "config key bee.score_by"),
-    (BeeRules, dict(require_pangram=1), "config key bee.require_pangram"),
-    (BeeRules, dict(min_points=10, max_points=5), "config key bee.max_points"),
-    (BeeRules, dict(exclude="abcdefghijklmnopqrstu"), "config key bee.exclude"),
-    (LexiconOptions, dict(min_length=0), "config key lexicon.min_length"),
-    (LexiconOptions, dict(case="upper"), "config key lexicon.case"),
-])
+@pytest.mark.parametrize(
+    "cls, changes, key",
+    [
+        (BeeRules, dict(size=3), "config key bee.size"),
+        (BeeRules, dict(size=10), "config key bee.size"),
+        (BeeRules, dict(min_length=0), "config key bee.min_length"),
+        (BeeRules, dict(exclude="S"), "config key bee.exclude"),
+        (BeeRules, dict(score_by="fun"), "config key bee.score_by"),
+        (BeeRules, dict(require_pangram=1), "config key bee.require_pangram"),
+        (BeeRules, dict(min_points=10, max_points=5), "config key bee.max_points"),
+        (BeeRules, dict(exclude="abcdefghijklmnopqrstu"), "config key bee.exclude"),
+        (LexiconOptions, dict(min_length=0), "config key lexicon.min_length"),
+        (LexiconOptions, dict(case="upper"), "config key lexicon.case"),
+    ],
+)
 def test_bound_errors_name_the_key(cls, changes, key):
     with pytest.raises(ConfigError, match=key.replace(".", r"\.")) as err:
         cls(**changes)
     assert "\n" not in str(err.value)
 
 
-@pytest.mark.parametrize("obj", [
-    BeeRules(), BeeRules(size=5, exclude="", require_pangram=False, max_words=40, score_by="words"),
-    LexiconOptions(), LexiconOptions(alphabet="arabic", case="strict", min_length=3),
-])
+@pytest.mark.parametrize(
+    "obj",
+    [
+        BeeRules(),
+        BeeRules(size=5, exclude="", require_pangram=False, max_words=40, score_by="words"),
+        LexiconOptions(),
+        LexiconOptions(alphabet="arabic", case="strict", min_length=3),
+    ],
+)
 def test_json_round_trip(obj):
     text = obj.to_json()
     assert "\n" not in text and type(obj).from_json(text) == obj
@@ -104,9 +113,13 @@ def test_with_sets():
     assert parse_sets(["a.b.c=1", "a.d=[1, 2]", "e=x"], ["a", "e"]) == {"a": {"b": {"c": 1}, "d": [1, 2]}, "e": "x"}
     with pytest.raises(ConfigError, match=r"--set bee\.size: "):
         BeeRules().with_sets(["size.max=5"])
-    for item, needle in (("size=[1", "'[1' is not a valid value"), ("size=99", "bee.size"),
-                         ("nope=1", "'nope=1': expected KEY=VALUE"), ("size", "'size': expected KEY=VALUE"),
-                         ("max_words=3", None)):
+    for item, needle in (
+        ("size=[1", "'[1' is not a valid value"),
+        ("size=99", "bee.size"),
+        ("nope=1", "'nope=1': expected KEY=VALUE"),
+        ("size", "'size': expected KEY=VALUE"),
+        ("max_words=3", None),
+    ):
         if needle is None:
             with pytest.raises(ConfigError, match=r"bee\.max_words"):
                 BeeRules(min_words=5).with_sets([item])
@@ -117,6 +130,7 @@ def test_with_sets():
 
 
 # ---------------------------------------------------------------- puzzlesearch config
+
 
 def test_config_defaults_outside_a_project(tmp_path):
     out = run("config", "--defaults", cwd=tmp_path)

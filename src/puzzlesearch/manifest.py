@@ -74,12 +74,15 @@ def describe(path: str | Path) -> dict:
 
 def manifest_entry(files, kind: str, settings: dict | None = None) -> dict:
     """The `manifest` entry for data files (paths; stored by file name)."""
-    return {"format": MANIFEST_FORMAT, "kind": kind, "settings": settings or {},
-            "files": {Path(f).name: describe(f) for f in files}}
+    return {
+        "format": MANIFEST_FORMAT,
+        "kind": kind,
+        "settings": settings or {},
+        "files": {Path(f).name: describe(f) for f in files},
+    }
 
 
-def write_manifest(path: str | Path, files, kind: str, settings: dict | None = None,
-                   meta: dict | None = None) -> dict:
+def write_manifest(path: str | Path, files, kind: str, settings: dict | None = None, meta: dict | None = None) -> dict:
     """Write `meta` plus a `manifest` entry for `files` to the JSON file `path` (atomically)."""
     from puzzlesearch.io import write_json
 
@@ -98,7 +101,11 @@ def read_manifest(path: str | Path, kind: str | None = None) -> dict:
     except (OSError, ValueError, UnicodeDecodeError):
         raise damaged(path, "manifest is not valid JSON (truncated or damaged)") from None
     entry = data.get("manifest") if isinstance(data, dict) else None
-    if not isinstance(entry, dict) or entry.get("format") != MANIFEST_FORMAT or not isinstance(entry.get("files"), dict):
+    if (
+        not isinstance(entry, dict)
+        or entry.get("format") != MANIFEST_FORMAT
+        or not isinstance(entry.get("files"), dict)
+    ):
         raise damaged(path, "not a puzzlesearch manifest (built by another version?)")
     if kind is not None and entry.get("kind") != kind:
         raise damaged(path, f"manifest of a {entry.get('kind')!r} artifact, expected {kind!r}")

@@ -28,7 +28,7 @@ def log(stage: str, message: str) -> None:
 class Timer:
     """Context manager measuring wall seconds: `with Timer() as t: ...; t.seconds`."""
 
-    def __enter__(self) -> "Timer":
+    def __enter__(self) -> Timer:
         self.start = time.perf_counter()
         self.seconds = 0.0
         return self

@@ -41,7 +41,8 @@ def _with_defaults(validator_class):
         yield from validate_props(validator, properties, instance, schema)
 
     strict = validator_class.TYPE_CHECKER.redefine(
-        "integer", lambda checker, value: isinstance(value, int) and not isinstance(value, bool))
+        "integer", lambda checker, value: isinstance(value, int) and not isinstance(value, bool)
+    )
     return validators.extend(validator_class, {"properties": set_defaults}, type_checker=strict)
 
 
@@ -53,8 +54,7 @@ DefaultingValidator = _with_defaults(Draft202012Validator)
 def schema_names() -> tuple[str, ...]:
     """Schema names shipped in the package: the main one first, then the sections."""
     folder = resources.files("puzzlesearch") / "schemas"
-    names = sorted(p.name.removesuffix(".schema.yaml") for p in folder.iterdir()
-                   if p.name.endswith(".schema.yaml"))
+    names = sorted(p.name.removesuffix(".schema.yaml") for p in folder.iterdir() if p.name.endswith(".schema.yaml"))
     return (MAIN_SCHEMA, *[n for n in names if n != MAIN_SCHEMA])
 
 
@@ -196,8 +196,11 @@ class Settings:
     def sub_schema(cls) -> dict:
         """The section schema restricted to this class's keys."""
         props = section_schema(cls.SECTION)["properties"]
-        return {"type": "object", "additionalProperties": False,
-                "properties": {k: props[cls.SCHEMA_KEYS.get(k, k)] for k in cls.keys()}}
+        return {
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {k: props[cls.SCHEMA_KEYS.get(k, k)] for k in cls.keys()},
+        }
 
     @classmethod
     def from_dict(cls, data: dict, where: str = "config key "):
@@ -207,8 +210,9 @@ class Settings:
         data = copy.deepcopy(data)
         unknown = sorted(set(data) - set(cls.keys()))
         if unknown:
-            raise ConfigError(f"{where}{cls.SECTION}.{unknown[0]}: not a setting of this step "
-                              f"(have {', '.join(cls.keys())})")
+            raise ConfigError(
+                f"{where}{cls.SECTION}.{unknown[0]}: not a setting of this step (have {', '.join(cls.keys())})"
+            )
         _validate(data, cls.sub_schema(), where, f"{cls.SECTION}.")
         return cls(**data)
 

@@ -19,8 +19,8 @@ import hashlib
 import json
 import os
 import shutil
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Callable, Iterator
 
 from puzzlesearch.manifest import STORE_MARKER
 from puzzlesearch.progress import log

@@ -22,4 +22,3 @@ def cube_data(shared_dir):
     if not folder.is_dir():
         pytest.skip(f"{folder} is absent")
     return folder
-

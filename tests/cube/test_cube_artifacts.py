@@ -30,8 +30,14 @@ SCRAMBLE = "R U2 F' L D B2 R' U F2 D'"
 
 def cube_cli(*args: str, cwd: Path, env: dict | None = None) -> subprocess.CompletedProcess:
     """`python -m puzzlesearch cube ...` as a subprocess (output captured)."""
-    return subprocess.run([sys.executable, "-m", "puzzlesearch", "cube", *args], cwd=cwd, capture_output=True,
-                          text=True, env={**os.environ, **(env or {})}, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "puzzlesearch", "cube", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        env={**os.environ, **(env or {})},
+        timeout=120,
+    )
 
 
 def one_line_error(out: subprocess.CompletedProcess, *fragments: str) -> None:
@@ -127,8 +133,14 @@ def test_interactive_solve_builds_into_the_store_never_results(tmp_path):
     (project / "Snakefile").write_text("# a project marker\n")
     (project / "config.yaml").write_text("lexicons:\n  default: builtin:en\ncube:\n  format: contest\n")
     env = {k: v for k, v in os.environ.items() if k != "PUZZLESEARCH_STORE"}
-    first = subprocess.run([sys.executable, "-m", "puzzlesearch", "cube", "solve", SCRAMBLE], cwd=project,
-                           capture_output=True, text=True, env=env, timeout=300)
+    first = subprocess.run(
+        [sys.executable, "-m", "puzzlesearch", "cube", "solve", SCRAMBLE],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
     assert first.returncode == 0, first.stderr
     assert "building cube move and pruning tables" in first.stderr
     answer = first.stdout.strip()
@@ -137,8 +149,14 @@ def test_interactive_solve_builds_into_the_store_never_results(tmp_path):
     assert not (project / "results" / "cube").exists()
     folders = list((project / "results" / "store" / "cube").iterdir())
     assert len([f for f in folders if not f.name.startswith(".")]) == 1
-    second = subprocess.run([sys.executable, "-m", "puzzlesearch", "cube", "solve", SCRAMBLE], cwd=project,
-                            capture_output=True, text=True, env=env, timeout=120)
+    second = subprocess.run(
+        [sys.executable, "-m", "puzzlesearch", "cube", "solve", SCRAMBLE],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
     assert second.returncode == 0 and "building" not in second.stderr and second.stdout.strip() == answer
 
 
@@ -157,57 +175,119 @@ def test_pipeline_mode_writes_a_verified_table(cube_tables, tmp_path):
     cubes = write_cubes(tmp_path / "cubes.txt", 5, 1)
     for solver in ("twophase", "thistlethwaite"):
         out = tmp_path / f"{solver}.parquet"
-        res = cube_cli("solve", "--settings", step_settings_json(solver, {}), "--solver", solver,
-                       "--tables", str(cube_tables.dir / "manifest.parquet"), "--file", str(tmp_path / "cubes.txt"),
-                       "--out", str(out), cwd=tmp_path)
+        res = cube_cli(
+            "solve",
+            "--settings",
+            step_settings_json(solver, {}),
+            "--solver",
+            solver,
+            "--tables",
+            str(cube_tables.dir / "manifest.parquet"),
+            "--file",
+            str(tmp_path / "cubes.txt"),
+            "--out",
+            str(out),
+            cwd=tmp_path,
+        )
         assert res.returncode == 0, res.stderr
         df = pl.read_parquet(out)
-        assert df["stopped_by"].to_list() == (["complete"] * 5 if solver == "thistlethwaite"
-                                              else [s for s in df["stopped_by"] if s in ("target", "nodes", "complete")])
+        assert df["stopped_by"].to_list() == (
+            ["complete"] * 5
+            if solver == "thistlethwaite"
+            else [s for s in df["stopped_by"] if s in ("target", "nodes", "complete")]
+        )
         for cube, row in zip(cubes, df.iter_rows(named=True)):
             assert row["cube"] == cube.to_text() and cube.apply(parse_moves(row["solution"])).is_solved
 
 
-@pytest.mark.parametrize("solver, settings, key", [
-    ("twophase", {"twophase": {"time_limit": 0.2, "target_length": 0, "node_budget": 10**15}}, "cube.twophase.time_limit"),
-    ("thistlethwaite", {"thistlethwaite": {"time_limit": 1e-9}}, "cube.thistlethwaite.time_limit"),
-])
+@pytest.mark.parametrize(
+    "solver, settings, key",
+    [
+        (
+            "twophase",
+            {"twophase": {"time_limit": 0.2, "target_length": 0, "node_budget": 10**15}},
+            "cube.twophase.time_limit",
+        ),
+        ("thistlethwaite", {"thistlethwaite": {"time_limit": 1e-9}}, "cube.thistlethwaite.time_limit"),
+    ],
+)
 def test_pipeline_time_cap_fails_the_job(cube_tables, tmp_path, solver, settings, key):
     """A load-dependent (time-capped) answer is never kept: one line naming the key, no file."""
     write_cubes(tmp_path / "cubes.txt", 3, 2)
     out = tmp_path / "out.parquet"
-    res = cube_cli("solve", "--settings", json.dumps(settings), "--solver", solver, "--tables", str(cube_tables.dir),
-                   "--file", str(tmp_path / "cubes.txt"), "--out", str(out), cwd=tmp_path)
+    res = cube_cli(
+        "solve",
+        "--settings",
+        json.dumps(settings),
+        "--solver",
+        solver,
+        "--tables",
+        str(cube_tables.dir),
+        "--file",
+        str(tmp_path / "cubes.txt"),
+        "--out",
+        str(out),
+        cwd=tmp_path,
+    )
     one_line_error(res, "cube 1:", key)
     assert not out.exists()
 
 
 def test_interactive_time_cap_keeps_the_best_and_says_so(cube_tables, tmp_path):
     cube = random_cube(random.Random(6))
-    res = cube_cli("solve", cube.to_text(), "--target-length", "0", "--node-budget", "1000000000000",
-                   "--time-limit", "0.3", "--tables", str(cube_tables.dir), "--out", str(tmp_path / "o.parquet"),
-                   cwd=tmp_path)
+    res = cube_cli(
+        "solve",
+        cube.to_text(),
+        "--target-length",
+        "0",
+        "--node-budget",
+        "1000000000000",
+        "--time-limit",
+        "0.3",
+        "--tables",
+        str(cube_tables.dir),
+        "--out",
+        str(tmp_path / "o.parquet"),
+        cwd=tmp_path,
+    )
     assert res.returncode == 0 and "stopped by the time limit of 0.3 s" in res.stderr
     row = pl.read_parquet(tmp_path / "o.parquet").row(0, named=True)
     assert row["stopped_by"] == "time"
     assert cube.apply(parse_moves(row["solution"])).is_solved
 
 
-@pytest.mark.parametrize("extra, fragment", [
-    (["--time-limit", "3", "--out", "x.parquet"], "--time-limit cannot be combined with --settings"),
-    (["--set", "format=contest", "--out", "x.parquet"], "--set cannot be combined with --settings"),
-    ([], "--settings (pipeline mode) needs --out"),
-    (["--settings", '{"twophase": {"phase2_max": 40}}', "--out", "x.parquet"], "cube.twophase.phase2_max"),
-    (["--settings", '{"thistlethwaite": {}}', "--out", "x.parquet"], "cube.thistlethwaite: not a setting of this step"),
-    (["--settings", "{oops", "--out", "x.parquet"], "--settings: not a JSON object"),
-])
+@pytest.mark.parametrize(
+    "extra, fragment",
+    [
+        (["--time-limit", "3", "--out", "x.parquet"], "--time-limit cannot be combined with --settings"),
+        (["--set", "format=contest", "--out", "x.parquet"], "--set cannot be combined with --settings"),
+        ([], "--settings (pipeline mode) needs --out"),
+        (["--settings", '{"twophase": {"phase2_max": 40}}', "--out", "x.parquet"], "cube.twophase.phase2_max"),
+        (
+            ["--settings", '{"thistlethwaite": {}}', "--out", "x.parquet"],
+            "cube.thistlethwaite: not a setting of this step",
+        ),
+        (["--settings", "{oops", "--out", "x.parquet"], "--settings: not a JSON object"),
+    ],
+)
 def test_pipeline_mode_errors(cube_tables, tmp_path, capsys, extra, fragment):
     """Pipeline mode takes no flags and no config; its settings errors name the key (in-process CLI)."""
     from puzzlesearch.cli import main
 
     write_cubes(tmp_path / "cubes.txt", 1, 3)
-    code = main(["cube", "solve", "--settings", "{}", "--tables", str(cube_tables.dir), "--file",
-                 str(tmp_path / "cubes.txt"), *extra])
+    code = main(
+        [
+            "cube",
+            "solve",
+            "--settings",
+            "{}",
+            "--tables",
+            str(cube_tables.dir),
+            "--file",
+            str(tmp_path / "cubes.txt"),
+            *extra,
+        ]
+    )
     out, err = capsys.readouterr()
     assert code == 2 and out == "" and err.count("\n") == 1 and fragment in err
     assert not (tmp_path / "x.parquet").exists()
@@ -218,8 +298,13 @@ def test_pipeline_mode_errors(cube_tables, tmp_path, capsys, extra, fragment):
 
 def interrupt_after(args: list[str], cwd: Path, ready) -> tuple[subprocess.Popen, str, str]:
     """Start `cube solve`, send SIGINT once ready(stdout lines, stderr lines) is true; (process, stdout, stderr)."""
-    proc = subprocess.Popen([sys.executable, "-m", "puzzlesearch", "cube", "solve", *args], cwd=cwd,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "puzzlesearch", "cube", "solve", *args],
+        cwd=cwd,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     stream = proc.stdout if ready == "stdout" else proc.stderr
     seen = []
     deadline = time.monotonic() + 120
@@ -239,8 +324,11 @@ def interrupt_after(args: list[str], cwd: Path, ready) -> tuple[subprocess.Popen
 
 def test_ctrl_c_prints_what_was_solved_and_exits_130(cube_tables, tmp_path):
     cubes = write_cubes(tmp_path / "many.txt", 5000, 4)
-    proc, out, err = interrupt_after(["--file", str(tmp_path / "many.txt"), "--tables", str(cube_tables.dir),
-                                      "--solver", "thistlethwaite"], tmp_path, "stdout")
+    proc, out, err = interrupt_after(
+        ["--file", str(tmp_path / "many.txt"), "--tables", str(cube_tables.dir), "--solver", "thistlethwaite"],
+        tmp_path,
+        "stdout",
+    )
     assert proc.returncode == 130, err
     lines = out.splitlines()
     assert 5 <= len(lines) < len(cubes)
@@ -252,9 +340,20 @@ def test_ctrl_c_prints_what_was_solved_and_exits_130(cube_tables, tmp_path):
 def test_ctrl_c_writes_the_rows_solved_so_far(cube_tables, tmp_path):
     cubes = write_cubes(tmp_path / "many.txt", 5000, 5)
     out_file = tmp_path / "partial.parquet"
-    proc, _, err = interrupt_after(["--file", str(tmp_path / "many.txt"), "--tables", str(cube_tables.dir),
-                                    "--solver", "thistlethwaite", "--out", str(out_file)],
-                                   tmp_path, "stderr")
+    proc, _, err = interrupt_after(
+        [
+            "--file",
+            str(tmp_path / "many.txt"),
+            "--tables",
+            str(cube_tables.dir),
+            "--solver",
+            "thistlethwaite",
+            "--out",
+            str(out_file),
+        ],
+        tmp_path,
+        "stderr",
+    )
     assert proc.returncode == 130, err
     df = pl.read_parquet(out_file)
     assert 100 <= df.height < len(cubes)

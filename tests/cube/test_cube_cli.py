@@ -10,7 +10,6 @@ from puzzlesearch.config import validate_config
 from puzzlesearch.cube.cubie import SOLVED, parse_cube, parse_moves
 from puzzlesearch.errors import ConfigError
 
-
 SOLVED_TEXT = "UF UR UB UL DF DR DB DL FR FL BR BL UFR URB UBL ULF DRF DFL DLB DBR"
 
 
@@ -23,8 +22,9 @@ def run(capsys, *argv):
 @pytest.mark.parametrize("solver", ["thistlethwaite", "twophase"])
 def test_solve_prints_verified_solutions(cube_tables, capsys, solver):
     cubes = ["R U2 F' L D", "RU LF UB DR DL BL UL FU BD RF BR FD LDF LBD FUL RFD UFR RDB UBL RBU"]
-    code, out, _ = run(capsys, "cube", "solve", *cubes, "--solver", solver, "--tables", str(cube_tables.dir),
-                       "--format", "contest")
+    code, out, _ = run(
+        capsys, "cube", "solve", *cubes, "--solver", solver, "--tables", str(cube_tables.dir), "--format", "contest"
+    )
     assert code == 0
     answers = out.splitlines()
     assert len(answers) == 2
@@ -36,8 +36,7 @@ def test_solve_file_to_parquet(cube_tables, capsys, tmp_path):
     cubes = tmp_path / "cubes.txt"
     cubes.write_text("# two cubes\nR U R' U'\n\n" + SOLVED_TEXT + "\n")
     out = tmp_path / "out.parquet"
-    code, _, _ = run(capsys, "cube", "solve", "--file", str(cubes), "--tables", str(cube_tables.dir),
-                     "--out", str(out))
+    code, _, _ = run(capsys, "cube", "solve", "--file", str(cubes), "--tables", str(cube_tables.dir), "--out", str(out))
     assert code == 0
     df = pl.read_parquet(out)
     assert df.columns == ["cube", "solution", "moves", "milliseconds", "stopped_by"]
@@ -51,8 +50,9 @@ def test_bad_line_is_one_error_and_no_file(cube_tables, capsys, tmp_path):
     cubes = tmp_path / "cubes.txt"
     cubes.write_text("R U\n" + SOLVED_TEXT.replace("UF ", "FU ", 1) + "\n")
     out = tmp_path / "out.parquet"
-    code, stdout, err = run(capsys, "cube", "solve", "--file", str(cubes), "--tables", str(cube_tables.dir),
-                            "--out", str(out))
+    code, stdout, err = run(
+        capsys, "cube", "solve", "--file", str(cubes), "--tables", str(cube_tables.dir), "--out", str(out)
+    )
     assert code == 2 and stdout == ""
     assert err.count("\n") == 1 and "line 2" in err and "edge flips" in err
     assert not out.exists()
@@ -79,8 +79,9 @@ def test_compact_scrambles_and_bad_moves(cube_tables, capsys):
 
 def test_solved_cube_says_already_solved(cube_tables, capsys):
     for solver in ("twophase", "thistlethwaite"):
-        code, out, _ = run(capsys, "cube", "solve", SOLVED_TEXT, "R R'", "--tables", str(cube_tables.dir),
-                           "--solver", solver)
+        code, out, _ = run(
+            capsys, "cube", "solve", SOLVED_TEXT, "R R'", "--tables", str(cube_tables.dir), "--solver", solver
+        )
         assert code == 0 and out.splitlines() == ["already solved (0 moves)"] * 2
 
 
@@ -99,12 +100,24 @@ def test_facelet_string_of_a_scramble_is_solved(cube_tables, capsys):
 @pytest.mark.parametrize(
     "flag, value, fragment",
     [
-        ("--node-budget", "-5", "--node-budget -5: config key cube.twophase.node_budget: -5 is less than the minimum of 0"),
+        (
+            "--node-budget",
+            "-5",
+            "--node-budget -5: config key cube.twophase.node_budget: -5 is less than the minimum of 0",
+        ),
         ("--target-length", "-3", "--target-length -3: config key cube.twophase.target_length: -3 is less than"),
-        ("--target-length", "31", "--target-length 31: config key cube.twophase.target_length: 31 is greater than the maximum of 30"),
+        (
+            "--target-length",
+            "31",
+            "--target-length 31: config key cube.twophase.target_length: 31 is greater than the maximum of 30",
+        ),
         ("--phase2-max", "0", "--phase2-max 0: config key cube.twophase.phase2_max: 0 is less than the minimum of 1"),
         ("--phase2-max", "19", "--phase2-max 19: config key cube.twophase.phase2_max"),
-        ("--time-limit", "0", "--time-limit 0: config key cube.twophase.time_limit: 0.0 is less than or equal to the minimum of 0"),
+        (
+            "--time-limit",
+            "0",
+            "--time-limit 0: config key cube.twophase.time_limit: 0.0 is less than or equal to the minimum of 0",
+        ),
         ("--time-limit", "nan", "--time-limit nan: config key cube.twophase.time_limit: must be a finite number"),
         ("--time-limit", "1e9", "--time-limit 1e+09: config key cube.twophase.time_limit"),
         ("--set", "twophase.time_limit=-1", "--set cube.twophase.time_limit: -1 is less than or equal to"),
@@ -120,23 +133,67 @@ def test_budget_flags_are_checked(cube_tables, capsys, flag, value, fragment):
 
 def test_budget_flags_accept_the_schema_bounds(cube_tables, capsys):
     """The extreme values the config schema allows are accepted by the flags too."""
-    code, out, _ = run(capsys, "cube", "solve", "R U", "--tables", str(cube_tables.dir), "--target-length", "0",
-                       "--node-budget", "0", "--phase2-max", "18", "--time-limit", "3600")
+    code, out, _ = run(
+        capsys,
+        "cube",
+        "solve",
+        "R U",
+        "--tables",
+        str(cube_tables.dir),
+        "--target-length",
+        "0",
+        "--node-budget",
+        "0",
+        "--phase2-max",
+        "18",
+        "--time-limit",
+        "3600",
+    )
     assert code == 0 and parse_cube("R U").apply(parse_moves(out)).is_solved
 
 
 def test_thistlethwaite_flags(cube_tables, capsys):
-    code, out, err = run(capsys, "cube", "solve", "R U", "--solver", "thistlethwaite", "--time-limit", "-1",
-                         "--tables", str(cube_tables.dir))
+    code, out, err = run(
+        capsys,
+        "cube",
+        "solve",
+        "R U",
+        "--solver",
+        "thistlethwaite",
+        "--time-limit",
+        "-1",
+        "--tables",
+        str(cube_tables.dir),
+    )
     assert code == 2 and "cube.thistlethwaite.time_limit" in err and err.count("\n") == 1
-    code, out, err = run(capsys, "cube", "solve", "R U", "--solver", "thistlethwaite", "--node-budget", "5",
-                         "--tables", str(cube_tables.dir))
+    code, out, err = run(
+        capsys,
+        "cube",
+        "solve",
+        "R U",
+        "--solver",
+        "thistlethwaite",
+        "--node-budget",
+        "5",
+        "--tables",
+        str(cube_tables.dir),
+    )
     assert code == 2 and "--node-budget is a twophase setting" in err and err.count("\n") == 1
 
 
 def test_time_limit_error_names_the_flag(cube_tables, capsys):
-    code, out, err = run(capsys, "cube", "solve", "R U2 F' L D B2 R' U F2 D' L B' R2 U' F D2 L'", "--phase2-max", "1",
-                         "--time-limit", "0.2", "--tables", str(cube_tables.dir))
+    code, out, err = run(
+        capsys,
+        "cube",
+        "solve",
+        "R U2 F' L D B2 R' U F2 D' L B' R2 U' F D2 L'",
+        "--phase2-max",
+        "1",
+        "--time-limit",
+        "0.2",
+        "--tables",
+        str(cube_tables.dir),
+    )
     assert code == 2 and out == "" and err.count("\n") == 1
     assert "time limit of 0.2 s" in err and "--time-limit" in err and "cube.twophase.time_limit" in err
 

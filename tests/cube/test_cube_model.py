@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from cube_testing import read_tsv
 
 from puzzlesearch.cube.constants import MOVE_NAMES, SOLVED_TEXT
 from puzzlesearch.cube.cubie import (
@@ -17,8 +18,6 @@ from puzzlesearch.cube.cubie import (
 )
 from puzzlesearch.cube.io import format_moves, merge_moves
 from puzzlesearch.errors import PuzzleError
-
-from cube_testing import read_tsv
 
 # Published on Rokicki's contest page (see ../shared/cube/SOURCES.md).
 U_TURN = "UR UB UL UF DF DR DB DL FR FL BR BL URB UBL ULF UFR DRF DFL DLB DBR"
@@ -129,7 +128,10 @@ def test_merge_moves():
         ("f-u+f-d-l-d-f-u-l2d-", "(f = Fw, two layers)"),
         # 54 facelets: wrong centres, wrong colour counts, an impossible corner
         ("R" + "U" * 53, "the centres (facelets 5, 14, 23, 32, 41, 50) read UUUUUU"),
-        ("UUUUUUUUURRRRRRRRRFFFFFFFFFDDDDDDDDDLLLLLLLLLBBBBBBBBU", "each colour must appear 9 times, found 10 'U', 8 'B'"),
+        (
+            "UUUUUUUUURRRRRRRRRFFFFFFFFFDDDDDDDDDLLLLLLLLLBBBBBBBBU",
+            "each colour must appear 9 times, found 10 'U', 8 'B'",
+        ),
         ("UUUUUUUUFRRRRRRRRRUFFFFFFFFDDDDDDDDDLLLLLLLLLBBBBBBBBB", "facelet string (read as cubies"),
     ],
 )
@@ -146,13 +148,16 @@ def test_random_cubes_are_seeded():
     assert random_cube(random.Random(8)).to_text() != a[0]
 
 
-@pytest.mark.parametrize("move, facelets", [
-    ("", "UUUUUUUUURRRRRRRRRFFFFFFFFFDDDDDDDDDLLLLLLLLLBBBBBBBBB"),
-    # worked out by hand on the standard URFDLB layout (the turned face's ring moves clockwise)
-    ("R", "UUFUUFUUFRRRRRRRRRFFDFFDFFDDDBDDBDDBLLLLLLLLLUBBUBBUBB"),
-    ("U", "UUUUUUUUUBBBRRRRRRRRRFFFFFFDDDDDDDDDFFFLLLLLLLLLBBBBBB"),
-    ("F", "UUUUUULLLURRURRURRFFFFFFFFFRRRDDDDDDLLDLLDLLDBBBBBBBBB"),
-])
+@pytest.mark.parametrize(
+    "move, facelets",
+    [
+        ("", "UUUUUUUUURRRRRRRRRFFFFFFFFFDDDDDDDDDLLLLLLLLLBBBBBBBBB"),
+        # worked out by hand on the standard URFDLB layout (the turned face's ring moves clockwise)
+        ("R", "UUFUUFUUFRRRRRRRRRFFDFFDFFDDDBDDBDDBLLLLLLLLLUBBUBBUBB"),
+        ("U", "UUUUUUUUUBBBRRRRRRRRRFFFFFFDDDDDDDDDFFFLLLLLLLLLBBBBBB"),
+        ("F", "UUUUUULLLURRURRURRFFFFFFFFFRRRDDDDDDLLDLLDLLDBBBBBBBBB"),
+    ],
+)
 def test_facelets_of_single_turns(move, facelets):
     from puzzlesearch.cube.cubie import SOLVED
     from puzzlesearch.cube.facelets import to_facelets

@@ -5,22 +5,26 @@ from __future__ import annotations
 import shutil
 
 import polars as pl
-
 from pipeline_util import PROJECT, copy_project, planned_rules, snakemake
 
 from puzzlesearch.cube.cubie import SOLVED, parse_cube, parse_moves
 
 INJECTED = "results/cube/t;touch X;"  # before: `cube.tables` reached the shell unquoted and ran `touch X`
 SPACED = "my cubes/it's a set.txt"
-LINES = ["R U2 F' L D", "UF UR UB UL DF DR DB DL FR FL BR BL UFR URB UBL ULF DRF DFL DLB DBR",
-         "RU LF UB DR DL BL UL FU BD RF BR FD LDF LBD FUL RFD UFR RDB UBL RBU"]
+LINES = [
+    "R U2 F' L D",
+    "UF UR UB UL DF DR DB DL FR FL BR BL UFR URB UBL ULF DRF DFL DLB DBR",
+    "RU LF UB DR DL BL UL FU BD RF BR FD LDF LBD FUL RFD UFR RDB UBL RBU",
+]
 
 
 def cube_config(**twophase) -> list[str]:
     """--config values: tables at the injected path, one test set at a path with a space and a quote."""
     extra = "".join(f", {k}: {v}" for k, v in twophase.items())
-    return [f'cube={{tables: "{INJECTED}", testsets: {{spaced: "{SPACED}"}}, default_testsets: [spaced],'
-            f' twophase: {{target_length: 21{extra}}}}}']
+    return [
+        f'cube={{tables: "{INJECTED}", testsets: {{spaced: "{SPACED}"}}, default_testsets: [spaced],'
+        f" twophase: {{target_length: 21{extra}}}}}"
+    ]
 
 
 def copy_numba_cache(root) -> None:

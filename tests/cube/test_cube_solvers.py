@@ -6,6 +6,7 @@ import random
 import time
 
 import pytest
+from cube_testing import read_tsv
 
 from puzzlesearch.cube import thistlethwaite
 from puzzlesearch.cube.constants import G1_MOVES, G2_MOVES, G3_MOVES, MOVE_NAMES
@@ -14,8 +15,6 @@ from puzzlesearch.cube.io import format_moves
 from puzzlesearch.cube.solve import solve_cube, warm_up
 from puzzlesearch.cube.twophase import TwoPhaseOptions
 from puzzlesearch.errors import PuzzleError
-
-from cube_testing import read_tsv
 
 SOLVERS = ("thistlethwaite", "twophase")
 SUPERFLIP = "FU RU BU LU FD RD BD LD RF LF RB LB UFR URB UBL ULF DRF DFL DLB DBR"

@@ -8,6 +8,7 @@ import time
 import numpy as np
 import polars as pl
 import pytest
+from cube_testing import read_tsv
 
 from puzzlesearch.cube.constants import THISTLETHWAITE_COSETS
 from puzzlesearch.cube.cubie import MOVE_CUBES, random_cube
@@ -19,8 +20,6 @@ from puzzlesearch.cube.tables import (
     distribution,
     write_manifest,
 )
-
-from cube_testing import read_tsv
 
 
 def test_phase_tables_match_the_exact_distributions(cube_tables, cube_data):

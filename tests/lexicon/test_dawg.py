@@ -19,7 +19,7 @@ def minimal_state_count(words: list[str]) -> int:
     languages = set()
     prefixes = {w[:i] for w in words for i in range(len(w) + 1)}
     for p in prefixes:
-        languages.add(frozenset(w[len(p):] for w in words if w.startswith(p)))
+        languages.add(frozenset(w[len(p) :] for w in words if w.startswith(p)))
     return len(languages)
 
 

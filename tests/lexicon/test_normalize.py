@@ -57,8 +57,13 @@ def test_case_policies(tmp_path):
 
 @pytest.mark.parametrize(
     ("content", "message"),
-    [(None, "no such file"), (b"", "empty"), (b"# only a comment\n\n", "empty"),
-     (b"\x89PNG\r\n\x1a\n\x00\x00\x00", "binary"), (b"caf\xe9\n", "not UTF-8")],
+    [
+        (None, "no such file"),
+        (b"", "empty"),
+        (b"# only a comment\n\n", "empty"),
+        (b"\x89PNG\r\n\x1a\n\x00\x00\x00", "binary"),
+        (b"caf\xe9\n", "not UTF-8"),
+    ],
 )
 def test_bad_files_are_one_line_errors_naming_the_file(tmp_path, content, message):
     path = tmp_path / "words.txt"

@@ -52,10 +52,16 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _common(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--lexicon", help="a lexicon name from config.yaml or a word-list path "
-                   "(default: config key default_lexicon)")
-    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
-                   help=f"override a bee rule for this run ({', '.join(BeeRules.keys())})")
+    p.add_argument(
+        "--lexicon", help="a lexicon name from config.yaml or a word-list path (default: config key default_lexicon)"
+    )
+    p.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help=f"override a bee rule for this run ({', '.join(BeeRules.keys())})",
+    )
 
 
 def text_sets(items: list[str]) -> list[str]:
@@ -117,8 +123,9 @@ def cmd_top(args) -> int:
     print(f"{lex.name}: {puzzles.height} puzzles, ranked by {rules.score_by}")
     print(f"{'rank':>4}  {'letters':<{rules.size}}  center  {'points':>6}  {'words':>5}  pangrams")
     for r in puzzles.head(args.n).iter_rows(named=True):
-        print(f"{r['rank']:4d}  {r['letters']}  {r['center']:^6}  {r['points']:6d}  "
-              f"{r['words']:5d}  {r['pangrams']:8d}")
+        print(
+            f"{r['rank']:4d}  {r['letters']}  {r['center']:^6}  {r['points']:6d}  {r['words']:5d}  {r['pangrams']:8d}"
+        )
     return 0
 
 

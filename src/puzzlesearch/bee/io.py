@@ -48,8 +48,9 @@ def read_masks(path: str | Path, rules: TableRules) -> pl.DataFrame:
     built = {k: v for k, v in meta["manifest"]["settings"].items() if k in TableRules.keys()}
     if built != rules.to_dict():
         key = next((k for k in TableRules.keys() if built.get(k) != getattr(rules, k)), "?")
-        raise manifest.damaged(path, f"built with bee.{key} = {built.get(key)!r}, "
-                               f"the settings ask for {getattr(rules, key)!r}")
+        raise manifest.damaged(
+            path, f"built with bee.{key} = {built.get(key)!r}, the settings ask for {getattr(rules, key)!r}"
+        )
     masks = manifest.load_parquet(path)
     check_masks(path, masks, rules.size)
     return masks
@@ -63,8 +64,10 @@ def check_masks(path: Path, masks: pl.DataFrame, size: int) -> None:
     manifest.check_range(path, "mask", mask, 1, ALL_LETTERS)
     distinct = np.bitwise_count(mask.astype(np.uint32))
     manifest.check_range(path, "letters per mask", distinct, 1, size)
-    if not (np.array_equal(distinct, masks["distinct"].to_numpy())
-            and np.array_equal(distinct == size, masks["pangram"].to_numpy())):
+    if not (
+        np.array_equal(distinct, masks["distinct"].to_numpy())
+        and np.array_equal(distinct == size, masks["pangram"].to_numpy())
+    ):
         raise manifest.damaged(path, "columns 'distinct'/'pangram' do not match the masks")
     manifest.check_range(path, "words", masks["words"].to_numpy(), 1, np.iinfo(np.int32).max)
     manifest.check_range(path, "points", masks["points"].to_numpy(), 0, np.iinfo(np.int64).max)
@@ -76,15 +79,23 @@ def build_masks_file(words_path, out_path, rules: TableRules) -> dict:
     words = read_words(words_path)
     with Timer() as t:
         masks = mask_frame(words, rules)
-    meta = {"words_in_lexicon": words.height, "words": int(masks["words"].sum() or 0),
-            "masks": masks.height, "pangram_masks": int(masks["pangram"].sum()),
-            "points": int(masks["points"].sum() or 0), "build_seconds": round(t.seconds, 3),
-            "source": str(words_path)}
+    meta = {
+        "words_in_lexicon": words.height,
+        "words": int(masks["words"].sum() or 0),
+        "masks": masks.height,
+        "pangram_masks": int(masks["pangram"].sum()),
+        "points": int(masks["points"].sum() or 0),
+        "build_seconds": round(t.seconds, 3),
+        "source": str(words_path),
+    }
     write_parquet(masks, out_path)
     settings = {**rules.to_dict(), "words_sha256": manifest.file_sha256(words_path)}
     manifest.write_manifest(manifest_path(out_path), [out_path], MASKS_KIND, settings, meta)
-    log("bee", f"{words_path}: {meta['words']} playable words of {words.height} -> "
-        f"{meta['masks']} masks ({meta['pangram_masks']} pangram masks) in {t.seconds:.2f}s")
+    log(
+        "bee",
+        f"{words_path}: {meta['words']} playable words of {words.height} -> "
+        f"{meta['masks']} masks ({meta['pangram_masks']} pangram masks) in {t.seconds:.2f}s",
+    )
     return meta
 
 
@@ -96,12 +107,20 @@ def build_puzzles_file(masks_path, out_path, rules: BeeRules) -> dict:
         table = MaskTable.from_frame(masks, rules.size)
         puzzles = rank_puzzles(table, masks, rules)
     top = puzzles.head(TOP_IN_META).to_dicts()
-    meta = {"puzzles": puzzles.height, "letter_sets": puzzles["letters"].n_unique(),
-            "seconds": round(t.seconds, 3), "top": top, "source": str(masks_path)}
+    meta = {
+        "puzzles": puzzles.height,
+        "letter_sets": puzzles["letters"].n_unique(),
+        "seconds": round(t.seconds, 3),
+        "top": top,
+        "source": str(masks_path),
+    }
     write_parquet(puzzles, out_path)
     settings = {**rules.to_dict(), "masks_sha256": manifest.file_sha256(masks_path)}
     manifest.write_manifest(manifest_path(out_path), [out_path], PUZZLES_KIND, settings, meta)
-    best = f"; best {top[0]['letters']}/{top[0]['center']} {top[0]['points']} points, " \
-           f"{top[0]['words']} words" if top else ""
+    best = (
+        f"; best {top[0]['letters']}/{top[0]['center']} {top[0]['points']} points, {top[0]['words']} words"
+        if top
+        else ""
+    )
     log("bee", f"{out_path}: {puzzles.height} puzzles in {t.seconds:.2f}s{best}")
     return meta

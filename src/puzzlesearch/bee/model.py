@@ -86,9 +86,12 @@ class BeeRules(TableRules):
 
     def within_limits(self, points: int, words: int) -> bool:
         """True when a puzzle with these totals passes the min/max word and point limits."""
-        return (words >= self.min_words and points >= self.min_points
-                and (self.max_words == 0 or words <= self.max_words)
-                and (self.max_points == 0 or points <= self.max_points))
+        return (
+            words >= self.min_words
+            and points >= self.min_points
+            and (self.max_words == 0 or words <= self.max_words)
+            and (self.max_points == 0 or points <= self.max_points)
+        )
 
 
 def letters_mask(letters: str) -> Mask:
@@ -134,8 +137,10 @@ def parse_puzzle(letters: str, center: str | None, rules: TableRules) -> Puzzle:
         raise PuzzleError(f"letters {letters!r}: letter {dup.upper()!r} appears twice")
     banned = sorted(set(text) & set(rules.exclude))
     if banned:
-        raise PuzzleError(f"letters {letters!r}: letter {banned[0].upper()!r} is excluded "
-                          f"(config key bee.exclude = {rules.exclude!r})")
+        raise PuzzleError(
+            f"letters {letters!r}: letter {banned[0].upper()!r} is excluded "
+            f"(config key bee.exclude = {rules.exclude!r})"
+        )
     if center is None or len(center.strip()) != 1:
         raise PuzzleError(f"--center {center!r}: expected one letter of {letters!r}")
     c = center.strip().lower()

@@ -35,8 +35,9 @@ def candidate_sets(masks: pl.DataFrame, rules: BeeRules) -> np.ndarray:
 
 def score_sets(table: MaskTable, sets: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """points[n, size], words[n, size] per (set, center letter j), pangrams[n]."""
-    return kernels.score_sets(np.ascontiguousarray(sets, dtype=np.int64), table.size,
-                              table.points, table.counts, table.binom, table.offset)
+    return kernels.score_sets(
+        np.ascontiguousarray(sets, dtype=np.int64), table.size, table.points, table.counts, table.binom, table.offset
+    )
 
 
 def rank_puzzles(table: MaskTable, masks: pl.DataFrame, rules: BeeRules) -> pl.DataFrame:
@@ -60,21 +61,25 @@ def rank_puzzles(table: MaskTable, masks: pl.DataFrame, rules: BeeRules) -> pl.D
     key = -(first[rows].astype(np.int64) * (1 << 31) + second[rows])  # best first
     rows = rows[np.argsort(key, kind="stable")]
     centers = kernels.mask_codes(sets, size, 0).ravel()[rows]  # letter index 0..25
-    return pl.DataFrame({
-        "rank": np.arange(1, len(rows) + 1, dtype=np.uint32),
-        "letters": masks_text(sets, size, upper=True).gather(each[rows]),
-        "center": pl.Series(list(LETTERS.upper()), dtype=pl.String).gather(centers),
-        "points": points[rows],
-        "words": words[rows],
-        "pangrams": pangrams[rows],
-        "mask": sets[each[rows]].astype(np.uint32),
-    }).cast(PUZZLES_SCHEMA)
+    return pl.DataFrame(
+        {
+            "rank": np.arange(1, len(rows) + 1, dtype=np.uint32),
+            "letters": masks_text(sets, size, upper=True).gather(each[rows]),
+            "center": pl.Series(list(LETTERS.upper()), dtype=pl.String).gather(centers),
+            "points": points[rows],
+            "words": words[rows],
+            "pangrams": pangrams[rows],
+            "mask": sets[each[rows]].astype(np.uint32),
+        }
+    ).cast(PUZZLES_SCHEMA)
 
 
 def puzzle_words(words: pl.DataFrame, puzzle: Puzzle, rules: TableRules) -> pl.DataFrame:
     """The words of one puzzle with their points, best first (a scan of the word table)."""
-    fits = ((pl.col("mask") & ~pl.lit(puzzle.letters, pl.UInt32)) == 0) & (
-        (pl.col("mask") & puzzle.center_mask) != 0)
-    return (playable_words(words, rules).filter(fits)
-            .select("word", "points", "pangram", "frequency")
-            .sort(["points", "word"], descending=[True, False]))
+    fits = ((pl.col("mask") & ~pl.lit(puzzle.letters, pl.UInt32)) == 0) & ((pl.col("mask") & puzzle.center_mask) != 0)
+    return (
+        playable_words(words, rules)
+        .filter(fits)
+        .select("word", "points", "pangram", "frequency")
+        .sort(["points", "word"], descending=[True, False])
+    )

@@ -36,16 +36,22 @@ def playable_words(words: pl.DataFrame, rules: TableRules) -> pl.DataFrame:
     """The rows of words.parquet that can count in some puzzle, with `points` and `pangram`."""
     if words.height and words["mask"].null_count():
         raise PuzzleError("the Spelling Bee needs a latin (a-z) lexicon; this one has no letter masks")
-    keep = ((pl.col("length") >= rules.min_length) & (pl.col("distinct") <= rules.size)
-            & ((pl.col("mask") & rules.exclude_mask) == 0))
+    keep = (
+        (pl.col("length") >= rules.min_length)
+        & (pl.col("distinct") <= rules.size)
+        & ((pl.col("mask") & rules.exclude_mask) == 0)
+    )
     if rules.min_frequency:
         if has_frequencies(words):
             keep &= pl.col("frequency").is_null() | (pl.col("frequency") >= rules.min_frequency)
         else:
             log("bee", f"min_frequency {rules.min_frequency} ignored: this lexicon has no frequencies")
     pangram = pl.col("distinct") == rules.size
-    base = pl.when(pl.col("length") <= rules.short_length).then(rules.short_points).otherwise(
-        pl.col("length").cast(pl.Int64))
+    base = (
+        pl.when(pl.col("length") <= rules.short_length)
+        .then(rules.short_points)
+        .otherwise(pl.col("length").cast(pl.Int64))
+    )
     return words.filter(keep).with_columns(
         points=(base + pl.when(pangram).then(rules.pangram_bonus).otherwise(0)).cast(pl.Int64),
         pangram=pangram,
@@ -55,14 +61,23 @@ def playable_words(words: pl.DataFrame, rules: TableRules) -> pl.DataFrame:
 def mask_frame(words: pl.DataFrame, rules: TableRules) -> pl.DataFrame:
     """masks.parquet: per distinct mask its word count, points and pangram flag."""
     playable = playable_words(words, rules)
-    table = (playable.group_by("mask")
-             .agg(words=pl.len().cast(pl.Int32), points=pl.col("points").sum(),
-                  distinct=pl.col("distinct").first().cast(pl.Int8))
-             .sort("mask"))
-    return table.with_columns(
-        letters=masks_text(table["mask"].to_numpy(), rules.size),
-        pangram=pl.col("distinct") == rules.size,
-    ).select(list(MASKS_SCHEMA)).cast(MASKS_SCHEMA)
+    table = (
+        playable.group_by("mask")
+        .agg(
+            words=pl.len().cast(pl.Int32),
+            points=pl.col("points").sum(),
+            distinct=pl.col("distinct").first().cast(pl.Int8),
+        )
+        .sort("mask")
+    )
+    return (
+        table.with_columns(
+            letters=masks_text(table["mask"].to_numpy(), rules.size),
+            pangram=pl.col("distinct") == rules.size,
+        )
+        .select(list(MASKS_SCHEMA))
+        .cast(MASKS_SCHEMA)
+    )
 
 
 def masks_text(masks: np.ndarray, width: int, upper: bool = False) -> pl.Series:
@@ -83,15 +98,20 @@ class MaskTable:
     offset: np.ndarray
 
     @classmethod
-    def from_frame(cls, masks: pl.DataFrame, size: int) -> "MaskTable":
+    def from_frame(cls, masks: pl.DataFrame, size: int) -> MaskTable:
         """Scatter masks.parquet rows into the dense arrays."""
         if masks.height and masks["distinct"].max() > size:
             raise PuzzleError(f"mask table has masks of more than {size} letters")
         binom = kernels.binomials(kernels.N_LETTERS, size)
         offset = kernels.offsets(size)
         points, counts = kernels.fill_table(
-            masks["mask"].to_numpy().astype(np.int64), masks["points"].to_numpy().astype(np.int64),
-            masks["words"].to_numpy().astype(np.int32), binom, offset, int(offset[size + 1]))
+            masks["mask"].to_numpy().astype(np.int64),
+            masks["points"].to_numpy().astype(np.int64),
+            masks["words"].to_numpy().astype(np.int32),
+            binom,
+            offset,
+            int(offset[size + 1]),
+        )
         return cls(size, points, counts, binom, offset)
 
     def lookup(self, mask: int) -> tuple[int, int]:

@@ -39,13 +39,19 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--shape", default="4x4", help="ROWSxCOLS (default 4x4)")
     p.add_argument("--mode", choices=["free", "dice"], default="free")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--dice", help="dice mode: a set name (classic, big) or comma-separated dice, one per cell "
-                   "(default: boggle.dice for the shape)")
+    p.add_argument(
+        "--dice",
+        help="dice mode: a set name (classic, big) or comma-separated dice, one per cell "
+        "(default: boggle.dice for the shape)",
+    )
     p.add_argument("--method", choices=["hill", "pool"], help="default: boggle.method")
     p.add_argument("--seconds", type=float, help="safety cap in seconds (default: boggle.seconds)")
     p.add_argument("--max-boards", type=int, help="board budget, 0 = none (default: boggle.max_boards)")
-    p.add_argument("--pool-size", type=int, help="the method's pool (default: boggle.pool_size, "
-                   "boggle.pool_search.pool_size for --method pool)")
+    p.add_argument(
+        "--pool-size",
+        type=int,
+        help="the method's pool (default: boggle.pool_size, boggle.pool_search.pool_size for --method pool)",
+    )
     p.add_argument("--keep", type=int, help="boards to keep (default: boggle.keep)")
     p.add_argument("--out", help="write the boards found to this Parquet file (required with --settings)")
     p.set_defaults(func=cmd_search)
@@ -63,12 +69,21 @@ def register(sub: argparse._SubParsersAction) -> None:
     _step_flags(p)
     _shape_flags(p)
     p.add_argument("--shape", help="ROWSxCOLS (instead of --rows/--cols)")
-    p.add_argument("--from", dest="from_table", help="scan the best boards of this best.parquet "
-                   "(boards the search found to be local optima first)")
-    p.add_argument("--mode", choices=["free", "dice"], default="free",
-                   help="free: Hamming neighbourhood; dice: arrangements one/two moves away (needs --from)")
+    p.add_argument(
+        "--from",
+        dest="from_table",
+        help="scan the best boards of this best.parquet (boards the search found to be local optima first)",
+    )
+    p.add_argument(
+        "--mode",
+        choices=["free", "dice"],
+        default="free",
+        help="free: Hamming neighbourhood; dice: arrangements one/two moves away (needs --from)",
+    )
     p.add_argument("--dice", help="dice mode: the dice set of the search (default: boggle.dice for the shape)")
-    p.add_argument("--boards", dest="n_boards", type=int, help="how many boards of --from (default: boggle.scan.boards)")
+    p.add_argument(
+        "--boards", dest="n_boards", type=int, help="how many boards of --from (default: boggle.scan.boards)"
+    )
     p.add_argument("--distance", type=int, choices=[1, 2], help="default: boggle.scan.distance")
     p.add_argument("--swaps", action=argparse.BooleanOptionalAction, default=None, help="default: boggle.scan.swaps")
     p.add_argument("--keep", type=int, help="best neighbours kept per board (default: boggle.scan.keep)")
@@ -79,8 +94,11 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def _lexicon_flags(p) -> None:
     p.add_argument("--lexicon", help="a name from config.yaml or a word-list path (default: default_lexicon)")
-    p.add_argument("--points", help="points by word length, comma-separated, the last for longer "
-                   "words (default: boggle.points, 0,0,0,1,1,2,3,5,11)")
+    p.add_argument(
+        "--points",
+        help="points by word length, comma-separated, the last for longer "
+        "words (default: boggle.points, 0,0,0,1,1,2,3,5,11)",
+    )
 
 
 def _shape_flags(p) -> None:
@@ -91,8 +109,13 @@ def _shape_flags(p) -> None:
 def _step_flags(p) -> None:
     """Flags of a pipeline step: interactive ones, and the pipeline's settings and inputs."""
     _lexicon_flags(p)
-    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
-                   help="override a boggle setting of this step (interactive), e.g. --set max_boards=50000")
+    p.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="override a boggle setting of this step (interactive), e.g. --set max_boards=50000",
+    )
     p.add_argument("--settings", help="(pipeline) the step's settings as JSON; config.yaml is not read")
     p.add_argument("--words", dest="words_path", help="(pipeline, with --settings) the lexicon's words.parquet")
     p.add_argument("--dawg", help="(pipeline, with --settings) the lexicon's boggle_dawg.npz")
@@ -127,8 +150,12 @@ def _pipeline(args) -> bool:
             if value is not None:
                 raise PuzzleError(f"{flag}: a pipeline input, only with --settings (interactive: --lexicon)")
         return False
-    for flag, value in (("--lexicon", args.lexicon), ("--points", args.points), ("--set", args.set or None),
-                        ("--config", args.config)):
+    for flag, value in (
+        ("--lexicon", args.lexicon),
+        ("--points", args.points),
+        ("--set", args.set or None),
+        ("--config", args.config),
+    ):
         if value is not None:
             raise PuzzleError(f"{flag}: not with --settings (the pipeline passes every setting in the JSON)")
     for flag, value in (("--words", args.words_path), ("--dawg", args.dawg), ("--out", getattr(args, "out", ""))):
@@ -222,14 +249,20 @@ def _search_settings(args, shape):
                 raise PuzzleError(f"--{flag.replace('_', '-')}: not with --settings (set it in the JSON)")
         settings = SearchSettings.from_json(args.settings)
         if settings.max_boards == 0:
-            raise PuzzleError("--settings: boggle.max_boards is 0 (no board budget); a pipeline search needs one "
-                              "so that its result does not depend on machine load")
+            raise PuzzleError(
+                "--settings: boggle.max_boards is 0 (no board budget); a pipeline search needs one "
+                "so that its result does not depend on machine load"
+            )
         _job_dice(settings, shape, args.mode, "--settings")
         return settings, None, None
     dice = _dice_flag(args, shape, args.mode)
-    flags = {("--method", "method"): args.method, ("--seconds", "seconds"): args.seconds,
-             ("--max-boards", "max_boards"): args.max_boards, ("--keep", "keep"): args.keep,
-             ("--dice", "dice"): dice}
+    flags = {
+        ("--method", "method"): args.method,
+        ("--seconds", "seconds"): args.seconds,
+        ("--max-boards", "max_boards"): args.max_boards,
+        ("--keep", "keep"): args.keep,
+        ("--dice", "dice"): dice,
+    }
     mode = "free" if dice is not None else args.mode  # --dice replaces the configured set
     settings, config, root = _interactive_settings(args, SearchSettings, shape, mode, flags)
     if args.pool_size is not None:
@@ -257,15 +290,23 @@ def cmd_search(args) -> int:
     space = make_space(shape, args.mode, settings.dice if args.mode == "dice" else None)
     budget = Budget(seconds=settings.seconds, max_boards=settings.max_boards)
     options = settings.options()
-    log("boggle", f"search {name} {shape} {args.mode} method={settings.method} seed={args.seed} "
-        f"seconds={budget.seconds} max_boards={budget.max_boards} {options}")
+    log(
+        "boggle",
+        f"search {name} {shape} {args.mode} method={settings.method} seed={args.seed} "
+        f"seconds={budget.seconds} max_boards={budget.max_boards} {options}",
+    )
     result = run_search(scorer, space, settings.method, args.seed, budget, **options)
-    log("boggle", f"stopped by {result.stopped_by}: {budget.boards} boards in {budget.elapsed():.1f}s, "
-        f"{result.restarts} restarts")
+    log(
+        "boggle",
+        f"stopped by {result.stopped_by}: {budget.boards} boards in {budget.elapsed():.1f}s, "
+        f"{result.restarts} restarts",
+    )
     if args.settings is not None and result.stopped_by == "time":
-        raise PuzzleError(f"search stopped by the time cap boggle.seconds={settings.seconds} after "
-                          f"{budget.boards} of boggle.max_boards={settings.max_boards} boards (a busy machine?); "
-                          "raise boggle.seconds or lower boggle.max_boards so the board budget ends the search")
+        raise PuzzleError(
+            f"search stopped by the time cap boggle.seconds={settings.seconds} after "
+            f"{budget.boards} of boggle.max_boards={settings.max_boards} boards (a busy machine?); "
+            "raise boggle.seconds or lower boggle.max_boards so the board budget ends the search"
+        )
     if args.settings is not None and budget.interrupted:
         return EXIT_INTERRUPTED  # a pipeline job writes only complete results
     table = seed_table(result, scorer, shape, args.seed)
@@ -289,8 +330,9 @@ def cmd_rank(args) -> int:
             raise PuzzleError("--keep: not with --settings (set it in the JSON)")
         settings, config, root = RankSettings.from_json(args.settings), None, None
     else:
-        settings, config, root = _interactive_settings(args, RankSettings, shape, "free",
-                                                       {("--keep", "keep"): args.keep})
+        settings, config, root = _interactive_settings(
+            args, RankSettings, shape, "free", {("--keep", "keep"): args.keep}
+        )
     _, scorer = _scorer(args, settings, config, root)
     best = rank_tables(args.seeds, shape, scorer, settings.keep)
     write_parquet(best, args.out)
@@ -306,13 +348,18 @@ def _scan_settings(args, shape):
     if _pipeline(args):
         for flag in ("dice", "n_boards", "distance", "swaps", "keep"):
             if getattr(args, flag) is not None:
-                raise PuzzleError(f"--{flag.replace('n_', '').replace('_', '-')}: not with --settings "
-                                  "(set it in the JSON)")
+                raise PuzzleError(
+                    f"--{flag.replace('n_', '').replace('_', '-')}: not with --settings (set it in the JSON)"
+                )
         return ScanSettings.from_json(args.settings), None, None
     settings, config, root = _interactive_settings(args, ScanSettings, shape or "4x4", "free", {})
     scan = dict(settings.scan)
-    for key, value in (("boards", args.n_boards), ("distance", args.distance), ("swaps", args.swaps),
-                       ("keep", args.keep)):
+    for key, value in (
+        ("boards", args.n_boards),
+        ("distance", args.distance),
+        ("swaps", args.swaps),
+        ("keep", args.keep),
+    ):
         if value is not None:
             scan[key] = value
             try:
@@ -386,6 +433,14 @@ def cmd_scan(args) -> int:
         frames = [r.top for r in results]
         write_parquet(pl.concat(frames) if frames else pl.DataFrame(schema=SCAN_SCHEMA), args.out)
     if args.summary:
-        write_json({"lexicon": name, "mode": args.mode, "distance": scan["distance"], "swaps": scan["swaps"],
-                    "boards": [r.summary() for r in results]}, args.summary)
+        write_json(
+            {
+                "lexicon": name,
+                "mode": args.mode,
+                "distance": scan["distance"],
+                "swaps": scan["swaps"],
+                "boards": [r.summary() for r in results],
+            },
+            args.summary,
+        )
     return 0

@@ -116,8 +116,7 @@ def _score(board, nbr, nbr_n, dawg, points, stamps, stamp, work, found):
 def pack_dawg(mask, first_edge, terminal, edge_target, edge_rank):
     """(nodes, edges) int64 words: node = mask | terminal << 26 | first_edge << 32,
     edge = target | rank << 32 (one load per step instead of five)."""
-    nodes = (mask.astype(np.int64) | (terminal.astype(np.int64) << TERMINAL_BIT)
-             | (first_edge.astype(np.int64) << 32))
+    nodes = mask.astype(np.int64) | (terminal.astype(np.int64) << TERMINAL_BIT) | (first_edge.astype(np.int64) << 32)
     edges = edge_target.astype(np.int64) | (edge_rank.astype(np.int64) << 32)
     return nodes, edges
 
@@ -146,8 +145,7 @@ def score_batch(boards, nbr, nbr_n, dawg, points, stamps, stamp0, scores, counts
 
 
 @njit(cache=True)
-def score_changes(board, letters, pairs, nbr, nbr_n, dawg, points, stamps, stamp0,
-                  singles, swaps, doubles):
+def score_changes(board, letters, pairs, nbr, nbr_n, dawg, points, stamps, stamp0, singles, swaps, doubles):
     """Scores of a board's neighbours; returns the next free stamp.
 
     singles[i, a]  board with cell i set to letters[a]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 
@@ -27,16 +27,51 @@ MAX_POINTS = 10**12  # per word (the schema's bound): a board's int64 score cann
 
 # The 16 classic Boggle dice (seed 000's list); 'q' is the "Qu" face.
 CLASSIC_DICE = (
-    "aaeegn", "elrtty", "aoottw", "abbjoo", "ehrtvw", "cimotu", "distty", "eiosst",
-    "delrvy", "achops", "himnqu", "eeinsu", "eeghnw", "affkps", "hlnnrz", "deilrx",
+    "aaeegn",
+    "elrtty",
+    "aoottw",
+    "abbjoo",
+    "ehrtvw",
+    "cimotu",
+    "distty",
+    "eiosst",
+    "delrvy",
+    "achops",
+    "himnqu",
+    "eeinsu",
+    "eeghnw",
+    "affkps",
+    "hlnnrz",
+    "deilrx",
 )
 # The 25 dice of Big Boggle (5x5) as given in the Stanford CS106B Boggle assignment
 # (its BIG_BOGGLE_CUBES table, copied into many public course repositories); other
 # published lists differ in a die or two. 'q' is the "Qu" face.
 BIG_BOGGLE_DICE = (
-    "aaafrs", "aaeeee", "aafirs", "adennn", "aeeeem", "aeegmu", "aegmnn", "afirsy",
-    "bjkqxz", "ccnstw", "ceiilt", "ceilpt", "ceipst", "ddlnor", "ddhnot", "dhhlor",
-    "dhlnor", "eiiitt", "emottt", "ensssu", "fiprsy", "gorrvw", "hiprry", "nootuw",
+    "aaafrs",
+    "aaeeee",
+    "aafirs",
+    "adennn",
+    "aeeeem",
+    "aeegmu",
+    "aegmnn",
+    "afirsy",
+    "bjkqxz",
+    "ccnstw",
+    "ceiilt",
+    "ceilpt",
+    "ceipst",
+    "ddlnor",
+    "ddhnot",
+    "dhhlor",
+    "dhlnor",
+    "eiiitt",
+    "emottt",
+    "ensssu",
+    "fiprsy",
+    "gorrvw",
+    "hiprry",
+    "nootuw",
     "ooottu",
 )
 DICE_SETS = {"classic": CLASSIC_DICE, "big": BIG_BOGGLE_DICE}
@@ -67,7 +102,7 @@ class Shape:
         return f"{self.rows}x{self.cols}"
 
     @classmethod
-    def parse(cls, text: str) -> "Shape":
+    def parse(cls, text: str) -> Shape:
         """'4x4' -> Shape(4, 4)."""
         m = re.fullmatch(r"\s*(\d+)\s*[xX]\s*(\d+)\s*", str(text))
         if not m:
@@ -75,12 +110,11 @@ class Shape:
         return cls(int(m.group(1)), int(m.group(2)))
 
     @classmethod
-    def for_length(cls, n: int) -> "Shape":
+    def for_length(cls, n: int) -> Shape:
         """The square shape with n cells; an error for other lengths."""
-        side = int(round(n ** 0.5))
+        side = int(round(n**0.5))
         if side * side != n or not MIN_SIDE <= side <= MAX_SIDE:
-            raise PuzzleError(f"board has {n} letters: not a square board (4, 9, 16, 25, 36); "
-                              "give --rows and --cols")
+            raise PuzzleError(f"board has {n} letters: not a square board (4, 9, 16, 25, 36); give --rows and --cols")
         return cls(side, side)
 
 
@@ -108,7 +142,7 @@ class Board:
         """The board as rows of letters ('Qu' for the q face), one row a line."""
         out = []
         for r in range(self.rows):
-            row = self.cells[r * self.cols:(r + 1) * self.cols]
+            row = self.cells[r * self.cols : (r + 1) * self.cols]
             out.append(" ".join(("Qu" if c == 16 else LETTERS[c].upper()).ljust(2) for c in row).rstrip())
         return "\n".join(out)
 
@@ -145,7 +179,9 @@ def format_cells(cells) -> str:
 
 def encode_boards(texts, shape: Shape) -> np.ndarray:
     """Many board texts of one shape -> a 2-D uint8 array."""
-    return np.array([parse_board(t, shape.rows, shape.cols).cells for t in texts], dtype=np.uint8).reshape(-1, shape.cells)
+    return np.array([parse_board(t, shape.rows, shape.cols).cells for t in texts], dtype=np.uint8).reshape(
+        -1, shape.cells
+    )
 
 
 def decode_boards(boards: np.ndarray) -> list[str]:
@@ -154,7 +190,7 @@ def decode_boards(boards: np.ndarray) -> list[str]:
     return [row.tobytes().decode() for row in table[np.asarray(boards)]]
 
 
-@lru_cache(maxsize=None)
+@cache
 def neighbours(shape: Shape) -> tuple[np.ndarray, np.ndarray]:
     """(nbr, count): nbr[cell, k] for k < count[cell] are the (up to 8) adjacent cells."""
     nbr = np.full((shape.cells, 8), -1, dtype=np.int32)
@@ -173,7 +209,7 @@ def neighbours(shape: Shape) -> tuple[np.ndarray, np.ndarray]:
     return nbr, count
 
 
-@lru_cache(maxsize=None)
+@cache
 def symmetries(shape: Shape) -> np.ndarray:
     """Cell permutations p (board[p] is the moved board): 8 for square boards, 4 otherwise."""
     R, C = shape.rows, shape.cols
@@ -186,7 +222,7 @@ def symmetries(shape: Shape) -> np.ndarray:
     return perms
 
 
-@lru_cache(maxsize=None)
+@cache
 def cell_pairs(n_cells: int) -> np.ndarray:
     """All pairs (i, j), i < j, of cells, in a fixed order."""
     pairs = np.array([(i, j) for i in range(n_cells) for j in range(i + 1, n_cells)], dtype=np.int32)

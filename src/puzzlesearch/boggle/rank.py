@@ -1,13 +1,13 @@
 """Search results as tables: one seed's boards, and the ranking merged over seeds.
 
-    seed{n}.parquet  board (canonical text), score, words (count), seed, method, mode,
-                     seconds / boards_scored (when first seen), restart, local_optimum
-                     (the end of a climb: no one-move neighbour scores more), state (dice
-                     mode: die in each slot, then face up in each slot; null in free mode),
-                     stopped_by (the budget that ended the run: boards, time, interrupted, target)
-    best.parquet     board, score, n_words, words (list of the words), found_by (seeds),
-                     n_seeds, first_seconds, first_seed, local_optimum (any seed), state
-                     (of the first finder)
+seed{n}.parquet  board (canonical text), score, words (count), seed, method, mode,
+                 seconds / boards_scored (when first seen), restart, local_optimum
+                 (the end of a climb: no one-move neighbour scores more), state (dice
+                 mode: die in each slot, then face up in each slot; null in free mode),
+                 stopped_by (the budget that ended the run: boards, time, interrupted, target)
+best.parquet     board, score, n_words, words (list of the words), found_by (seeds),
+                 n_seeds, first_seconds, first_seed, local_optimum (any seed), state
+                 (of the first finder)
 """
 
 from __future__ import annotations
@@ -21,10 +21,20 @@ from puzzlesearch.boggle.score import Scorer
 from puzzlesearch.boggle.search import Result, canonical
 from puzzlesearch.errors import PuzzleError
 
-SEED_SCHEMA = {"board": pl.Utf8, "score": pl.Int64, "words": pl.Int32, "seed": pl.Int64,
-               "method": pl.Utf8, "mode": pl.Utf8, "seconds": pl.Float64,
-               "boards_scored": pl.Int64, "restart": pl.Int32, "local_optimum": pl.Boolean,
-               "state": pl.List(pl.Int16), "stopped_by": pl.Utf8}
+SEED_SCHEMA = {
+    "board": pl.Utf8,
+    "score": pl.Int64,
+    "words": pl.Int32,
+    "seed": pl.Int64,
+    "method": pl.Utf8,
+    "mode": pl.Utf8,
+    "seconds": pl.Float64,
+    "boards_scored": pl.Int64,
+    "restart": pl.Int32,
+    "local_optimum": pl.Boolean,
+    "state": pl.List(pl.Int16),
+    "stopped_by": pl.Utf8,
+}
 # Columns that tables written by earlier versions may lack, and their fill value.
 _OPTIONAL = {"state": None, "local_optimum": False, "stopped_by": None}
 
@@ -47,9 +57,17 @@ def seed_table(result: Result, scorer: Scorer, shape: Shape, seed: int) -> pl.Da
         _, counts = scorer.score_array(boards, shape)
     else:
         counts = []
-    data = [{**r, "words": int(c), "seed": seed, "method": result.method, "mode": result.mode,
-             "stopped_by": result.stopped_by or None}
-            for r, c in zip(rows, counts)]
+    data = [
+        {
+            **r,
+            "words": int(c),
+            "seed": seed,
+            "method": result.method,
+            "mode": result.mode,
+            "stopped_by": result.stopped_by or None,
+        }
+        for r, c in zip(rows, counts)
+    ]
     return pl.DataFrame(data, schema=SEED_SCHEMA)
 
 
@@ -58,8 +76,13 @@ def rank_tables(paths, shape: Shape, scorer: Scorer | None = None, keep: int = 1
     frames = []
     for path in paths:
         frame = read_table(path)
-        frame = frame.with_columns([pl.lit(value, dtype=SEED_SCHEMA[name]).alias(name)
-                                    for name, value in _OPTIONAL.items() if name not in frame.columns])
+        frame = frame.with_columns(
+            [
+                pl.lit(value, dtype=SEED_SCHEMA[name]).alias(name)
+                for name, value in _OPTIONAL.items()
+                if name not in frame.columns
+            ]
+        )
         missing = [c for c in SEED_SCHEMA if c not in frame.columns]
         if missing:
             raise PuzzleError(f"{path}: not a Boggle seed table (no column {missing[0]!r})")
@@ -71,10 +94,15 @@ def rank_tables(paths, shape: Shape, scorer: Scorer | None = None, keep: int = 1
     best = (
         seeds.sort(["seconds", "seed"])
         .group_by("board", maintain_order=True)
-        .agg(pl.col("score").max(), pl.col("words").max().alias("n_words"),
-             pl.col("seed").unique().sort().alias("found_by"),
-             pl.col("seconds").min().alias("first_seconds"), pl.col("seed").first().alias("first_seed"),
-             pl.col("local_optimum").any(), pl.col("state").first())
+        .agg(
+            pl.col("score").max(),
+            pl.col("words").max().alias("n_words"),
+            pl.col("seed").unique().sort().alias("found_by"),
+            pl.col("seconds").min().alias("first_seconds"),
+            pl.col("seed").first().alias("first_seed"),
+            pl.col("local_optimum").any(),
+            pl.col("state").first(),
+        )
         .with_columns(n_seeds=pl.col("found_by").list.len())
         .sort(["score", "board"], descending=[True, False])
         .head(keep)
@@ -86,5 +114,15 @@ def rank_tables(paths, shape: Shape, scorer: Scorer | None = None, keep: int = 1
         else:
             words.append([w.word for w in scorer.words_of(parse_board(text, shape.rows, shape.cols))])
     best = best.with_columns(words=pl.Series(words, dtype=pl.List(pl.Utf8)))
-    return best.select("board", "score", "n_words", "words", "found_by", "n_seeds",
-                       "first_seconds", "first_seed", "local_optimum", "state")
+    return best.select(
+        "board",
+        "score",
+        "n_words",
+        "words",
+        "found_by",
+        "n_seeds",
+        "first_seconds",
+        "first_seed",
+        "local_optimum",
+        "state",
+    )

@@ -46,8 +46,9 @@ def reference_words(board: Board, words: set[str], prefix_set: set[str] | None =
     return found
 
 
-def reference_score(board: Board, words: set[str], points=DEFAULT_POINTS,
-                    prefix_set: set[str] | None = None) -> tuple[int, int]:
+def reference_score(
+    board: Board, words: set[str], points=DEFAULT_POINTS, prefix_set: set[str] | None = None
+) -> tuple[int, int]:
     """(score, word count) of a board by brute force."""
     found = reference_words(board, words, prefix_set)
     table = list(points)

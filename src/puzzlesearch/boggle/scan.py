@@ -18,8 +18,14 @@ from puzzlesearch.boggle.score import Scorer
 from puzzlesearch.boggle.search import canonical
 from puzzlesearch.errors import PuzzleError
 
-SCAN_SCHEMA = {"center": pl.Utf8, "center_score": pl.Int64, "board": pl.Utf8, "score": pl.Int64,
-               "distance": pl.Int8, "move": pl.Utf8}
+SCAN_SCHEMA = {
+    "center": pl.Utf8,
+    "center_score": pl.Int64,
+    "board": pl.Utf8,
+    "score": pl.Int64,
+    "distance": pl.Int8,
+    "move": pl.Utf8,
+}
 
 
 @dataclass
@@ -39,9 +45,15 @@ class ScanResult:
         return self.better == 0
 
     def summary(self) -> dict:
-        return {"board": self.board, "score": self.score, "neighbours": self.neighbours,
-                "best_neighbour_score": self.best_score, "better": self.better,
-                "equal": self.equal, "local_optimum": self.local_optimum}
+        return {
+            "board": self.board,
+            "score": self.score,
+            "neighbours": self.neighbours,
+            "best_neighbour_score": self.best_score,
+            "better": self.better,
+            "equal": self.equal,
+            "local_optimum": self.local_optimum,
+        }
 
 
 def _moves(board: np.ndarray, singles, swaps, doubles, pairs):
@@ -70,8 +82,7 @@ def _move_text(board, kind, i, a, j, b) -> str:
     return text
 
 
-def scan_board(scorer: Scorer, board: Board, distance: int = 2, swaps: bool = True,
-               keep: int = 50) -> ScanResult:
+def scan_board(scorer: Scorer, board: Board, distance: int = 2, swaps: bool = True, keep: int = 50) -> ScanResult:
     """Score the whole neighbourhood of `board`; keep the best `keep` distinct neighbours."""
     if distance not in (1, 2):
         raise PuzzleError(f"scan distance {distance}: must be 1 or 2")
@@ -105,12 +116,18 @@ def scan_board(scorer: Scorer, board: Board, distance: int = 2, swaps: bool = Tr
         if scores[t] == score:
             equal += 1
         if len(rows) < keep:
-            rows.append({"center": str(board), "center_score": score, "board": format_cells(b),
-                         "score": int(scores[t]), "distance": 1 if kind == 1 else 2,
-                         "move": _move_text(cells, kind, i, int(aa[t]), j, int(bb[t]))})
+            rows.append(
+                {
+                    "center": str(board),
+                    "center_score": score,
+                    "board": format_cells(b),
+                    "score": int(scores[t]),
+                    "distance": 1 if kind == 1 else 2,
+                    "move": _move_text(cells, kind, i, int(aa[t]), j, int(bb[t])),
+                }
+            )
     top = pl.DataFrame(rows, schema=SCAN_SCHEMA)
-    return ScanResult(str(board), score, int(len(scores)), int(scores.max()) if len(scores) else -1,
-                      better, equal, top)
+    return ScanResult(str(board), score, int(len(scores)), int(scores.max()) if len(scores) else -1, better, equal, top)
 
 
 def scan_state(scorer: Scorer, space, state, distance: int = 2, keep: int = 50) -> ScanResult:
@@ -136,8 +153,23 @@ def scan_state(scorer: Scorer, space, state, distance: int = 2, keep: int = 50) 
     pick = np.fromiter(first.values(), dtype=np.int64, count=len(first))
     scores = scorer.scores(boards[pick], shape) if len(pick) else np.zeros(0, dtype=np.int64)
     order = np.argsort(-scores, kind="stable")[:keep]
-    rows = [{"center": center_text, "center_score": score, "board": format_cells(boards[pick[t]]),
-             "score": int(scores[t]), "distance": int(dist[pick[t]]), "move": space.mode} for t in order]
-    return ScanResult(center_text, score, int(len(pick)),
-                      int(scores.max()) if len(scores) else -1, int((scores > score).sum()),
-                      int((scores == score).sum()), pl.DataFrame(rows, schema=SCAN_SCHEMA))
+    rows = [
+        {
+            "center": center_text,
+            "center_score": score,
+            "board": format_cells(boards[pick[t]]),
+            "score": int(scores[t]),
+            "distance": int(dist[pick[t]]),
+            "move": space.mode,
+        }
+        for t in order
+    ]
+    return ScanResult(
+        center_text,
+        score,
+        int(len(pick)),
+        int(scores.max()) if len(scores) else -1,
+        int((scores > score).sum()),
+        int((scores == score).sum()),
+        pl.DataFrame(rows, schema=SCAN_SCHEMA),
+    )

@@ -41,22 +41,22 @@ class Scorer:
         self.words = words  # optional list: word_id -> real word (for listing)
         max_len = int(dawg.word_length.max()) if dawg.n_words else 3
         self.points = points_table(points, max(max_len, 8))
-        nodes, edges = kernels.pack_dawg(dawg.mask, dawg.first_edge, dawg.terminal,
-                                         dawg.edge_target, dawg.edge_rank)
+        nodes, edges = kernels.pack_dawg(dawg.mask, dawg.first_edge, dawg.terminal, dawg.edge_target, dawg.edge_rank)
         self.arrays = (nodes, edges, np.ascontiguousarray(dawg.word_length, dtype=np.int16))
         self.stamps = np.zeros(max(dawg.n_words, 1), dtype=np.int32)
         self.stamp = 1
 
     @classmethod
-    def for_lexicon(cls, lex, points=DEFAULT_POINTS) -> "Scorer":
+    def for_lexicon(cls, lex, points=DEFAULT_POINTS) -> Scorer:
         """A scorer over an opened Lexicon's Boggle DAWG (words listed from its word table)."""
         return cls(lex.boggle_dawg, points, words=lex.words["word"].to_list())
 
     @classmethod
-    def from_files(cls, words_path: str | Path, dawg_path: str | Path, points=DEFAULT_POINTS) -> "Scorer":
+    def from_files(cls, words_path: str | Path, dawg_path: str | Path, points=DEFAULT_POINTS) -> Scorer:
         """A scorer over explicit pipeline files (words.parquet, boggle_dawg.npz), each verified."""
-        return cls(load_boggle_dawg(words_path, dawg_path), points,
-                   words=read_words(words_path, ["word"])["word"].to_list())
+        return cls(
+            load_boggle_dawg(words_path, dawg_path), points, words=read_words(words_path, ["word"])["word"].to_list()
+        )
 
     def _stamps(self, n: int) -> int:
         """Reserve n stamp values; returns the first."""
@@ -79,8 +79,9 @@ class Scorer:
         nbr, nbr_n = neighbours(shape)
         scores = np.zeros(len(boards), dtype=np.int64)
         counts = np.zeros(len(boards), dtype=np.int32)
-        kernels.score_batch(boards, nbr, nbr_n, self.arrays, self.points, self.stamps,
-                            self._stamps(len(boards)), scores, counts)
+        kernels.score_batch(
+            boards, nbr, nbr_n, self.arrays, self.points, self.stamps, self._stamps(len(boards)), scores, counts
+        )
         return scores, counts
 
     def scores(self, boards: np.ndarray, shape: Shape) -> np.ndarray:
@@ -91,8 +92,9 @@ class Scorer:
         """(score, DAWG ranks of the distinct words) of one board."""
         nbr, nbr_n = neighbours(board.shape)
         found = np.zeros(self.stamps.shape[0], dtype=np.int32)
-        score, n = kernels.score_words(board.array, nbr, nbr_n, self.arrays, self.points,
-                                       self.stamps, self._stamps(1), found)
+        score, n = kernels.score_words(
+            board.array, nbr, nbr_n, self.arrays, self.points, self.stamps, self._stamps(1), found
+        )
         return int(score), np.sort(found[:n])
 
     def words_of(self, board: Board) -> list[WordScore]:
@@ -105,8 +107,9 @@ class Scorer:
             texts = [self.dawg.word(int(r)).replace("q", "qu") for r in ranks]
         return sorted(WordScore(t, int(self.points[ln])) for t, ln in zip(texts, lengths))
 
-    def neighbourhood(self, board: np.ndarray, shape: Shape, letters: np.ndarray,
-                      swaps: bool = True, doubles: bool = False):
+    def neighbourhood(
+        self, board: np.ndarray, shape: Shape, letters: np.ndarray, swaps: bool = True, doubles: bool = False
+    ):
         """Scores of single changes (cells x letters), swaps (pairs) and double changes."""
         board = np.ascontiguousarray(board, dtype=np.uint8)
         letters = np.ascontiguousarray(letters, dtype=np.uint8)
@@ -117,8 +120,9 @@ class Scorer:
         sw = np.zeros(len(pairs) if swaps else 0, dtype=np.int64)
         db = np.zeros((len(pairs), L, L) if doubles else (0, L, L), dtype=np.int64)
         n = shape.cells * L + len(sw) + db.size
-        kernels.score_changes(board, letters, pairs, nbr, nbr_n, self.arrays, self.points,
-                              self.stamps, self._stamps(n), singles, sw, db)
+        kernels.score_changes(
+            board, letters, pairs, nbr, nbr_n, self.arrays, self.points, self.stamps, self._stamps(n), singles, sw, db
+        )
         return singles, sw, db
 
 

@@ -48,7 +48,9 @@ class FreeSpace:
 
     def __init__(self, shape: Shape, letters: np.ndarray | None = None):
         self.shape = shape
-        self.letters_allowed = np.arange(N_LETTERS, dtype=np.uint8) if letters is None else np.asarray(letters, np.uint8)
+        self.letters_allowed = (
+            np.arange(N_LETTERS, dtype=np.uint8) if letters is None else np.asarray(letters, np.uint8)
+        )
         self.pairs = cell_pairs(shape.cells)
 
     def random(self, rng: np.random.Generator, k: int) -> np.ndarray:
@@ -102,8 +104,9 @@ class DiceSpace:
         self.dice = parse_dice(dice)
         self.n_dice, self.n_faces = self.dice.shape
         if self.n_dice != shape.cells:
-            raise PuzzleError(f"dice set has {self.n_dice} dice; a {shape} board needs exactly {shape.cells} "
-                              "(one per cell)")
+            raise PuzzleError(
+                f"dice set has {self.n_dice} dice; a {shape} board needs exactly {shape.cells} (one per cell)"
+            )
         self.pairs = cell_pairs(self.n_dice)
 
     def random(self, rng: np.random.Generator, k: int) -> np.ndarray:
@@ -117,7 +120,7 @@ class DiceSpace:
         """Board letters: the up face of the die in each of the first R*C slots."""
         n = self.shape.cells
         D = self.n_dice
-        return self.dice[states[:, :n], states[:, D:D + n]]
+        return self.dice[states[:, :n], states[:, D : D + n]]
 
     def neighbours(self, states: np.ndarray) -> np.ndarray:
         """Every one-move neighbour: another face of one board die, or a swap of two slots."""
@@ -161,7 +164,7 @@ def make_space(shape: Shape, mode: str, dice=None):
         return FreeSpace(shape)
     if mode == "dice":
         if dice is None:
-            raise PuzzleError(f"dice mode: no dice set configured for {shape} (boggle.dice.\"{shape}\")")
+            raise PuzzleError(f'dice mode: no dice set configured for {shape} (boggle.dice."{shape}")')
         return DiceSpace(shape, dice)
     raise PuzzleError(f"boggle mode {mode!r}: not one of {', '.join(MODES)}")
 
@@ -235,8 +238,9 @@ class Found:
             return -1
         return min(r["score"] for r in self.records.values())
 
-    def add(self, keys: list[bytes], scores: np.ndarray, budget: Budget, restart: int,
-            states: np.ndarray | None = None) -> None:
+    def add(
+        self, keys: list[bytes], scores: np.ndarray, budget: Budget, restart: int, states: np.ndarray | None = None
+    ) -> None:
         """Record boards (canonical keys) better than the floor; `states` are kept (dice)."""
         floor = self.floor()
         changed = False
@@ -244,18 +248,23 @@ class Found:
             score = int(score)
             if score <= floor or key in self.records:
                 continue
-            self.records[key] = {"score": score, "seconds": round(budget.elapsed(), 3),
-                                 "boards_scored": budget.boards, "restart": restart,
-                                 "local_optimum": False,
-                                 "state": None if states is None else states[i].tolist()}
+            self.records[key] = {
+                "score": score,
+                "seconds": round(budget.elapsed(), 3),
+                "boards_scored": budget.boards,
+                "restart": restart,
+                "local_optimum": False,
+                "state": None if states is None else states[i].tolist(),
+            }
             budget.best = max(budget.best, score)
             changed = True
         if changed and len(self.records) > self.keep:
             order = sorted(self.records.items(), key=lambda kv: (-kv[1]["score"], kv[0]))
             self.records = dict(order[: self.keep])
 
-    def mark_local_optimum(self, key: bytes, score: int, budget: Budget, restart: int,
-                           states: np.ndarray | None = None) -> None:
+    def mark_local_optimum(
+        self, key: bytes, score: int, budget: Budget, restart: int, states: np.ndarray | None = None
+    ) -> None:
         """Record a board whose one-move neighbours all score less or the same."""
         self.add([key], np.array([score]), budget, restart, states)
         if key in self.records:
@@ -300,8 +309,10 @@ class _Progress:
         rate = (budget.boards - self.last_boards) / max(now - self.last, 1e-9)
         best = found.best()
         text = f"{best[0].decode()} {best[1]}" if best else "-"
-        log("boggle", f"{budget.elapsed():7.1f}s best {text}, {budget.boards} boards "
-            f"({rate:,.0f}/s), {restarts} restarts")
+        log(
+            "boggle",
+            f"{budget.elapsed():7.1f}s best {text}, {budget.boards} boards ({rate:,.0f}/s), {restarts} restarts",
+        )
         self.last, self.last_boards = now, budget.boards
 
 
@@ -318,7 +329,7 @@ class _Evaluator:
         for lo in range(0, len(boards), chunk):
             if parts and self.budget.done():
                 break
-            part = boards[lo:lo + chunk]
+            part = boards[lo : lo + chunk]
             parts.append(self.scorer.scores(part, self.space.shape))
             self.budget.boards += len(part)
         scores = np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
@@ -361,9 +372,17 @@ def _top_distinct(states, scores, keys, size):
 # ---------------------------------------------------------------------------- searches
 
 
-def pool_search(scorer: Scorer, space, seed: int, budget: Budget, pool_size: int = 50,
-                mutants: int = 4, patience: int = 200, keep: int = 100,
-                progress: float = 5.0) -> Result:
+def pool_search(
+    scorer: Scorer,
+    space,
+    seed: int,
+    budget: Budget,
+    pool_size: int = 50,
+    mutants: int = 4,
+    patience: int = 200,
+    keep: int = 100,
+    progress: float = 5.0,
+) -> Result:
     """Seed 000's pool search: mutate pool boards, keep the best distinct, restart on stall."""
     rng = np.random.default_rng(seed)
     ev = _Evaluator(scorer, space, budget)
@@ -384,9 +403,9 @@ def pool_search(scorer: Scorer, space, seed: int, budget: Budget, pool_size: int
                 kids = kids[: len(kscores)]
                 kkeys = ev.keys(kboards)
                 found.add(kkeys, kscores, budget, restarts, _dice(space, kids))
-                states, scores, keys = _top_distinct(np.concatenate([states, kids]),
-                                                     np.concatenate([scores, kscores]),
-                                                     keys + kkeys, pool_size)
+                states, scores, keys = _top_distinct(
+                    np.concatenate([states, kids]), np.concatenate([scores, kscores]), keys + kkeys, pool_size
+                )
                 if scores[0] > best:
                     best, stall = int(scores[0]), 0
                 else:
@@ -402,8 +421,16 @@ def pool_search(scorer: Scorer, space, seed: int, budget: Budget, pool_size: int
     return Result(found, budget, restarts, "pool", space.mode)
 
 
-def hill_climb(scorer: Scorer, space, seed: int, budget: Budget, pool_size: int = 500,
-               batch: int = 16, keep: int = 100, progress: float = 5.0) -> Result:
+def hill_climb(
+    scorer: Scorer,
+    space,
+    seed: int,
+    budget: Budget,
+    pool_size: int = 500,
+    batch: int = 16,
+    keep: int = 100,
+    progress: float = 5.0,
+) -> Result:
     """Pool hill climbing: expand every neighbour of each pool board; restart at a local optimum.
 
     Pool boards are expanded best first, `batch` at a time.
@@ -442,9 +469,9 @@ def hill_climb(scorer: Scorer, space, seed: int, budget: Budget, pool_size: int 
                 kids, kscores = kids[good], kscores[good]
                 kkeys = [kkeys[i] for i in good]
                 found.add(kkeys, kscores, budget, restarts, _dice(space, kids))
-                states, scores, keys = _top_distinct(np.concatenate([states, kids]),
-                                                     np.concatenate([scores, kscores]),
-                                                     keys + kkeys, pool_size)
+                states, scores, keys = _top_distinct(
+                    np.concatenate([states, kids]), np.concatenate([scores, kscores]), keys + kkeys, pool_size
+                )
                 report.maybe(budget, found, restarts)
             found.add(keys, scores, budget, restarts, _dice(space, states))
             if finished:
@@ -464,4 +491,3 @@ def run_search(scorer: Scorer, space, method: str, seed: int, budget: Budget, **
         result.stopped_by = budget.stopped_by() or "boards"
         return result
     raise PuzzleError(f"boggle search method {method!r}: not one of {', '.join(METHODS)}")
-

@@ -29,8 +29,10 @@ def dice_for(section: dict, shape: Shape, mode: str):
         return None
     dice = (section.get("dice") or {}).get(str(shape))
     if dice is None:
-        raise ConfigError(f"config key boggle.dice.{shape}: dice mode needs a dice set for shape {shape} "
-                          f"(have {', '.join(sorted(section.get('dice') or {})) or 'none'})")
+        raise ConfigError(
+            f"config key boggle.dice.{shape}: dice mode needs a dice set for shape {shape} "
+            f"(have {', '.join(sorted(section.get('dice') or {})) or 'none'})"
+        )
     check_dice(dice, shape, f"config key boggle.dice.{shape}")
     return dice
 
@@ -42,8 +44,9 @@ def check_dice(dice, shape: Shape, where: str) -> None:
     except PuzzleError as exc:
         raise ConfigError(f"{where}: {exc}") from None
     if n_dice != shape.cells:
-        raise ConfigError(f"{where}: the dice set has {n_dice} dice; a {shape} board needs exactly "
-                          f"{shape.cells} (one per cell)")
+        raise ConfigError(
+            f"{where}: the dice set has {n_dice} dice; a {shape} board needs exactly {shape.cells} (one per cell)"
+        )
 
 
 class _BoggleStep(Settings):

@@ -76,8 +76,10 @@ def _register_generate(cmds) -> None:
     p.add_argument("--min-frequency", type=int, help="frequency floor of the word list")
     p.add_argument("--lexicon", help="word list (config name or file) instead of the language's")
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="any generation setting")
-    p.add_argument("--out", help="folder for puzzles.parquet and the puzzle files "
-                                 "(default: <project>/results/cli/crossword/{lang}/{size})")
+    p.add_argument(
+        "--out",
+        help="folder for puzzles.parquet and the puzzle files (default: <project>/results/cli/crossword/{lang}/{size})",
+    )
     p.add_argument("--quiet", action="store_true", help="do not print the grids and paths")
     _pipeline_args(p)
     p.set_defaults(func=cmd_generate)
@@ -93,13 +95,15 @@ def _register_fill(cmds) -> None:
     p.add_argument("--time-budget", type=float, help="seconds, a safety cap (crossword.fill.time_budget)")
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="any fill setting")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--out", help="write {out}/{pattern name}.ipuz/.html/.json "
-                                 "(default: <project>/results/cli/crossword/fill)")
+    p.add_argument(
+        "--out", help="write {out}/{pattern name}.ipuz/.html/.json (default: <project>/results/cli/crossword/fill)"
+    )
     _pipeline_args(p)
     p.set_defaults(func=cmd_fill)
 
 
 # ---------------------------------------------------------------- helpers
+
 
 def _report(paths: list[Path], quiet: bool = False) -> None:
     """Print the paths written (one per line), unless quiet."""
@@ -155,6 +159,7 @@ def _pipeline_tables(args, min_frequency: int):
 
 # ---------------------------------------------------------------- generate
 
+
 def _generate_settings(args, section: dict):
     """Interactive generation settings: the config section, then --set, then the flags."""
     from puzzlesearch.crossword.settings import GenerateSettings
@@ -166,26 +171,47 @@ def _generate_settings(args, section: dict):
         _check_budget("--" + flag.replace("_", "-"), getattr(args, flag))
     if args.min_frequency is not None and args.min_frequency < 0:
         raise PuzzleError(f"--min-frequency {args.min_frequency}: must be >= 0")
-    return settings.replace(strategy=args.strategy, time_budget=args.time_budget, max_pops=args.max_pops,
-                            max_down=args.max_down, max_across=args.max_across,
-                            min_frequency=args.min_frequency).clipped()
+    return settings.replace(
+        strategy=args.strategy,
+        time_budget=args.time_budget,
+        max_pops=args.max_pops,
+        max_down=args.max_down,
+        max_across=args.max_across,
+        min_frequency=args.min_frequency,
+    ).clipped()
 
 
 def _log_generated(g) -> None:
     from puzzlesearch.progress import log
 
     n = g.settings.size
-    log("crossword", f"{g.language.code} {n}x{n} seed {g.seed}: cost {g.cost:g} "
+    log(
+        "crossword",
+        f"{g.language.code} {n}x{n} seed {g.seed}: cost {g.cost:g} "
         f"({g.unknown_words} unknown, {g.scrambled_words} scrambled of {g.down_words} down words), "
-        f"{g.black_cells} black, {g.pops} pops, {g.seconds:.2f}s, stopped by {g.stopped_by}")
+        f"{g.black_cells} black, {g.pops} pops, {g.seconds:.2f}s, stopped by {g.stopped_by}",
+    )
 
 
 def cmd_generate(args) -> int:
     """Generate puzzles: one seed from --settings/--tables (pipeline), or consecutive seeds (interactive)."""
     if args.settings is not None and args.seeds != 1:
         raise PuzzleError("--seeds: a pipeline job (--settings) makes one puzzle, the one of --seed")
-    if _pipeline_mode(args, ("size", "strategy", "max-pops", "time-budget", "max-down", "max-across",
-                             "min-frequency", "lexicon", "set", "out")):
+    if _pipeline_mode(
+        args,
+        (
+            "size",
+            "strategy",
+            "max-pops",
+            "time-budget",
+            "max-down",
+            "max-across",
+            "min-frequency",
+            "lexicon",
+            "set",
+            "out",
+        ),
+    ):
         return _generate_pipeline(args)
     from puzzlesearch import store
     from puzzlesearch.config import load_config
@@ -204,8 +230,10 @@ def cmd_generate(args) -> int:
         g = search.generate(tables, language, settings, seed)
         _log_generated(g)
         if not args.quiet:
-            print(f"# {args.lang} {settings.size}x{settings.size} seed {seed} cost {g.cost:g} "
-                  f"({g.pops} pops, stopped by {g.stopped_by})")
+            print(
+                f"# {args.lang} {settings.size}x{settings.size} seed {seed} cost {g.cost:g} "
+                f"({g.pops} pops, stopped by {g.stopped_by})"
+            )
             print(show(g.grid, language))
         stem = out / puzzle_stem(g)
         _report(write_generated(g, f"{stem}.ipuz", f"{stem}.html", tables.max_factor), args.quiet)
@@ -226,10 +254,12 @@ def _generate_pipeline(args) -> int:
     g = search.generate(tables, language, settings, args.seed)
     _log_generated(g)
     if g.stopped_by == STOP_TIME:
-        raise PuzzleError(f"crossword {args.lang} {settings.size}x{settings.size} seed {args.seed}: stopped at the "
-                          f"time cap crossword.time_budget={settings.time_budget:g}s after {g.pops} of "
-                          f"crossword.max_pops={settings.max_pops} pops (the result would depend on machine "
-                          "load); raise crossword.time_budget or lower crossword.max_pops")
+        raise PuzzleError(
+            f"crossword {args.lang} {settings.size}x{settings.size} seed {args.seed}: stopped at the "
+            f"time cap crossword.time_budget={settings.time_budget:g}s after {g.pops} of "
+            f"crossword.max_pops={settings.max_pops} pops (the result would depend on machine "
+            "load); raise crossword.time_budget or lower crossword.max_pops"
+        )
     write_generated(g, args.ipuz, args.html, tables.max_factor, args.summary)
     return 0
 
@@ -244,6 +274,7 @@ def cmd_gather(args) -> int:
 
 # ---------------------------------------------------------------- fill
 
+
 def _fill_settings(args, section: dict):
     """Interactive fill settings: config `crossword.fill`, then --set, then the flags."""
     from puzzlesearch.crossword.settings import FillSettings
@@ -253,17 +284,18 @@ def _fill_settings(args, section: dict):
     _check_budget("--max-nodes", args.max_nodes)
     if args.min_frequency is not None and args.min_frequency < 0:
         raise PuzzleError(f"--min-frequency {args.min_frequency}: must be >= 0")
-    return settings.replace(time_budget=args.time_budget, max_nodes=args.max_nodes,
-                            min_frequency=args.min_frequency)
+    return settings.replace(time_budget=args.time_budget, max_nodes=args.max_nodes, min_frequency=args.min_frequency)
 
 
 def _print_fill(result, language) -> None:
     from puzzlesearch.crossword.io import show
 
     print(show(result.grid, language))
-    print(f"# filled {len(result.words)} slots in {result.seconds:.2f}s ({result.nodes} nodes, "
-          f"{result.restarts} restarts); quality {result.quality:.2f} (mean log10 frequency), "
-          f"rarest word frequency {result.min_frequency}")
+    print(
+        f"# filled {len(result.words)} slots in {result.seconds:.2f}s ({result.nodes} nodes, "
+        f"{result.restarts} restarts); quality {result.quality:.2f} (mean log10 frequency), "
+        f"rarest word frequency {result.min_frequency}"
+    )
 
 
 def cmd_fill(args) -> int:
@@ -297,6 +329,7 @@ def cmd_fill(args) -> int:
 
 
 # ---------------------------------------------------------------- pattern, tables
+
 
 def cmd_pattern(args) -> int:
     """Print (or write) a random symmetric pattern."""

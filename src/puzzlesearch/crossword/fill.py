@@ -66,12 +66,18 @@ def _structure(white: np.ndarray, slot_list: list[Slot]):
             others = [j for j in owner[cell] if j != i]
             if others:
                 cross[i, p] = others[0]
-                cross_pos[i, p] = list(slot_cells[others[0], :slot_len[others[0]]]).index(cell)
+                cross_pos[i, p] = list(slot_cells[others[0], : slot_len[others[0]]]).index(cell)
     return slot_len, slot_cells, cross, cross_pos
 
 
-def fill(pattern: np.ndarray, tables: WordTables, settings: FillSettings = FillSettings(), seed: int = 0,
-         progress: bool = True, last_conflict: bool = True) -> Filled:
+def fill(
+    pattern: np.ndarray,
+    tables: WordTables,
+    settings: FillSettings = FillSettings(),
+    seed: int = 0,
+    progress: bool = True,
+    last_conflict: bool = True,
+) -> Filled:
     """Fill a pattern (0 black, -1 empty, >0 given letter); NoFill names the hardest slot.
 
     Restarts run until settings.max_nodes nodes (the work budget: the same seed gives the
@@ -86,56 +92,90 @@ def fill(pattern: np.ndarray, tables: WordTables, settings: FillSettings = FillS
     lone = lone_cells(white, slot_list)
     empty = [(r, c) for r, c in lone if pattern[r, c] < 0]
     if empty:
-        raise PuzzleError(f"pattern: the empty cell at {_cell_name(*empty[0], pattern.shape[1], tables)} is not in "
-                          "any word of 2+ letters (make it '#' or give its letter)")
+        raise PuzzleError(
+            f"pattern: the empty cell at {_cell_name(*empty[0], pattern.shape[1], tables)} is not in "
+            "any word of 2+ letters (make it '#' or give its letter)"
+        )
     k = tables.alphabet.size
     if k > 62:
         raise PuzzleError(f"alphabet of {k} letters is too large for letter masks")
     slot_len, slot_cells, cross, cross_pos = _structure(white, slot_list)
     log_freq = np.log(np.maximum(tables.arrays["frequency"], 1).astype(np.float64))
     full = np.int64((1 << (k + 1)) - 2)  # bits 1..k
-    cell_mask = np.where(pattern.ravel() > 0, np.int64(1) << pattern.ravel().clip(0).astype(np.int64),
-                         full).astype(np.int64)
+    cell_mask = np.where(pattern.ravel() > 0, np.int64(1) << pattern.ravel().clip(0).astype(np.int64), full).astype(
+        np.int64
+    )
     bits = word_bits(tables, sorted({s.length for s in slot_list}))
     for s in slot_list:
         if bits[s.length][1] == 0:
-            raise NoFill(f"no fill found: slot {s.name} ({s.length} letters) has no word of that length "
-                         f"in lexicon {tables.name!r}")
+            raise NoFill(
+                f"no fill found: slot {s.name} ({s.length} letters) has no word of that length "
+                f"in lexicon {tables.name!r}"
+            )
     slot_row0, slot_off, slot_nw, slot_pb, pos_bits, dom0 = _bit_layout(slot_list, bits)
     fail_count = np.zeros(len(slot_list), dtype=np.int64)
     out_word = np.zeros(len(slot_list), dtype=np.int64)
     codes = tables.codes
-    args = (slot_len, slot_cells, cross, cross_pos, slot_row0, slot_off, slot_nw, slot_pb, pos_bits, codes,
-            log_freq, settings.freq_weight, k)
+    args = (
+        slot_len,
+        slot_cells,
+        cross,
+        cross_pos,
+        slot_row0,
+        slot_off,
+        slot_nw,
+        slot_pb,
+        pos_bits,
+        codes,
+        log_freq,
+        settings.freq_weight,
+        k,
+    )
     _warm_up(args)
     t0 = time.perf_counter()
     nodes_total, limit, restart = 0, settings.first_nodes, 0
     while True:
         limit = min(limit, settings.max_nodes - nodes_total)
         status, nodes, failed = kernels.fill_bits(
-            *args, dom0, cell_mask, fail_count, limit, settings.noise if restart else 0.0,
-            seed + restart, out_word, last_conflict and restart % 2 == 0)
+            *args,
+            dom0,
+            cell_mask,
+            fail_count,
+            limit,
+            settings.noise if restart else 0.0,
+            seed + restart,
+            out_word,
+            last_conflict and restart % 2 == 0,
+        )
         nodes_total += nodes
         if status == 1:
             break
         if status == 0:
             hard = slot_list[failed] if failed >= 0 else slot_list[int(np.argmax(fail_count))]
-            raise NoFill(f"no fill found: the pattern cannot be filled with lexicon {tables.name!r} "
-                         f"(hardest slot {hard.name}, {hard.length} letters)")
+            raise NoFill(
+                f"no fill found: the pattern cannot be filled with lexicon {tables.name!r} "
+                f"(hardest slot {hard.name}, {hard.length} letters)"
+            )
         elapsed = time.perf_counter() - t0
         hard = slot_list[int(np.argmax(fail_count))]
         if nodes_total >= settings.max_nodes:
-            raise NoFill(f"no fill found within crossword.fill.max_nodes={settings.max_nodes} nodes "
-                         f"({restart + 1} attempts, {elapsed:.1f}s; hardest slot {hard.name}, {hard.length} letters)")
+            raise NoFill(
+                f"no fill found within crossword.fill.max_nodes={settings.max_nodes} nodes "
+                f"({restart + 1} attempts, {elapsed:.1f}s; hardest slot {hard.name}, {hard.length} letters)"
+            )
         if elapsed >= settings.time_budget:
-            raise NoFill(f"no fill found: stopped at the time cap crossword.fill.time_budget="
-                         f"{settings.time_budget:g}s after {nodes_total} of {settings.max_nodes} nodes "
-                         f"(hardest slot {hard.name}); raise crossword.fill.time_budget or lower max_nodes")
+            raise NoFill(
+                f"no fill found: stopped at the time cap crossword.fill.time_budget="
+                f"{settings.time_budget:g}s after {nodes_total} of {settings.max_nodes} nodes "
+                f"(hardest slot {hard.name}); raise crossword.fill.time_budget or lower max_nodes"
+            )
         restart += 1
         limit = settings.first_nodes * luby(restart + 1)
         if progress:
-            log("crossword", f"fill: restart {restart} after {nodes_total} nodes ({elapsed:.1f}s), "
-                f"hardest slot so far {hard.name}")
+            log(
+                "crossword",
+                f"fill: restart {restart} after {nodes_total} nodes ({elapsed:.1f}s), hardest slot so far {hard.name}",
+            )
     seconds = time.perf_counter() - t0
     grid = np.zeros(pattern.shape, dtype=np.int8)
     for r, c in lone:  # given letters outside every slot stay as given
@@ -146,7 +186,7 @@ def fill(pattern: np.ndarray, tables: WordTables, settings: FillSettings = FillS
         w = int(out_word[i])
         for p, (r, c) in enumerate(s.cells()):
             grid[r, c] = codes[w, p]
-        words.append(tables.alphabet.decode(codes[w, :s.length]))
+        words.append(tables.alphabet.decode(codes[w, : s.length]))
         freqs.append(int(freq[w]))
     quality = float(np.mean(np.log10(np.maximum(freqs, 1))))
     return Filled(grid, slot_list, words, quality, int(min(freqs)), nodes_total, restart, seconds)
@@ -186,11 +226,11 @@ def word_bits(tables: WordTables, lengths: list[int]) -> dict:
         if n == 0:  # no word (the code array may even be narrower than L): fill() reports the slot
             out[L] = (a, 0, np.zeros((L, k + 1, nw), dtype=np.uint64))
             continue
-        codes = tables.codes[a:a + n, :L]
+        codes = tables.codes[a : a + n, :L]
         onehot = codes.T[:, None, :] == np.arange(k + 1, dtype=codes.dtype)[None, :, None]  # (L, k+1, n)
         packed = np.packbits(onehot, axis=2, bitorder="little")
         padded = np.zeros((L, k + 1, nw * 8), dtype=np.uint8)
-        padded[:, :, :packed.shape[2]] = packed
+        padded[:, :, : packed.shape[2]] = packed
         out[L] = (a, n, padded.view("<u8").astype(np.uint64))
     return out
 
@@ -209,9 +249,9 @@ def _bit_layout(slot_list: list[Slot], bits: dict):
     slot_pb = np.array([pb_start[s.length] for s in slot_list], dtype=np.int64)
     slot_off = np.concatenate([[0], np.cumsum(slot_nw)[:-1]]).astype(np.int64)
     dom0 = np.zeros(int(slot_nw.sum()), dtype=np.uint64)
-    for s, off, nw in zip(slot_list, slot_off, slot_nw):
+    for s, off in zip(slot_list, slot_off):
         n = bits[s.length][1]
-        dom0[off:off + n // 64] = np.uint64(0xFFFFFFFFFFFFFFFF)
+        dom0[off : off + n // 64] = np.uint64(0xFFFFFFFFFFFFFFFF)
         if n % 64:
             dom0[off + n // 64] = np.uint64((1 << (n % 64)) - 1)
     return slot_row0, slot_off, slot_nw, slot_pb, pos_bits, dom0
@@ -221,21 +261,42 @@ def _warm_up(args: tuple) -> None:
     """Load (or compile) the fill kernel on an empty problem, outside the timer."""
     i1 = np.zeros(0, dtype=np.int64)
     i2 = np.zeros((0, 1), dtype=np.int64)
-    kernels.fill_bits(i1, i2, i2, i2, i1, i1, i1, i1, args[8], *args[9:], np.zeros(0, dtype=np.uint64),
-                      np.zeros(1, dtype=np.int64), i1.copy(), 1, 0.0, 0, i1.copy(), True)
+    kernels.fill_bits(
+        i1,
+        i2,
+        i2,
+        i2,
+        i1,
+        i1,
+        i1,
+        i1,
+        args[8],
+        *args[9:],
+        np.zeros(0, dtype=np.uint64),
+        np.zeros(1, dtype=np.int64),
+        i1.copy(),
+        1,
+        0.0,
+        0,
+        i1.copy(),
+        True,
+    )
 
 
 # ---------------------------------------------------------------- patterns
 
-def american_pattern(size: int = 15, black_fraction: float = 0.16, seed: int = 0,
-                     min_word: int = 3, max_word: int = 9, tries: int = 200) -> np.ndarray:
+
+def american_pattern(
+    size: int = 15, black_fraction: float = 0.16, seed: int = 0, min_word: int = 3, max_word: int = 9, tries: int = 200
+) -> np.ndarray:
     """A random American-style pattern: 180-degree symmetric, all words >= min_word letters,
     white cells connected, about black_fraction black cells; 0 black, -1 empty.
 
     Black pairs go first into runs longer than max_word, then anywhere."""
     if size < min_word:
-        raise PuzzleError(f"--size {size}: a pattern with words of at least {min_word} letters needs "
-                          f"a size of at least {min_word}")
+        raise PuzzleError(
+            f"--size {size}: a pattern with words of at least {min_word} letters needs a size of at least {min_word}"
+        )
     if max_word < min_word:
         raise PuzzleError(f"--max-word {max_word}: must be at least {min_word}")
     if not 0 <= black_fraction < 1:
@@ -259,8 +320,12 @@ def american_pattern(size: int = 15, black_fraction: float = 0.16, seed: int = 0
             if not _short_runs(trial, min_word):
                 white = trial
         blacks = int((~white).sum())
-        if (abs(blacks - target) <= 2 and _longest(white) <= max_word and not _short_runs(white, min_word)
-                and _connected(white)):
+        if (
+            abs(blacks - target) <= 2
+            and _longest(white) <= max_word
+            and not _short_runs(white, min_word)
+            and _connected(white)
+        ):
             return np.where(white, -1, 0).astype(np.int8)
     raise PuzzleError(f"no {size}x{size} pattern with {black_fraction:.0%} black cells found")
 

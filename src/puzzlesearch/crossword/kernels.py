@@ -19,6 +19,7 @@ SCRAMBLED_WEIGHT = 1  # a letter of an anagram of a word costs 0.2 = 1 unit
 
 # ---------------------------------------------------------------- hash sets
 
+
 @njit(cache=True)
 def word_hash(q, n):
     """Hash of the first n codes of q (int64, wrapping arithmetic)."""
@@ -76,6 +77,7 @@ def sort_small(q, n):
 
 # ---------------------------------------------------------------- cost
 
+
 @njit(cache=True)
 def run_cost(q, n, codes, lengths, word_ok, word_table, sig_codes, sig_lengths, sig_ok, sig_table):
     """Cost units of one vertical word q[:n] (q is scratch: it gets sorted)."""
@@ -121,8 +123,7 @@ def grid_cost(grid, codes, lengths, word_ok, word_table, sig_codes, sig_lengths,
                 q[n] = grid[r + n, c]
                 n += 1
             if n >= 2:
-                cost = run_cost(q, n, codes, lengths, word_ok, word_table,
-                                sig_codes, sig_lengths, sig_ok, sig_table)
+                cost = run_cost(q, n, codes, lengths, word_ok, word_table, sig_codes, sig_lengths, sig_ok, sig_table)
                 out[0] += cost
                 out[5] += 1
                 if cost == UNKNOWN_WEIGHT * n:
@@ -136,6 +137,7 @@ def grid_cost(grid, codes, lengths, word_ok, word_table, sig_codes, sig_lengths,
 
 
 # ---------------------------------------------------------------- progressive search
+
 
 @njit(cache=True)
 def seed_rng(seed):
@@ -153,8 +155,7 @@ def grid_key(grid):
 
 
 @njit(cache=True)
-def _slot_delta(grid, r, c0, n, new, codes, lengths, word_ok, word_table,
-                sig_codes, sig_lengths, sig_ok, sig_table, q):
+def _slot_delta(grid, r, c0, n, new, codes, lengths, word_ok, word_table, sig_codes, sig_lengths, sig_ok, sig_table, q):
     """Cost change when row r, columns c0..c0+n-1 get the letters new[:n]."""
     delta = 0
     for i in range(n):
@@ -189,8 +190,10 @@ def _bad_cells(grid, codes, lengths, word_ok, word_table, sig_codes, sig_lengths
             while r + n < n_rows and grid[r + n, c] != 0:
                 q[n] = grid[r + n, c]
                 n += 1
-            if n >= 2 and run_cost(q, n, codes, lengths, word_ok, word_table,
-                                   sig_codes, sig_lengths, sig_ok, sig_table) > 0:
+            if (
+                n >= 2
+                and run_cost(q, n, codes, lengths, word_ok, word_table, sig_codes, sig_lengths, sig_ok, sig_table) > 0
+            ):
                 for i in range(n):
                     out[k] = (r + i) * n_cols + c
                     k += 1
@@ -199,10 +202,34 @@ def _bad_cells(grid, codes, lengths, word_ok, word_table, sig_codes, sig_lengths
 
 
 @njit(cache=True)
-def progressive_search(qgrid, qcost, qpat, qkey, qn, best_grid, best_info,
-                       slot_row, slot_col, slot_len, n_slots, cell_slot,
-                       codes, lengths, word_ok, word_table, sig_codes, sig_lengths, sig_ok, sig_table,
-                       len_start, len_count, fillers, n_mutants, focus, max_pops):
+def progressive_search(
+    qgrid,
+    qcost,
+    qpat,
+    qkey,
+    qn,
+    best_grid,
+    best_info,
+    slot_row,
+    slot_col,
+    slot_len,
+    n_slots,
+    cell_slot,
+    codes,
+    lengths,
+    word_ok,
+    word_table,
+    sig_codes,
+    sig_lengths,
+    sig_ok,
+    sig_table,
+    len_start,
+    len_count,
+    fillers,
+    n_mutants,
+    focus,
+    max_pops,
+):
     """Run up to max_pops pops of the progressive search; return (queue size, pops done).
 
     The queue holds qn grids (capacity qgrid.shape[0]) with their cost, pattern index
@@ -235,8 +262,9 @@ def progressive_search(qgrid, qcost, qpat, qkey, qn, best_grid, best_info,
             qcost[i_best] = qcost[qn]
             qpat[i_best] = qpat[qn]
             qkey[i_best] = qkey[qn]
-        n_bad = _bad_cells(parent, codes, lengths, word_ok, word_table, sig_codes, sig_lengths,
-                           sig_ok, sig_table, q, bad)
+        n_bad = _bad_cells(
+            parent, codes, lengths, word_ok, word_table, sig_codes, sig_lengths, sig_ok, sig_table, q, bad
+        )
         for _ in range(n_mutants):
             if n_bad > 0 and np.random.random() < focus:
                 cell = bad[np.random.randint(n_bad)]
@@ -260,8 +288,9 @@ def progressive_search(qgrid, qcost, qpat, qkey, qn, best_grid, best_info,
                     break
             if same:
                 continue
-            cost = p_cost + _slot_delta(parent, r, c0, n, new, codes, lengths, word_ok, word_table,
-                                        sig_codes, sig_lengths, sig_ok, sig_table, q)
+            cost = p_cost + _slot_delta(
+                parent, r, c0, n, new, codes, lengths, word_ok, word_table, sig_codes, sig_lengths, sig_ok, sig_table, q
+            )
             # insert the mutant (built in place of a queue row)
             if qn < capacity:
                 slot = qn
@@ -272,8 +301,8 @@ def progressive_search(qgrid, qcost, qpat, qkey, qn, best_grid, best_info,
                         slot = i
                 if cost >= qcost[slot]:
                     continue
-            old = parent[r, c0:c0 + n].copy()
-            parent[r, c0:c0 + n] = new[:n]
+            old = parent[r, c0 : c0 + n].copy()
+            parent[r, c0 : c0 + n] = new[:n]
             key = grid_key(parent)
             dup = False
             for i in range(qn):
@@ -291,7 +320,7 @@ def progressive_search(qgrid, qcost, qpat, qkey, qn, best_grid, best_info,
                     best_info[0] = cost
                     best_info[1] = pat
                     best_grid[:, :] = parent
-            parent[r, c0:c0 + n] = old
+            parent[r, c0 : c0 + n] = old
             if best_info[0] == 0:
                 break
     return qn, pops
@@ -391,8 +420,25 @@ def match_count(pos_bits, pb, n, n_letters, length, cell_masks, full, scratch):
 
 
 @njit(cache=True)
-def _revise(s, dom, cell_mask, count, dirty, force, slot_len, slot_cells, slot_row0, slot_off, slot_nw,
-            slot_pb, pos_bits, codes, n_letters, full, support):
+def _revise(
+    s,
+    dom,
+    cell_mask,
+    count,
+    dirty,
+    force,
+    slot_len,
+    slot_cells,
+    slot_row0,
+    slot_off,
+    slot_nw,
+    slot_pb,
+    pos_bits,
+    codes,
+    n_letters,
+    full,
+    support,
+):
     """Filter slot s's domain by its dirty cells; narrow its cells to supported letters.
 
     Returns -1 if the domain empties, else a bit mask of the positions whose cell lost letters."""
@@ -498,9 +544,30 @@ def _revise(s, dom, cell_mask, count, dirty, force, slot_len, slot_cells, slot_r
 
 
 @njit(cache=True)
-def _propagate_bits(queue, qlen, inq, dom, cell_mask, count, dirty, force, slot_len, slot_cells, cross,
-                    cross_pos, slot_row0, slot_off, slot_nw, slot_pb, pos_bits, codes, n_letters, full,
-                    assigned, fail_count):
+def _propagate_bits(
+    queue,
+    qlen,
+    inq,
+    dom,
+    cell_mask,
+    count,
+    dirty,
+    force,
+    slot_len,
+    slot_cells,
+    cross,
+    cross_pos,
+    slot_row0,
+    slot_off,
+    slot_nw,
+    slot_pb,
+    pos_bits,
+    codes,
+    n_letters,
+    full,
+    assigned,
+    fail_count,
+):
     """Arc consistency from the slots in queue[:qlen]; return the slot that emptied or -1."""
     n_slots = slot_len.shape[0]
     support = np.zeros(slot_cells.shape[1], dtype=np.int64)
@@ -510,8 +577,25 @@ def _propagate_bits(queue, qlen, inq, dom, cell_mask, count, dirty, force, slot_
         head = (head + 1) % n_slots
         qlen -= 1
         inq[s] = False
-        changed = _revise(s, dom, cell_mask, count, dirty, force, slot_len, slot_cells, slot_row0, slot_off,
-                          slot_nw, slot_pb, pos_bits, codes, n_letters, full, support)
+        changed = _revise(
+            s,
+            dom,
+            cell_mask,
+            count,
+            dirty,
+            force,
+            slot_len,
+            slot_cells,
+            slot_row0,
+            slot_off,
+            slot_nw,
+            slot_pb,
+            pos_bits,
+            codes,
+            n_letters,
+            full,
+            support,
+        )
         if changed < 0:
             fail_count[s] += 1
             while qlen > 0:
@@ -537,9 +621,31 @@ def _propagate_bits(queue, qlen, inq, dom, cell_mask, count, dirty, force, slot_
 
 
 @njit(cache=True)
-def _assign_bits(s, i, dom, cell_mask, count, dirty, force, queue, inq, slot_len, slot_cells, cross,
-                 cross_pos, slot_row0, slot_off, slot_nw, slot_pb, pos_bits, codes, n_letters, full,
-                 assigned, fail_count):
+def _assign_bits(
+    s,
+    i,
+    dom,
+    cell_mask,
+    count,
+    dirty,
+    force,
+    queue,
+    inq,
+    slot_len,
+    slot_cells,
+    cross,
+    cross_pos,
+    slot_row0,
+    slot_off,
+    slot_nw,
+    slot_pb,
+    pos_bits,
+    codes,
+    n_letters,
+    full,
+    assigned,
+    fail_count,
+):
     """Give slot s its word bit i, take that word from same-length slots, propagate; ok?"""
     off, nw = slot_off[s], slot_nw[s]
     for j in range(nw):
@@ -579,15 +685,61 @@ def _assign_bits(s, i, dom, cell_mask, count, dirty, force, queue, inq, slot_len
                 inq[t] = True
                 queue[qlen] = t
                 qlen += 1
-    return _propagate_bits(queue, qlen, inq, dom, cell_mask, count, dirty, force, slot_len, slot_cells, cross,
-                           cross_pos, slot_row0, slot_off, slot_nw, slot_pb, pos_bits, codes, n_letters, full,
-                           assigned, fail_count) < 0
+    return (
+        _propagate_bits(
+            queue,
+            qlen,
+            inq,
+            dom,
+            cell_mask,
+            count,
+            dirty,
+            force,
+            slot_len,
+            slot_cells,
+            cross,
+            cross_pos,
+            slot_row0,
+            slot_off,
+            slot_nw,
+            slot_pb,
+            pos_bits,
+            codes,
+            n_letters,
+            full,
+            assigned,
+            fail_count,
+        )
+        < 0
+    )
 
 
 @njit(cache=True)
-def _order_bits(s, dom, cell_mask, slot_len, slot_cells, cross, cross_pos, slot_row0, slot_off, slot_nw,
-                slot_pb, pos_bits, codes, n_letters, assigned, log_freq, freq_weight, noise, log_of,
-                counts, scores, cand, start):
+def _order_bits(
+    s,
+    dom,
+    cell_mask,
+    slot_len,
+    slot_cells,
+    cross,
+    cross_pos,
+    slot_row0,
+    slot_off,
+    slot_nw,
+    slot_pb,
+    pos_bits,
+    codes,
+    n_letters,
+    assigned,
+    log_freq,
+    freq_weight,
+    noise,
+    log_of,
+    counts,
+    scores,
+    cand,
+    start,
+):
     """Write slot s's candidate word bits, best first, to cand[start:]; return how many.
 
     Score: freq_weight x ln(frequency) + sum over unassigned crossings of ln(words of the
@@ -628,14 +780,34 @@ def _order_bits(s, dom, cell_mask, slot_len, slot_cells, cross, cross_pos, slot_
             scores[k] = -sc
             k += 1
     order = np.argsort(scores[:k], kind="mergesort")
-    cand[start:start + k] = cand[start:start + k][order]
+    cand[start : start + k] = cand[start : start + k][order]
     return k
 
 
 @njit(cache=True)
-def fill_bits(slot_len, slot_cells, cross, cross_pos, slot_row0, slot_off, slot_nw, slot_pb, pos_bits, codes,
-              log_freq, freq_weight, n_letters, dom0, cell_mask0, fail_count, node_limit, noise, seed, out_word,
-              use_lc):
+def fill_bits(
+    slot_len,
+    slot_cells,
+    cross,
+    cross_pos,
+    slot_row0,
+    slot_off,
+    slot_nw,
+    slot_pb,
+    pos_bits,
+    codes,
+    log_freq,
+    freq_weight,
+    n_letters,
+    dom0,
+    cell_mask0,
+    fail_count,
+    node_limit,
+    noise,
+    seed,
+    out_word,
+    use_lc,
+):
     """Backtracking fill on bitset domains: most-constrained slot first (fewest words per
     past failure), best words first, arc consistency after every choice.
 
@@ -664,9 +836,30 @@ def fill_bits(slot_len, slot_cells, cross, cross_pos, slot_row0, slot_off, slot_
         dirty[s] = (np.int64(1) << slot_len[s]) - 1
         force[s] = True
         count[0, s] = -1
-    failed = _propagate_bits(queue, n_slots, inq, dom[0], mask[0], count[0], dirty, force, slot_len, slot_cells,
-                             cross, cross_pos, slot_row0, slot_off, slot_nw, slot_pb, pos_bits, codes, n_letters,
-                             full, assigned, fail_count)
+    failed = _propagate_bits(
+        queue,
+        n_slots,
+        inq,
+        dom[0],
+        mask[0],
+        count[0],
+        dirty,
+        force,
+        slot_len,
+        slot_cells,
+        cross,
+        cross_pos,
+        slot_row0,
+        slot_off,
+        slot_nw,
+        slot_pb,
+        pos_bits,
+        codes,
+        n_letters,
+        full,
+        assigned,
+        fail_count,
+    )
     if failed >= 0:
         return 0, 0, failed
     total = 0
@@ -710,9 +903,31 @@ def fill_bits(slot_len, slot_cells, cross, cross_pos, slot_row0, slot_off, slot_
                     out_word[s] = slot_row0[s] + idx[0]
                 return 1, nodes, -1
             start = lv_start[level - 1] + lv_n[level - 1] if level > 0 else 0
-            size = _order_bits(best, dom[level], mask[level], slot_len, slot_cells, cross, cross_pos, slot_row0,
-                               slot_off, slot_nw, slot_pb, pos_bits, codes, n_letters, assigned, log_freq,
-                               freq_weight, noise, log_of, counts, scores, cand, start)
+            size = _order_bits(
+                best,
+                dom[level],
+                mask[level],
+                slot_len,
+                slot_cells,
+                cross,
+                cross_pos,
+                slot_row0,
+                slot_off,
+                slot_nw,
+                slot_pb,
+                pos_bits,
+                codes,
+                n_letters,
+                assigned,
+                log_freq,
+                freq_weight,
+                noise,
+                log_of,
+                counts,
+                scores,
+                cand,
+                start,
+            )
             lv_slot[level] = best
             lv_start[level] = start
             lv_n[level] = size
@@ -727,9 +942,31 @@ def fill_bits(slot_len, slot_cells, cross, cross_pos, slot_row0, slot_off, slot_
             dom[level + 1, :] = dom[level]
             mask[level + 1, :] = mask[level]
             count[level + 1, :] = count[level]
-            if _assign_bits(s, i, dom[level + 1], mask[level + 1], count[level + 1], dirty, force, queue, inq,
-                            slot_len, slot_cells, cross, cross_pos, slot_row0, slot_off, slot_nw, slot_pb,
-                            pos_bits, codes, n_letters, full, assigned, fail_count):
+            if _assign_bits(
+                s,
+                i,
+                dom[level + 1],
+                mask[level + 1],
+                count[level + 1],
+                dirty,
+                force,
+                queue,
+                inq,
+                slot_len,
+                slot_cells,
+                cross,
+                cross_pos,
+                slot_row0,
+                slot_off,
+                slot_nw,
+                slot_pb,
+                pos_bits,
+                codes,
+                n_letters,
+                full,
+                assigned,
+                fail_count,
+            ):
                 placed = True
                 break
             if nodes >= node_limit:

@@ -116,8 +116,8 @@ def slots(white: np.ndarray, min_length: int = 2) -> list[Slot]:
         for c in range(n_cols):
             if not white[r, c]:
                 continue
-            starts_a = (c == 0 or not white[r, c - 1])
-            starts_d = (r == 0 or not white[r - 1, c])
+            starts_a = c == 0 or not white[r, c - 1]
+            starts_d = r == 0 or not white[r - 1, c]
             len_a = _run_length(white[r, c:]) if starts_a else 0
             len_d = _run_length(white[r:, c]) if starts_d else 0
             numbered = len_a >= 2 or len_d >= 2

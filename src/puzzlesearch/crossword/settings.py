@@ -62,7 +62,7 @@ class GenerateSettings(Settings):
         return {"type": "object", "additionalProperties": False, "properties": keys}
 
     @classmethod
-    def for_job(cls, section: dict, lang: str, size: int) -> "GenerateSettings":
+    def for_job(cls, section: dict, lang: str, size: int) -> GenerateSettings:
         """The settings of the (lang, size) jobs from a validated `crossword` section."""
         if lang not in LANGS:
             raise ConfigError(f"--lang {lang!r}: expected one of {', '.join(LANGS)}")
@@ -71,7 +71,7 @@ class GenerateSettings(Settings):
         data["min_frequency"] = (section.get("min_frequency") or {}).get(lang, cls.min_frequency)
         return cls.from_dict(data).clipped()
 
-    def clipped(self) -> "GenerateSettings":
+    def clipped(self) -> GenerateSettings:
         """max_across clipped to the grid size (a longer word cannot fit)."""
         return self if self.max_across <= self.size else dataclasses.replace(self, max_across=self.size)
 
@@ -102,8 +102,10 @@ class FillSettings(Settings):
     def check(self) -> None:
         """max_nodes must allow the first attempt."""
         if self.max_nodes < self.first_nodes:
-            raise ConfigError(f"config key crossword.fill.max_nodes: {self.max_nodes} is less than "
-                              f"crossword.fill.first_nodes ({self.first_nodes})")
+            raise ConfigError(
+                f"config key crossword.fill.max_nodes: {self.max_nodes} is less than "
+                f"crossword.fill.first_nodes ({self.first_nodes})"
+            )
 
 
 @dataclass(frozen=True)
@@ -120,6 +122,6 @@ class TableSettings(Settings):
         return {"type": "object", "additionalProperties": False, "properties": {"max_factor": props["max_factor"]}}
 
     @classmethod
-    def from_config(cls, section: dict | None) -> "TableSettings":
+    def from_config(cls, section: dict | None) -> TableSettings:
         """From the `crossword` section (its `numeric` mapping)."""
         return cls.from_dict(dict((section or {}).get("numeric") or {}))

@@ -43,6 +43,7 @@ TABLES_FILE, TABLES_MANIFEST = "tables.npz", "tables.json"
 
 # ---------------------------------------------------------------- numeric words
 
+
 def numeric_words(max_factor: int) -> pl.DataFrame:
     """Products z = x*y (2 <= x <= y <= max_factor) as words; frequency = factor pairs."""
     if max_factor < 2:
@@ -51,20 +52,20 @@ def numeric_words(max_factor: int) -> pl.DataFrame:
     z = (x + 2) * (y + 2)
     values, counts = np.unique(z, return_counts=True)
     words = [str(v) for v in values]
-    return pl.DataFrame({"word": words, "length": [len(w) for w in words],
-                         "frequency": counts.astype(np.int64)})
+    return pl.DataFrame({"word": words, "length": [len(w) for w in words], "frequency": counts.astype(np.int64)})
 
 
 def numeric_clue(word: str, max_factor: int) -> str:
     """The clue 'x*y' of a product: the most balanced factor pair within range."""
     z = int(word)
-    for x in range(int(z ** 0.5), 1, -1):
+    for x in range(int(z**0.5), 1, -1):
         if z % x == 0 and z // x <= max_factor:
             return f"{x}*{z // x}"
     raise PuzzleError(f"{word} is not a product x*y with 2 <= x <= y <= {max_factor}")
 
 
 # ---------------------------------------------------------------- building
+
 
 def encode_words(words: list[str], letters: str) -> tuple[np.ndarray, np.ndarray]:
     """(codes (n, W) int8 padded with 0, lengths int16) of words over `letters`."""
@@ -95,8 +96,9 @@ def table_size(n: int) -> int:
 
 def build_arrays(words: pl.DataFrame, letters: str) -> dict[str, np.ndarray]:
     """Every table array from a frame with word, length, frequency."""
-    words = (words.select("word", pl.col("length").cast(pl.Int64), pl.col("frequency").fill_null(0))
-             .sort(["length", "frequency", "word"], descending=[False, True, False]))
+    words = words.select("word", pl.col("length").cast(pl.Int64), pl.col("frequency").fill_null(0)).sort(
+        ["length", "frequency", "word"], descending=[False, True, False]
+    )
     codes, lengths = encode_words(words["word"].to_list(), letters)
     frequency = words["frequency"].to_numpy().astype(np.int64)
     width = codes.shape[1]
@@ -111,16 +113,21 @@ def build_arrays(words: pl.DataFrame, letters: str) -> dict[str, np.ndarray]:
     sig_lengths = (sigs != 0).sum(axis=1).astype(np.int16)
     sigs = np.ascontiguousarray(sigs.astype(np.int8))
     return {
-        "codes": np.ascontiguousarray(codes), "lengths": lengths, "frequency": frequency,
+        "codes": np.ascontiguousarray(codes),
+        "lengths": lengths,
+        "frequency": frequency,
         "len_start": len_start,
         "word_table": kernels.build_table(codes, lengths, table_size(len(lengths))),
-        "sig_codes": sigs, "sig_lengths": sig_lengths, "sig_freq": sig_freq,
+        "sig_codes": sigs,
+        "sig_lengths": sig_lengths,
+        "sig_freq": sig_freq,
         "sig_table": kernels.build_table(sigs, sig_lengths, table_size(len(sig_lengths))),
     }
 
 
-def build_tables(out_npz: str | Path, words_path: str | Path | None = None,
-                 settings: TableSettings | None = None) -> dict:
+def build_tables(
+    out_npz: str | Path, words_path: str | Path | None = None, settings: TableSettings | None = None
+) -> dict:
     """Write tables.npz and its manifest tables.json: a lexicon's words.parquet, or `numeric` (no words)."""
     out_npz = Path(out_npz)
     settings = settings or TableSettings()
@@ -135,23 +142,32 @@ def build_tables(out_npz: str | Path, words_path: str | Path | None = None,
             words = lex.words.select("word", "length", "frequency")
             letters, name = ALPHABETS[lex.spec.alphabet], lex.name
             direction = "rtl" if lex.spec.alphabet == "arabic" else "ltr"
-            used = {"lexicon": "words", "alphabet": lex.spec.alphabet,
-                    "words_sha256": manifest.file_sha256(words_path)}
+            used = {"lexicon": "words", "alphabet": lex.spec.alphabet, "words_sha256": manifest.file_sha256(words_path)}
         arrays = build_arrays(words, letters)
     lengths = arrays["lengths"]
-    meta = {"version": TABLES_VERSION, "lexicon": name, "letters": letters, "direction": direction,
-            "words": int(len(lengths)), "signatures": int(len(arrays["sig_lengths"])),
-            "words_by_length": {str(int(L)): int(n) for L, n in zip(*np.unique(lengths, return_counts=True))},
-            "max_factor": settings.max_factor if words_path is None else None,
-            "build_seconds": round(t.seconds, 3)}
+    meta = {
+        "version": TABLES_VERSION,
+        "lexicon": name,
+        "letters": letters,
+        "direction": direction,
+        "words": int(len(lengths)),
+        "signatures": int(len(arrays["sig_lengths"])),
+        "words_by_length": {str(int(L)): int(n) for L, n in zip(*np.unique(lengths, return_counts=True))},
+        "max_factor": settings.max_factor if words_path is None else None,
+        "build_seconds": round(t.seconds, 3),
+    }
     write_npz(out_npz, **arrays)
     manifest.write_manifest(out_npz.with_name(TABLES_MANIFEST), [out_npz], TABLES_KIND, used, meta)
-    log("crossword", f"tables for {name}: {meta['words']} words, {meta['signatures']} anagram "
-        f"signatures in {t.seconds:.2f}s -> {out_npz}")
+    log(
+        "crossword",
+        f"tables for {name}: {meta['words']} words, {meta['signatures']} anagram "
+        f"signatures in {t.seconds:.2f}s -> {out_npz}",
+    )
     return meta
 
 
 # ---------------------------------------------------------------- opening
+
 
 @dataclass
 class WordTables:
@@ -207,8 +223,16 @@ class WordTables:
     def kernel_args(self) -> tuple:
         """The arrays the cost kernel takes, in order."""
         a = self.arrays
-        return (a["codes"], a["lengths"], self.word_ok, a["word_table"],
-                a["sig_codes"], a["sig_lengths"], self.sig_ok, a["sig_table"])
+        return (
+            a["codes"],
+            a["lengths"],
+            self.word_ok,
+            a["word_table"],
+            a["sig_codes"],
+            a["sig_lengths"],
+            self.sig_ok,
+            a["sig_table"],
+        )
 
     def words_of_length(self, length: int) -> list[str]:
         """Eligible words of a length, most frequent first."""
@@ -237,12 +261,22 @@ def load_tables(npz_path: str | Path, min_frequency: int = 0, name: str | None =
         raise manifest.damaged(npz_path, f"array {missing[0]!r} is missing")
     check_arrays(npz_path, arrays, len(meta["letters"]))
     alphabet = Alphabet(meta["letters"], "rtl" if meta.get("direction") == "rtl" else "ltr")
-    return WordTables(name or str(meta.get("lexicon", npz_path.parent.name)), alphabet, arrays,
-                      int(min_frequency), meta)
+    return WordTables(
+        name or str(meta.get("lexicon", npz_path.parent.name)), alphabet, arrays, int(min_frequency), meta
+    )
 
 
-ARRAY_NAMES = ("codes", "lengths", "frequency", "len_start", "word_table",
-               "sig_codes", "sig_lengths", "sig_freq", "sig_table")
+ARRAY_NAMES = (
+    "codes",
+    "lengths",
+    "frequency",
+    "len_start",
+    "word_table",
+    "sig_codes",
+    "sig_lengths",
+    "sig_freq",
+    "sig_table",
+)
 
 
 def _hash_table_ok(table: np.ndarray, rows: int) -> bool:
@@ -255,9 +289,16 @@ def check_arrays(path: Path, a: dict, n_letters: int) -> None:
     """ArtifactError unless every index a kernel takes from the tables is in range."""
     n, width = a["codes"].shape if a["codes"].ndim == 2 else (-1, -1)
     n_sig = len(a["sig_lengths"])
-    same = (len(a["lengths"]) == n and len(a["frequency"]) == n and a["sig_codes"].ndim == 2
-            and a["sig_codes"].shape[0] == n_sig and len(a["sig_freq"]) == n_sig and len(a["len_start"]) == width + 2
-            and _hash_table_ok(a["word_table"], n) and _hash_table_ok(a["sig_table"], n_sig))
+    same = (
+        len(a["lengths"]) == n
+        and len(a["frequency"]) == n
+        and a["sig_codes"].ndim == 2
+        and a["sig_codes"].shape[0] == n_sig
+        and len(a["sig_freq"]) == n_sig
+        and len(a["len_start"]) == width + 2
+        and _hash_table_ok(a["word_table"], n)
+        and _hash_table_ok(a["sig_table"], n_sig)
+    )
     if not same:
         raise manifest.damaged(path, "array shapes do not fit together")
     manifest.check_range(path, "codes", a["codes"], 0, n_letters)
@@ -279,23 +320,32 @@ def code_sha256() -> str:
     return store.code_sha256(sys.modules[__name__], kernels, model_module)
 
 
-def open_tables(lang: str, config: dict, root: str | Path | None, min_frequency: int = 0,
-                lexicon: str | None = None) -> WordTables:
+def open_tables(
+    lang: str, config: dict, root: str | Path | None, min_frequency: int = 0, lexicon: str | None = None
+) -> WordTables:
     """A language's tables from the artifact store, built on first use (interactive commands)."""
     section = config["crossword"]
     if lang == "num":
         settings = TableSettings.from_config(section)
         key = store.content_key(kind=TABLES_KIND, settings=settings.to_dict(), code=code_sha256())
-        folder = store.ensure(TABLES_KIND, key, lambda tmp: build_tables(tmp / TABLES_FILE, None, settings),
-                              f"numeric crossword tables (max_factor {settings.max_factor})")
+        folder = store.ensure(
+            TABLES_KIND,
+            key,
+            lambda tmp: build_tables(tmp / TABLES_FILE, None, settings),
+            f"numeric crossword tables (max_factor {settings.max_factor})",
+        )
         return load_tables(folder / TABLES_FILE, min_frequency)
     from puzzlesearch.lexicon.artifacts import WORDS_FILE, open_lexicon
 
     lex = open_lexicon(lexicon or section["lexicons"][lang], config, root, alphabet=LANG_ALPHABET[lang])
     words_sha = lex.stats["manifest"]["files"][WORDS_FILE]["sha256"]
     key = store.content_key(kind=TABLES_KIND, words_sha256=words_sha, alphabet=lex.spec.alphabet, code=code_sha256())
-    folder = store.ensure(TABLES_KIND, key, lambda tmp: build_tables(tmp / TABLES_FILE, lex.dir / WORDS_FILE),
-                          f"crossword tables of lexicon {lex.name}")
+    folder = store.ensure(
+        TABLES_KIND,
+        key,
+        lambda tmp: build_tables(tmp / TABLES_FILE, lex.dir / WORDS_FILE),
+        f"crossword tables of lexicon {lex.name}",
+    )
     return load_tables(folder / TABLES_FILE, min_frequency, lex.name)
 
 
@@ -311,8 +361,9 @@ def language_of(lang: str, tables: WordTables) -> Language:
     return Language(lang, tables.name, tables.alphabet, fillers)
 
 
-def open_language(lang: str, config: dict, root: str | Path | None, min_frequency: int | None = None,
-                  lexicon: str | None = None) -> tuple[WordTables, Language]:
+def open_language(
+    lang: str, config: dict, root: str | Path | None, min_frequency: int | None = None, lexicon: str | None = None
+) -> tuple[WordTables, Language]:
     """The tables (with the frequency floor, default the config's for the language) and the Language."""
     if lang not in LANGS:
         raise PuzzleError(f"--lang {lang!r}: expected one of {', '.join(LANGS)}")

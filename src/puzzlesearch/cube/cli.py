@@ -32,24 +32,43 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser("cube", help="Rubik's cube: Thistlethwaite and two-phase solvers")
     cmds = parser.add_subparsers(dest="cube_command", metavar="ACTION", required=True)
 
-    p = cmds.add_parser("solve", help="solve cubes (20 cubie tokens, 54 facelets, or a scramble like \"R U2 F'\")")
+    p = cmds.add_parser("solve", help='solve cubes (20 cubie tokens, 54 facelets, or a scramble like "R U2 F\'")')
     p.add_argument("cubes", nargs="*", metavar="CUBE", help="one cube per argument (quote it)")
     p.add_argument("--file", help="a file with one cube per line ('#' comments allowed)")
     p.add_argument("--solver", choices=("thistlethwaite", "twophase"), default="twophase")
-    p.add_argument("--format", choices=("standard", "contest"), default=None,
-                   help="standard: R U2 F' ; contest: R1U2F3 (default: config cube.format)")
-    p.add_argument("--tables", help="table folder or its manifest.parquet (verified, never built; "
-                                    "default: the artifact store, built there on first use)")
+    p.add_argument(
+        "--format",
+        choices=("standard", "contest"),
+        default=None,
+        help="standard: R U2 F' ; contest: R1U2F3 (default: config cube.format)",
+    )
+    p.add_argument(
+        "--tables",
+        help="table folder or its manifest.parquet (verified, never built; "
+        "default: the artifact store, built there on first use)",
+    )
     p.add_argument("--out", help="write a Parquet table (cube, solution, moves, milliseconds, stopped_by) here")
     p.add_argument("--target-length", type=int, help="two-phase: stop at a solution this short")
     p.add_argument("--node-budget", type=int, help="two-phase: nodes searched after a first solution")
     p.add_argument("--phase2-max", type=int, help="two-phase: longest phase 2 tried")
-    p.add_argument("--time-limit", type=float, metavar="SECONDS",
-                   help="seconds per cube at most, a safety cap (config cube.<solver>.time_limit)")
-    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
-                   help="override a config `cube:` key, e.g. twophase.node_budget=200000 (repeatable)")
-    p.add_argument("--settings", help="(pipeline) the solver step's settings as JSON; then --tables, "
-                                      "--file and --out are required and config.yaml is not read")
+    p.add_argument(
+        "--time-limit",
+        type=float,
+        metavar="SECONDS",
+        help="seconds per cube at most, a safety cap (config cube.<solver>.time_limit)",
+    )
+    p.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="override a config `cube:` key, e.g. twophase.node_budget=200000 (repeatable)",
+    )
+    p.add_argument(
+        "--settings",
+        help="(pipeline) the solver step's settings as JSON; then --tables, "
+        "--file and --out are required and config.yaml is not read",
+    )
     p.set_defaults(func=cmd_solve)
 
     p = cmds.add_parser("random", help="(pipeline) write N uniformly random cubes from a seed")
@@ -83,19 +102,25 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def _given_flags(args) -> dict[str, object]:
     """The budget flags given on the command line: flag -> value."""
-    return {flag: getattr(args, flag[2:].replace("-", "_")) for flag in BUDGET_FLAGS
-            if getattr(args, flag[2:].replace("-", "_")) is not None}
+    return {
+        flag: getattr(args, flag[2:].replace("-", "_"))
+        for flag in BUDGET_FLAGS
+        if getattr(args, flag[2:].replace("-", "_")) is not None
+    }
 
 
 def _pipeline_settings(args):
     """The solver step's settings from --settings (no config, no flags)."""
     from puzzlesearch.cube.settings import STEP_SETTINGS
 
-    extra = [flag for flag in _given_flags(args)] + (["--set"] if args.set else []) + (["--format"] if args.format else [])
+    extra = (
+        [flag for flag in _given_flags(args)] + (["--set"] if args.set else []) + (["--format"] if args.format else [])
+    )
     if extra:
         raise PuzzleError(f"{extra[0]} cannot be combined with --settings (the settings JSON holds every value)")
-    missing = [flag for flag, value in (("--tables", args.tables), ("--file", args.file), ("--out", args.out))
-               if not value]
+    missing = [
+        flag for flag, value in (("--tables", args.tables), ("--file", args.file), ("--out", args.out)) if not value
+    ]
     if missing:
         raise PuzzleError(f"--settings (pipeline mode) needs {', '.join(missing)}")
     return STEP_SETTINGS[args.solver].from_json(args.settings)
@@ -155,9 +180,12 @@ def _report_time_stops(run, args, settings) -> None:
     stopped = [i for i, row in enumerate(run.rows, 1) if row["stopped_by"] == "time"]
     if stopped:
         limit = settings.options(args.solver).time_limit
-        log("cube", f"{len(stopped)} cube(s) stopped by the time limit of {limit:g} s (cube "
-                    f"{', '.join(map(str, stopped[:10]))}): the best solution found so far is given; "
-                    f"raise --time-limit for its full node budget")
+        log(
+            "cube",
+            f"{len(stopped)} cube(s) stopped by the time limit of {limit:g} s (cube "
+            f"{', '.join(map(str, stopped[:10]))}): the best solution found so far is given; "
+            f"raise --time-limit for its full node budget",
+        )
 
 
 def cmd_solve(args) -> int:
@@ -171,16 +199,27 @@ def cmd_solve(args) -> int:
     cubes = _read_input(args)
     format_moves([], settings.format)  # reject an unknown style before the work
     tables = _open_tables(args)
-    run = solve_many(cubes, tables, args.solver, settings.format, settings.options(args.solver),
-                     strict_time=pipeline, on_row=None if args.out else _print_row)
+    run = solve_many(
+        cubes,
+        tables,
+        args.solver,
+        settings.format,
+        settings.options(args.solver),
+        strict_time=pipeline,
+        on_row=None if args.out else _print_row,
+    )
     if not pipeline:
         _report_time_stops(run, args, settings)
     if args.out and not (pipeline and run.interrupted):
         write_parquet(run.frame(), args.out)
     if run.interrupted:
-        kept = f"written to {args.out}" if args.out and not pipeline else "printed above" if not args.out else "not kept"
-        print(f"puzzlesearch: interrupted after {len(run.rows)} of {len(cubes)} cubes (the solved ones are {kept})",
-              file=sys.stderr)
+        kept = (
+            f"written to {args.out}" if args.out and not pipeline else "printed above" if not args.out else "not kept"
+        )
+        print(
+            f"puzzlesearch: interrupted after {len(run.rows)} of {len(cubes)} cubes (the solved ones are {kept})",
+            file=sys.stderr,
+        )
         return EXIT_INTERRUPTED
     return 0
 

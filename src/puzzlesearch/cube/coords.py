@@ -8,9 +8,9 @@ representative for every value), vectorized with numpy. Move tables are built fr
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from dataclasses import dataclass
 from math import factorial
-from typing import Callable
 
 import numpy as np
 
@@ -174,10 +174,10 @@ TWIST = Coord("twist", K.N_TWIST, _twist_encode, _twist_decode)
 ESLICE = _slice_coord("eslice", K.E_SLICE)
 MSLICE = _slice_coord("mslice", K.M_SLICE)
 CPERM = Coord("cperm", K.N_CPERM, lambda a: perm_rank(a[0]), _cperm_decode)
-UDEDGE = Coord("udedge", K.N_UDEDGE, lambda a: perm_rank(relabel(a[2][:, :8], K.UD_EDGES)),
-               _udedge_decode, K.G2_MOVES)
-SLICEPERM = Coord("sliceperm", K.N_SLICE_PERM, lambda a: perm_rank(relabel(a[2][:, 8:], K.E_SLICE)),
-                  _sliceperm_decode, K.G2_MOVES)
+UDEDGE = Coord("udedge", K.N_UDEDGE, lambda a: perm_rank(relabel(a[2][:, :8], K.UD_EDGES)), _udedge_decode, K.G2_MOVES)
+SLICEPERM = Coord(
+    "sliceperm", K.N_SLICE_PERM, lambda a: perm_rank(relabel(a[2][:, 8:], K.E_SLICE)), _sliceperm_decode, K.G2_MOVES
+)
 EDGESLICES = Coord("edgeslices", K.N_EDGE_SLICES, _edgeslices_encode, _edgeslices_decode, K.G3_MOVES)
 NONE = Coord("none", 1, lambda a: np.zeros(a[0].shape[0], dtype=np.int64), _none_decode)
 

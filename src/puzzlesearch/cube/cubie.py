@@ -8,8 +8,8 @@ state reached by applying the moves of `b` after those of `a`.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 import numpy as np
 
@@ -36,7 +36,7 @@ class CubieCube:
     ep: tuple[int, ...]
     eo: tuple[int, ...]
 
-    def __mul__(self, other: "CubieCube") -> "CubieCube":
+    def __mul__(self, other: CubieCube) -> CubieCube:
         """The state after applying `other` (as a move sequence) to this state."""
         cp = tuple(self.cp[j] for j in other.cp)
         co = tuple((self.co[j] + t) % 3 for j, t in zip(other.cp, other.co))
@@ -44,7 +44,7 @@ class CubieCube:
         eo = tuple((self.eo[j] + f) % 2 for j, f in zip(other.ep, other.eo))
         return CubieCube(cp, co, ep, eo)
 
-    def inverse(self) -> "CubieCube":
+    def inverse(self) -> CubieCube:
         """The cube c with self * c = solved."""
         cp, co, ep, eo = [0] * N_CORNERS, [0] * N_CORNERS, [0] * N_EDGES, [0] * N_EDGES
         for i, (j, t) in enumerate(zip(self.cp, self.co)):
@@ -53,7 +53,7 @@ class CubieCube:
             ep[j], eo[j] = i, f
         return CubieCube(tuple(cp), tuple(co), tuple(ep), tuple(eo))
 
-    def apply(self, moves: Sequence[int]) -> "CubieCube":
+    def apply(self, moves: Sequence[int]) -> CubieCube:
         """The state after the given move numbers."""
         cube = self
         for m in moves:
@@ -134,8 +134,7 @@ def _check_complete(perm: list[int], names: list[str], kind: str) -> None:
             offset = 0 if kind == "edge" else N_EDGES
             tokens = " and ".join(str(offset + k + 1) for k in where)
             raise PuzzleError(
-                f"{kind} cubie {names[c]} appears {len(where)} times (tokens {tokens}); "
-                f"missing: {' '.join(missing)}"
+                f"{kind} cubie {names[c]} appears {len(where)} times (tokens {tokens}); missing: {' '.join(missing)}"
             )
 
 
@@ -143,9 +142,7 @@ def parse_cubies(text: str) -> CubieCube:
     """Parse and validate one cube in the 20-token format (letters case-insensitive)."""
     tokens = text.upper().split()
     if len(tokens) != N_TOKENS:
-        raise PuzzleError(
-            f"cube has {len(tokens)} tokens, expected {N_TOKENS} (12 edges then 8 corners)"
-        )
+        raise PuzzleError(f"cube has {len(tokens)} tokens, expected {N_TOKENS} (12 edges then 8 corners)")
     for k, tok in enumerate(tokens):
         bad = [ch for ch in tok if ch not in FACES]
         if bad:
@@ -212,8 +209,7 @@ def parse_moves(text: str) -> list[int]:
 def _bad_move(text: str, word: re.Match, pos: int) -> str:
     """The error for an unreadable move: the whole word, and the character if inside it."""
     inside = f" (cannot read {text[pos]!r} at character {pos + 1})" if pos > word.start() else ""
-    return (f"move {word.group()!r} at character {word.start() + 1} is not a face turn "
-            f"like R, U2, F', D+, L3{inside}")
+    return f"move {word.group()!r} at character {word.start() + 1} is not a face turn like R, U2, F', D+, L3{inside}"
 
 
 def _looks_like_cubie(token: str) -> bool:
@@ -251,9 +247,11 @@ def parse_cube(text: str) -> CubieCube:
     lower = LOWER_FACES.search(text)
     if lower:
         letter = lower.group()
-        raise PuzzleError(f"move {letter!r} at character {lower.start() + 1}: lower-case face letters are wide "
-                          f"turns in standard notation ({letter} = {letter.upper()}w, two layers), which the "
-                          f"solvers do not take; write {letter.upper()} for a face turn")
+        raise PuzzleError(
+            f"move {letter!r} at character {lower.start() + 1}: lower-case face letters are wide "
+            f"turns in standard notation ({letter} = {letter.upper()}w, two layers), which the "
+            f"solvers do not take; write {letter.upper()} for a face turn"
+        )
     return SOLVED.apply(parse_moves(text))
 
 

@@ -74,14 +74,17 @@ def from_facelets(text: str) -> CubieCube:
     word = text.strip()
     centres = "".join(word[_at(face, 5)] for face in FACES)
     if centres != FACES:
-        raise PuzzleError(f"facelet string: the centres (facelets 5, 14, 23, 32, 41, 50) read {centres}, "
-                          f"expected {FACES} (faces in the order U R F D L B)")
+        raise PuzzleError(
+            f"facelet string: the centres (facelets 5, 14, 23, 32, 41, 50) read {centres}, "
+            f"expected {FACES} (faces in the order U R F D L B)"
+        )
     counts = {face: word.count(face) for face in FACES}
     wrong = [f"{n} {face!r}" for face, n in counts.items() if n != N_FACELETS // len(FACES)]
     if wrong:
         raise PuzzleError(f"facelet string: each colour must appear 9 times, found {', '.join(wrong)}")
-    tokens = ["".join(word[_POSITION_FACELETS[frozenset(pos)][face]] for face in pos)
-              for pos in EDGE_NAMES + CORNER_NAMES]
+    tokens = [
+        "".join(word[_POSITION_FACELETS[frozenset(pos)][face]] for face in pos) for pos in EDGE_NAMES + CORNER_NAMES
+    ]
     try:
         return parse_cubies(" ".join(tokens))
     except PuzzleError as exc:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 from puzzlesearch.cube.constants import FACES, MOVE_NAMES
 from puzzlesearch.cube.cubie import CubieCube, parse_cube

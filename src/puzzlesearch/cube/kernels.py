@@ -132,11 +132,31 @@ def perm_ranks(cp, ep):
 
 @njit(cache=True)
 def twophase_search(
-    twist0, flip0, slice0, cp0, ep0,
-    mv_twist, mv_flip, mv_slice, pr_twist, pr_flip,
-    mv_cperm, mv_udedge, mv_sperm, pr_cperm, pr_udedge,
-    move_cp, move_ep, p1_moves, p2_moves,
-    max_length, target_length, p2_max, node_budget, min_nodes, time_limit,
+    twist0,
+    flip0,
+    slice0,
+    cp0,
+    ep0,
+    mv_twist,
+    mv_flip,
+    mv_slice,
+    pr_twist,
+    pr_flip,
+    mv_cperm,
+    mv_udedge,
+    mv_sperm,
+    pr_cperm,
+    pr_udedge,
+    move_cp,
+    move_ep,
+    p1_moves,
+    p2_moves,
+    max_length,
+    target_length,
+    p2_max,
+    node_budget,
+    min_nodes,
+    time_limit,
 ):
     """Kociemba's two-phase search; returns (moves, nodes visited, stop code).
 

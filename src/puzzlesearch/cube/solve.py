@@ -6,8 +6,8 @@ import contextlib
 import signal
 import threading
 import time
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Callable, Iterable
 
 import polars as pl
 
@@ -23,8 +23,13 @@ __all__ = ["SOLVERS", "Solution", "solve_cube", "solve_many", "verify", "warm_up
 
 STOP_SOLVED = "solved"  # stopped_by of a cube that was already solved
 STOP_TIME = "time"
-COLUMNS = {"cube": pl.String, "solution": pl.String, "moves": pl.Int32, "milliseconds": pl.Float64,
-           "stopped_by": pl.String}
+COLUMNS = {
+    "cube": pl.String,
+    "solution": pl.String,
+    "moves": pl.Int32,
+    "milliseconds": pl.Float64,
+    "stopped_by": pl.String,
+}
 CONFIG_KEYS = {"thistlethwaite": "cube.thistlethwaite.time_limit", "twophase": "cube.twophase.time_limit"}
 
 
@@ -83,9 +88,11 @@ def warm_up(tables: Tables, solver: str, options=None) -> None:
 
 def time_cap_message(solver: str, index: int, options) -> str:
     """The pipeline's one-line error for a solve that reached the time cap."""
-    return (f"cube {index}: the {solver} search reached its time cap of {options.time_limit:g} s before its "
-            f"work budget, so its answer would depend on machine load: raise config key {CONFIG_KEYS[solver]} "
-            f"(or run with fewer cores)")
+    return (
+        f"cube {index}: the {solver} search reached its time cap of {options.time_limit:g} s before its "
+        f"work budget, so its answer would depend on machine load: raise config key {CONFIG_KEYS[solver]} "
+        f"(or run with fewer cores)"
+    )
 
 
 @dataclass
@@ -101,7 +108,7 @@ class SolveRun:
 
 
 @contextlib.contextmanager
-def _ctrl_c_flag(run: "SolveRun"):
+def _ctrl_c_flag(run: SolveRun):
     """While solving, Ctrl-C (SIGINT) sets run.interrupted; the loop stops between cubes.
 
     A flag rather than KeyboardInterrupt, so a numba kernel is never interrupted inside
@@ -123,9 +130,16 @@ def _ctrl_c_flag(run: "SolveRun"):
         signal.signal(signal.SIGINT, previous)
 
 
-def solve_many(cubes: Iterable[CubieCube], tables: Tables, solver: str, style: str = "standard",
-               options=None, every: int = 100, strict_time: bool = False,
-               on_row: Callable[[dict], None] | None = None) -> SolveRun:
+def solve_many(
+    cubes: Iterable[CubieCube],
+    tables: Tables,
+    solver: str,
+    style: str = "standard",
+    options=None,
+    every: int = 100,
+    strict_time: bool = False,
+    on_row: Callable[[dict], None] | None = None,
+) -> SolveRun:
     """Solve and verify every cube; Ctrl-C stops the run and keeps the rows solved so far.
 
     strict_time (pipeline mode): a solve that reached the time cap is an error naming the
@@ -144,8 +158,13 @@ def solve_many(cubes: Iterable[CubieCube], tables: Tables, solver: str, style: s
                 raise PuzzleError(f"cube {i}: {exc}") from None
             if strict_time and s.stopped_by == STOP_TIME:
                 raise PuzzleError(time_cap_message(solver, i, options))
-            row = {"cube": cube.to_text(), "solution": format_moves(s.moves, style), "moves": len(s.moves),
-                   "milliseconds": round(s.milliseconds, 3), "stopped_by": s.stopped_by}
+            row = {
+                "cube": cube.to_text(),
+                "solution": format_moves(s.moves, style),
+                "moves": len(s.moves),
+                "milliseconds": round(s.milliseconds, 3),
+                "stopped_by": s.stopped_by,
+            }
             run.rows.append(row)
             if on_row:
                 on_row(row)

@@ -25,7 +25,7 @@ import polars as pl
 
 from puzzlesearch import manifest
 from puzzlesearch.cube import constants as K
-from puzzlesearch.cube.coords import BASIC_COORDS, CPERM, DERIVED_COORDS, apply_move, all_perms, perm_rank
+from puzzlesearch.cube.coords import BASIC_COORDS, CPERM, DERIVED_COORDS, all_perms, apply_move, perm_rank
 from puzzlesearch.cube.cubie import SOLVED
 from puzzlesearch.errors import PuzzleError
 from puzzlesearch.io import write_npy, write_parquet
@@ -142,14 +142,23 @@ def build_move_tables(out_dir) -> dict[str, np.ndarray]:
     for name, coord in BASIC_COORDS.items():
         t0 = time.perf_counter()
         tables[name] = coord_move_table(coord)
-        _save(out, f"move_{name}", tables[name], "move", time.perf_counter() - t0,
-              {"coord": name, "moves": len(coord.moves)})
+        _save(
+            out,
+            f"move_{name}",
+            tables[name],
+            "move",
+            time.perf_counter() - t0,
+            {"coord": name, "moves": len(coord.moves)},
+        )
     t0 = time.perf_counter()
     cls, half = corner_classes(tables["cperm"])
     tables["cclass"] = derived_move_table(cls, K.N_CORNER_CLASS, tables["cperm"], K.ALL_MOVES)
     tables["chalf"] = derived_move_table(half, K.N_CORNER_HALF, tables["cperm"], K.G3_MOVES)
-    _save_corner_tables(out, {"cperm_class": cls, "cperm_half": half, "move_cclass": tables["cclass"],
-                              "move_chalf": tables["chalf"]}, time.perf_counter() - t0)
+    _save_corner_tables(
+        out,
+        {"cperm_class": cls, "cperm_half": half, "move_cclass": tables["cclass"], "move_chalf": tables["chalf"]},
+        time.perf_counter() - t0,
+    )
     log("cube", f"move tables written to {out}")
     return tables
 
@@ -159,8 +168,11 @@ def _save_corner_tables(out: Path, arrays: dict[str, np.ndarray], seconds: float
     first = next(iter(arrays))
     for name, arr in arrays.items():
         kind = "lookup" if name.startswith("cperm_") else "move"
-        note = (f"build_seconds covers {', '.join(arrays)} (built in one step)" if name == first
-                else f"built with {first} (its build_seconds counts this table)")
+        note = (
+            f"build_seconds covers {', '.join(arrays)} (built in one step)"
+            if name == first
+            else f"built with {first} (its build_seconds counts this table)"
+        )
         _save(out, name, arr.astype(np.int32), kind, seconds if name == first else 0.0, {"note": note})
 
 
@@ -197,8 +209,14 @@ def build_prune_table(name: str, table_dir, out=None) -> np.ndarray:
     t0 = time.perf_counter()
     dist = bfs_distances(move_a, move_b, moves, solved_index(spec, tables.lookups), n_b, size)
     seconds = time.perf_counter() - t0
-    _save(out.parent, f"prune_{name}", dist, "prune", seconds,
-          {"a": spec.a, "b": spec.b, "moves": len(spec.moves), "what": spec.what})
+    _save(
+        out.parent,
+        f"prune_{name}",
+        dist,
+        "prune",
+        seconds,
+        {"a": spec.a, "b": spec.b, "moves": len(spec.moves), "what": spec.what},
+    )
     log("cube", f"pruning table {name}: {int((dist >= 0).sum()):,} states, depth {int(dist.max())}, {seconds:.2f}s")
     return dist
 
@@ -213,19 +231,27 @@ def _save(out: Path, stem: str, arr: np.ndarray, kind: str, seconds: float, extr
     """Write a table and its manifest (<stem>.json: checksum, shape, dtype, metadata)."""
     out.mkdir(parents=True, exist_ok=True)
     write_npy(out / f"{stem}.npy", arr)
-    meta = {"table": stem, "kind": kind, "shape": list(arr.shape), "dtype": str(arr.dtype),
-            "entries": int(arr.size), "bytes": int(arr.nbytes), "build_seconds": round(seconds, 4), **extra}
+    meta = {
+        "table": stem,
+        "kind": kind,
+        "shape": list(arr.shape),
+        "dtype": str(arr.dtype),
+        "entries": int(arr.size),
+        "bytes": int(arr.nbytes),
+        "build_seconds": round(seconds, 4),
+        **extra,
+    }
     if kind == "prune":
         dist = distribution(arr)
-        meta.update(reached=sum(dist.values()), max_depth=max(dist),
-                    distribution=" ".join(f"{d}:{c}" for d, c in dist.items()))
+        meta.update(
+            reached=sum(dist.values()), max_depth=max(dist), distribution=" ".join(f"{d}:{c}" for d, c in dist.items())
+        )
     manifest.write_manifest(out / f"{stem}.json", [out / f"{stem}.npy"], MANIFEST_KINDS[kind], {}, meta)
 
 
 def table_stems() -> list[str]:
     """Every table of a complete folder, by file stem."""
-    return ([f"move_{c}" for c in MOVE_TABLES] + ["cperm_class", "cperm_half"]
-            + [f"prune_{n}" for n in PRUNE_SPECS])
+    return [f"move_{c}" for c in MOVE_TABLES] + ["cperm_class", "cperm_half"] + [f"prune_{n}" for n in PRUNE_SPECS]
 
 
 def write_manifest(table_dir, out=None, complete: bool = True) -> pl.DataFrame:
@@ -243,13 +269,23 @@ def write_manifest(table_dir, out=None, complete: bool = True) -> pl.DataFrame:
             raise PuzzleError(f"cube table manifest {path} is missing: build the tables first")
         rows.append(manifest.verify(path, _kind_of(stem), [f"{stem}.npy"]))
     df = pl.DataFrame(
-        [{"table": r["table"], "kind": r["kind"], "shape": "x".join(map(str, r["shape"])),
-          "dtype": r["dtype"], "entries": r["entries"], "bytes": r["bytes"],
-          "reached": r.get("reached"), "max_depth": r.get("max_depth"),
-          "distribution": r.get("distribution"), "build_seconds": r["build_seconds"],
-          "note": r.get("note")} for r in rows],
-        schema_overrides={"reached": pl.Int64, "max_depth": pl.Int64, "distribution": pl.String,
-                          "note": pl.String},
+        [
+            {
+                "table": r["table"],
+                "kind": r["kind"],
+                "shape": "x".join(map(str, r["shape"])),
+                "dtype": r["dtype"],
+                "entries": r["entries"],
+                "bytes": r["bytes"],
+                "reached": r.get("reached"),
+                "max_depth": r.get("max_depth"),
+                "distribution": r.get("distribution"),
+                "build_seconds": r["build_seconds"],
+                "note": r.get("note"),
+            }
+            for r in rows
+        ],
+        schema_overrides={"reached": pl.Int64, "max_depth": pl.Int64, "distribution": pl.String, "note": pl.String},
     )
     write_parquet(df, out or d / SUMMARY)
     return df
@@ -272,7 +308,7 @@ def code_sha256() -> str:
     return store.code_sha256(K, cubie, coords, kernels, tables_module)
 
 
-def store_tables() -> "Tables":
+def store_tables() -> Tables:
     """The tables of the artifact store (built there on first use; never the pipeline's folder)."""
     from puzzlesearch import store
 
@@ -309,9 +345,12 @@ def _entry_bounds(stem: str, meta: dict, meta_path: Path) -> tuple[int, int]:
 
 
 PRUNE_DEPTH_CAP = 20  # no phase of either solver is deeper (God's number bounds them all)
-_EXPECTED_SHAPES = {**{f"move_{c}": (COORD_SIZES[c], K.N_MOVES) for c in MOVE_TABLES},
-                    "cperm_class": (K.N_CPERM,), "cperm_half": (K.N_CPERM,),
-                    **{f"prune_{n}": (COORD_SIZES[s.a] * COORD_SIZES[s.b],) for n, s in PRUNE_SPECS.items()}}
+_EXPECTED_SHAPES = {
+    **{f"move_{c}": (COORD_SIZES[c], K.N_MOVES) for c in MOVE_TABLES},
+    "cperm_class": (K.N_CPERM,),
+    "cperm_half": (K.N_CPERM,),
+    **{f"prune_{n}": (COORD_SIZES[s.a] * COORD_SIZES[s.b],) for n, s in PRUNE_SPECS.items()},
+}
 
 
 class Tables:
@@ -341,7 +380,9 @@ class Tables:
         arr = manifest.load_npy(path, meta)
         dtype = np.int8 if stem.startswith("prune_") else np.int32
         if arr.shape != _EXPECTED_SHAPES[stem] or arr.dtype != dtype:
-            raise manifest.damaged(path, f"is {arr.dtype} {arr.shape}, expected {np.dtype(dtype)} {_EXPECTED_SHAPES[stem]}")
+            raise manifest.damaged(
+                path, f"is {arr.dtype} {arr.shape}, expected {np.dtype(dtype)} {_EXPECTED_SHAPES[stem]}"
+            )
         lo, hi = _entry_bounds(stem, meta, meta_path)
         manifest.check_range(path, stem, arr, lo, hi)
         return arr

@@ -28,8 +28,9 @@ def _moves_preferring(moves: tuple[int, ...], face: int) -> np.ndarray:
     return np.array(sorted(moves, key=lambda m: m // 3 != face), dtype=np.int64)
 
 
-def solve_phases(cube: CubieCube, tables: Tables,
-                 options: ThistlethwaiteOptions = ThistlethwaiteOptions()) -> list[list[int]]:
+def solve_phases(
+    cube: CubieCube, tables: Tables, options: ThistlethwaiteOptions = ThistlethwaiteOptions()
+) -> list[list[int]]:
     """The optimal move sequence of each phase, in order (PuzzleError past the time limit)."""
     phases: list[list[int]] = []
     last_face = -1
@@ -38,9 +39,17 @@ def solve_phases(cube: CubieCube, tables: Tables,
         spec = PRUNE_SPECS[name]
         a, b = tables.coord(spec.a, cube), tables.coord(spec.b, cube)
         left = deadline - time.perf_counter()
-        moves, stop = ida_phase(a, b, tables.move(spec.a), tables.move(spec.b), tables.prune(name),
-                                COORD_SIZES[spec.b], _moves_preferring(spec.moves, last_face), MAX_PHASE_DEPTH,
-                                left)
+        moves, stop = ida_phase(
+            a,
+            b,
+            tables.move(spec.a),
+            tables.move(spec.b),
+            tables.prune(name),
+            COORD_SIZES[spec.b],
+            _moves_preferring(spec.moves, last_face),
+            MAX_PHASE_DEPTH,
+            left,
+        )
         if stop == STOP_TIME or left <= 0:
             raise PuzzleError(out_of_time_message(options, name))
         if len(moves) and moves[0] < 0:
@@ -60,6 +69,8 @@ def solve(cube: CubieCube, tables: Tables, options: ThistlethwaiteOptions = This
 
 def out_of_time_message(options: ThistlethwaiteOptions, phase: str) -> str:
     """The one-line error for a Thistlethwaite solve that passed its time limit."""
-    return (f"Thistlethwaite search passed its time limit of {options.time_limit:g} s in phase {phase[-1]} "
-            f"(it normally takes milliseconds: a busy machine, or damaged tables?): raise --time-limit "
-            f"(config cube.thistlethwaite.time_limit)")
+    return (
+        f"Thistlethwaite search passed its time limit of {options.time_limit:g} s in phase {phase[-1]} "
+        f"(it normally takes milliseconds: a busy machine, or damaged tables?): raise --time-limit "
+        f"(config cube.thistlethwaite.time_limit)"
+    )

@@ -12,4 +12,15 @@ from puzzlesearch.lexicon.artifacts import Lexicon, lexicon_from_files, open_lex
 from puzzlesearch.lexicon.dawg import Dawg, build_dawg
 from puzzlesearch.lexicon.model import LexiconOptions, LexiconSpec, boggle_key, letter_mask
 
-__all__ = ["Dawg", "Lexicon", "LexiconOptions", "LexiconSpec", "boggle_key", "build_dawg", "letter_mask", "lexicon_from_files", "open_lexicon", "read_words"]
+__all__ = [
+    "Dawg",
+    "Lexicon",
+    "LexiconOptions",
+    "LexiconSpec",
+    "boggle_key",
+    "build_dawg",
+    "letter_mask",
+    "lexicon_from_files",
+    "open_lexicon",
+    "read_words",
+]

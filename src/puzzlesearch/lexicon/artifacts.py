@@ -99,16 +99,29 @@ def build_words(spec: LexiconSpec, source: str | Path, out_words: str | Path) ->
     with Timer() as t:
         table = normalize(spec, source_path=source)
     stats = table.stats()
-    stats.update(name=spec.name, source=spec.source, settings=spec.options.to_dict(),
-                 source_sha256=manifest.file_sha256(source), seconds=round(t.seconds, 3))
+    stats.update(
+        name=spec.name,
+        source=spec.source,
+        settings=spec.options.to_dict(),
+        source_sha256=manifest.file_sha256(source),
+        seconds=round(t.seconds, 3),
+    )
     from puzzlesearch.io import write_parquet
 
     write_parquet(table.words, out_words)
-    meta = manifest.write_manifest(out_words.with_name(WORDS_MANIFEST), [out_words], "lexicon-words",
-                                   {**spec.options.to_dict(), "source_sha256": stats["source_sha256"]}, stats)
-    log("lexicon", f"{spec.name}: {stats['entries']} entries -> {stats['words']} words "
+    meta = manifest.write_manifest(
+        out_words.with_name(WORDS_MANIFEST),
+        [out_words],
+        "lexicon-words",
+        {**spec.options.to_dict(), "source_sha256": stats["source_sha256"]},
+        stats,
+    )
+    log(
+        "lexicon",
+        f"{spec.name}: {stats['entries']} entries -> {stats['words']} words "
         f"(dropped {stats['dropped']}; Boggle: {stats['boggle_words']} words, "
-        f"dropped {stats['boggle_dropped']}) in {t.seconds:.2f}s")
+        f"dropped {stats['boggle_dropped']}) in {t.seconds:.2f}s",
+    )
     return meta
 
 
@@ -134,14 +147,24 @@ def build_dawg_file(words_path: str | Path, out_path: str | Path, kind: str = "d
             dawg = build_dawg(rows["boggle"].to_list())
             dawg.word_id = rows["word_id"].to_numpy().astype("int32")
             dawg.word_length = rows["length"].to_numpy().astype("int16")
-    meta = {"kind": kind, "nodes": dawg.n_nodes, "edges": dawg.n_edges, "words": dawg.n_words,
-            "bytes": dawg.nbytes, "build_seconds": round(t.seconds, 3), "alphabet": dawg.alphabet}
+    meta = {
+        "kind": kind,
+        "nodes": dawg.n_nodes,
+        "edges": dawg.n_edges,
+        "words": dawg.n_words,
+        "bytes": dawg.nbytes,
+        "build_seconds": round(t.seconds, 3),
+        "alphabet": dawg.alphabet,
+    }
     out_path = Path(out_path)
     dawg.save(out_path)
     words_sha = manifest.file_sha256(words_path)
     manifest.write_manifest(out_path.with_suffix(".json"), [out_path], kind, {"words_sha256": words_sha}, meta)
-    log("lexicon", f"{out_path}: {dawg.n_nodes} nodes, {dawg.n_edges} edges, {dawg.n_words} words, "
-        f"{dawg.nbytes} bytes, built in {t.seconds:.2f}s")
+    log(
+        "lexicon",
+        f"{out_path}: {dawg.n_nodes} nodes, {dawg.n_edges} edges, {dawg.n_words} words, "
+        f"{dawg.nbytes} bytes, built in {t.seconds:.2f}s",
+    )
     return meta
 
 
@@ -190,7 +213,9 @@ class Lexicon:
     def _dawg(self, kind: str) -> Dawg:
         path = self.dir / f"{kind}.npz"
         if self.spec.alphabet != "latin":
-            raise PuzzleError(f"lexicon {self.name!r}: alphabet {self.spec.alphabet}; DAWGs are built for latin lexicons")
+            raise PuzzleError(
+                f"lexicon {self.name!r}: alphabet {self.spec.alphabet}; DAWGs are built for latin lexicons"
+            )
         meta = manifest.verify(path.with_suffix(".json"), kind, [path.name])
         dawg = Dawg.load(path, meta)
         if dawg.word_id is not None and dawg.n_words and int(dawg.word_id.max()) >= self.stats["words"]:
@@ -202,14 +227,18 @@ def lexicon_from_files(words_path: str | Path, name: str | None = None) -> Lexic
     """The lexicon whose words.parquet is `words_path` (a pipeline folder), checked."""
     words_path = Path(words_path)
     meta = manifest.verify(words_path.with_name(WORDS_MANIFEST), "lexicon-words", [words_path.name])
-    options = LexiconOptions.from_dict({k: v for k, v in meta["manifest"]["settings"].items()
-                                        if k in LexiconOptions.keys()})
-    return Lexicon(LexiconSpec(name or meta.get("name", words_path.parent.name), meta.get("source", ""), options),
-                   words_path.parent)
+    options = LexiconOptions.from_dict(
+        {k: v for k, v in meta["manifest"]["settings"].items() if k in LexiconOptions.keys()}
+    )
+    return Lexicon(
+        LexiconSpec(name or meta.get("name", words_path.parent.name), meta.get("source", ""), options),
+        words_path.parent,
+    )
 
 
-def open_lexicon(name_or_path: str, config: dict | None = None, root: str | Path | None = None,
-                 alphabet: str | None = None) -> Lexicon:
+def open_lexicon(
+    name_or_path: str, config: dict | None = None, root: str | Path | None = None, alphabet: str | None = None
+) -> Lexicon:
     """Open a lexicon by config name or file path from the artifact store, building it on first use.
 
     With `alphabet`, a lexicon over another alphabet is refused before anything is built.
@@ -226,17 +255,24 @@ def open_lexicon(name_or_path: str, config: dict | None = None, root: str | Path
     source = source_file(spec.source)
     if not is_builtin(spec.source):
         if not source.is_file():
-            raise PuzzleError(f"word list {source}: " + ("is a folder, not a file" if source.is_dir() else "no such file"))
-    key = store.content_key(kind="lexicon", source_sha256=manifest.file_sha256(source),
-                            options=spec.options.to_dict(), code=code_sha256())
+            raise PuzzleError(
+                f"word list {source}: " + ("is a folder, not a file" if source.is_dir() else "no such file")
+            )
+    key = store.content_key(
+        kind="lexicon", source_sha256=manifest.file_sha256(source), options=spec.options.to_dict(), code=code_sha256()
+    )
     folder = store.ensure("lexicon", key, lambda tmp: build_folder(spec, tmp), f"lexicon {spec.name} ({spec.source})")
     return Lexicon(spec, folder)
 
 
 def lexicon_info(lex: Lexicon) -> dict:
     """A lexicon's statistics and DAWG sizes, for `lexicon info`."""
-    info = {"name": lex.name, "source": lex.spec.source, "dir": str(lex.dir),
-            **{k: v for k, v in lex.stats.items() if k != "manifest"}}
+    info = {
+        "name": lex.name,
+        "source": lex.spec.source,
+        "dir": str(lex.dir),
+        **{k: v for k, v in lex.stats.items() if k != "manifest"},
+    }
     if lex.spec.alphabet == "latin":
         for kind in DAWG_KINDS:
             d = getattr(lex, kind)

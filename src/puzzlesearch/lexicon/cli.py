@@ -5,8 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from puzzlesearch.lexicon.artifacts import (DAWG_KINDS, build_dawg_file, build_words, lexicon_info,
-                                            open_lexicon)
+from puzzlesearch.lexicon.artifacts import DAWG_KINDS, build_dawg_file, build_words, lexicon_info, open_lexicon
 from puzzlesearch.lexicon.model import LexiconOptions, LexiconSpec
 
 

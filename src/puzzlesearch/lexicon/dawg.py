@@ -213,7 +213,7 @@ class Dawg:
         write_npz(path, alphabet=np.array(self.alphabet), **self.arrays())
 
     @classmethod
-    def load(cls, path: str | Path, manifest: dict | None = None) -> "Dawg":
+    def load(cls, path: str | Path, manifest: dict | None = None) -> Dawg:
         """Read a DAWG written by `save` (arrays checked against `manifest` and `check`)."""
         from puzzlesearch.manifest import damaged, load_npz
 
@@ -239,8 +239,11 @@ class Dawg:
             raise damaged(path, "node arrays of different lengths")
         if len(self.edge_letter) != e or len(self.edge_rank) != e:
             raise damaged(path, "edge arrays of different lengths")
-        degree = np.array([int(m).bit_count() for m in self.mask], dtype=np.int64) if n < 4096 else \
-            np.unpackbits(self.mask.astype("<u4").view(np.uint8).reshape(-1, 4), axis=1).sum(axis=1)
+        degree = (
+            np.array([int(m).bit_count() for m in self.mask], dtype=np.int64)
+            if n < 4096
+            else np.unpackbits(self.mask.astype("<u4").view(np.uint8).reshape(-1, 4), axis=1).sum(axis=1)
+        )
         check_range(path, "first_edge", self.first_edge, 0, e)
         if np.any(self.first_edge.astype(np.int64) + degree > e):
             raise damaged(path, "array 'first_edge' points past the edges")

@@ -58,7 +58,7 @@ class LexiconSpec:
         """The normalization options as a plain dict."""
         return self.options.to_dict()
 
-    def with_source(self, source: str) -> "LexiconSpec":
+    def with_source(self, source: str) -> LexiconSpec:
         return LexiconSpec(self.name, source, self.options)
 
 

@@ -51,8 +51,9 @@ def normalize(spec: LexiconSpec, entries: list[Entry] | None = None, source_path
     if entries is None:
         entries = list(read_entries(str(source_path) if source_path is not None else spec.source))
     letters = set(spec.letters)
-    lower_all = spec.case == "lower" or (spec.case == "auto" and not any(
-        ch.islower() for e in entries for ch in e.text))
+    lower_all = spec.case == "lower" or (
+        spec.case == "auto" and not any(ch.islower() for e in entries for ch in e.text)
+    )
     dropped = Counter({reason: 0 for reason in DROP_REASONS})
     freq: dict[str, int | None] = {}
     for entry in entries:
@@ -80,7 +81,7 @@ def _table(spec: LexiconSpec, freq: dict, entries: int, dropped: dict) -> WordTa
     latin = spec.alphabet == "latin"
     keys = [boggle_key(w) if latin else None for w in words]
     boggle_dropped = {"bad_qu": 0, "too_short": 0}
-    for w, k in zip(words, keys):
+    for k in keys:
         if latin and k is None:
             boggle_dropped["bad_qu"] += 1
     for i, w in enumerate(words):

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import gzip
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Iterator
 
 from puzzlesearch.errors import PuzzleError
 
@@ -35,10 +35,13 @@ def is_builtin(source: str) -> bool:
 def source_file(source: str) -> Path:
     """The file behind a source (for builtins, the packaged resource file)."""
     if is_builtin(source):
-        lang = source[len(BUILTIN_PREFIX):]
+        lang = source[len(BUILTIN_PREFIX) :]
         if lang not in BUILTIN_LANGUAGES:
-            raise PuzzleError(f"unknown embedded word list {source!r} (have: "
-                              + ", ".join(BUILTIN_PREFIX + x for x in BUILTIN_LANGUAGES) + ")")
+            raise PuzzleError(
+                f"unknown embedded word list {source!r} (have: "
+                + ", ".join(BUILTIN_PREFIX + x for x in BUILTIN_LANGUAGES)
+                + ")"
+            )
         res = resources.files("spellchecker") / "resources" / f"{lang}.json.gz"
         return Path(str(res))
     return Path(source)
