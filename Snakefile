@@ -19,6 +19,9 @@ min_version("9.0")
 configfile: "config.yaml"
 
 
+report: "workflow/report/workflow.rst"
+
+
 try:  # schemas in the package, defaults filled in
     validate_config(config, "config (config.yaml and any --config/--configfile)")
 except ConfigError as _error:  # one line naming the key, no traceback
@@ -31,9 +34,16 @@ include: "workflow/rules/boggle.smk"
 include: "workflow/rules/bee.smk"
 include: "workflow/rules/crossword.smk"
 include: "workflow/rules/cube.smk"
+include: "workflow/rules/report.smk"
 
 
 rule all:
     default_target: True
     input:
-        DEFAULT_TARGETS,
+        default_targets(),
+
+
+onsuccess:
+    from puzzlesearch.report.summary import print_summary
+
+    print_summary()  # per puzzle the best result and its file; reads only existing files, never fails

@@ -10,14 +10,22 @@ from pathlib import Path
 
 PROJECT = Path(__file__).resolve().parents[1]
 SNAKEMAKE = [sys.executable, "-m", "snakemake"]
-TARGETS = ["results/lexicon/tiny/words.parquet", "results/lexicon/tiny/dawg.npz",
-           "results/lexicon/tiny/boggle_dawg.npz"]
+TARGETS = [
+    "results/lexicon/tiny/words.parquet",
+    "results/lexicon/tiny/dawg.npz",
+    "results/lexicon/tiny/boggle_dawg.npz",
+]
 
 
 def snakemake(root: Path, *args: str, env: dict | None = None, cores: str = "1") -> subprocess.CompletedProcess:
     """Run snakemake in `root` (output captured)."""
-    return subprocess.run([*SNAKEMAKE, "--cores", cores, *args], cwd=root, capture_output=True, text=True,
-                          env=None if env is None else {**os.environ, **env})
+    return subprocess.run(
+        [*SNAKEMAKE, "--cores", cores, *args],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        env=None if env is None else {**os.environ, **env},
+    )
 
 
 def planned_rules(root: Path, *targets: str, config: list[str] | None = None) -> list[str]:
@@ -25,8 +33,9 @@ def planned_rules(root: Path, *targets: str, config: list[str] | None = None) ->
     out = snakemake(root, "-n", *(targets or TARGETS), *(["--config", *config] if config else []))
     assert out.returncode == 0, out.stdout + out.stderr
     text = out.stdout + out.stderr
-    return sorted(line.split()[-1].rstrip(":") for line in text.splitlines()
-                  if line.startswith(("rule ", "localrule ")))
+    return sorted(
+        line.split()[-1].rstrip(":") for line in text.splitlines() if line.startswith(("rule ", "localrule "))
+    )
 
 
 def copy_project(root: Path) -> Path:
@@ -60,8 +69,14 @@ def lexicon_targets(name: str) -> list[str]:
 def start_snakemake(root: Path, *args: str, cores: str = "2") -> subprocess.Popen:
     """Start snakemake in `root` in its own process group (output to root/snakemake.out)."""
     with open(root / "snakemake.out", "w") as out:  # the child keeps its own copy of the handle
-        return subprocess.Popen([*SNAKEMAKE, "--cores", cores, *args], cwd=root, stdout=out,
-                                stderr=subprocess.STDOUT, text=True, start_new_session=True)
+        return subprocess.Popen(
+            [*SNAKEMAKE, "--cores", cores, *args],
+            cwd=root,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            text=True,
+            start_new_session=True,
+        )
 
 
 def wait_for(predicate, timeout: float, what: str):

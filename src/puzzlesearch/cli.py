@@ -15,7 +15,7 @@ from puzzlesearch.errors import PuzzleError
 from puzzlesearch.progress import setup_logging
 
 # Sub-command packages, in --help order. A package without a cli module is skipped.
-COMMAND_PACKAGES = ("lexicon", "boggle", "bee", "crossword", "cube")
+COMMAND_PACKAGES = ("lexicon", "boggle", "bee", "crossword", "cube", "report")
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -35,8 +35,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("-v", "--verbose", action="store_true", help="more log lines")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     p = sub.add_parser("config", help="print the effective config (config.yaml with the schema defaults) as YAML")
-    p.add_argument("--defaults", action="store_true",
-                   help="print only the schema defaults, with the built-in lexicons (no config.yaml is read)")
+    p.add_argument(
+        "--defaults",
+        action="store_true",
+        help="print only the schema defaults, with the built-in lexicons (no config.yaml is read)",
+    )
     p.set_defaults(func=cmd_config)
     for name in COMMAND_PACKAGES:
         try:

@@ -1,7 +1,16 @@
-# Helpers shared by every stage. Stages append their default outputs to DEFAULT_TARGETS.
+# The workflow's Python: helpers shared by every stage, then per stage its settings, input
+# functions and `<stage>_targets()` (the default outputs), collected by `default_targets()`.
+# The stage files (lexicon.smk, boggle.smk, ...) hold only rules: Snakemake's linter wants
+# functions out of rule files.
 #
 # Quoting: every value that reaches a shell command is quoted, either with Snakemake's
 # `:q` format ({input.words:q}, {params.settings:q}, {wildcards.seed:q}) or through q().
+#
+# Resources: the rules declare threads (1: the numba kernels are single-threaded) and
+# `resources:` mem_mb / runtime (minutes), sized from measured peak memory and wall time
+# of the default config with headroom; searches with a time cap get runtime from the cap
+# (cap_minutes), so a cluster never kills a job the pipeline would let finish.
+import math
 import os
 import shlex
 import sys
@@ -35,7 +44,24 @@ def fail(message):
 # path, so the code Snakemake tracks as rule input is the code that runs.
 SRC = Path(rel(Path(workflow.basedir) / "src"))
 PS = f"PYTHONPATH={q(SRC)}${{PYTHONPATH:+:$PYTHONPATH}} {q(sys.executable)} -m puzzlesearch"
-DEFAULT_TARGETS = []
+# Every shell command starts with this prefix: bash strict mode (Snakemake's own default
+# prefix) and a shell function `puzzlesearch` running PS, so rules call `puzzlesearch ...`
+# as a user would and no shell command uses a variable from outside its rule. Braces are
+# doubled because Snakemake formats the prefix once.
+SHELL_PREFIX = f'set -euo pipefail; puzzlesearch() {{ {PS} "$@"; }}; '
+shell.prefix(SHELL_PREFIX.replace("{", "{{").replace("}", "}}"))
+
+# Resources (see the header). Measured peak RSS of every job, default config and the
+# 173k-word ENABLE list alike: 125-320 MB (interpreter, polars, numba, one lexicon's
+# tables); wall time 1-8 s for builds and gathers, 20-55 s per Boggle search.
+MEM_MB = 1000  # every job: 3x the largest measured peak
+STARTUP_MINUTES = 5  # a job's fixed cost (imports, numba cache, tables), with headroom
+SECONDS_PER_MINUTE = 60
+
+
+def cap_minutes(seconds, count=1):
+    """Cluster runtime (minutes) of a job of `count` steps, each bounded by a safety cap of `seconds`."""
+    return STARTUP_MINUTES + math.ceil(count * seconds / SECONDS_PER_MINUTE)
 
 
 wildcard_constraints:
@@ -101,3 +127,221 @@ def lexicon_words(lexicon):
 def lexicon_dawg(lexicon, kind="dawg"):
     """Path of a lexicon's DAWG ('dawg' or 'boggle_dawg')."""
     return f"results/lexicon/{lexicon}/{kind}.npz"
+
+
+# ---------------------------------------------------------------- lexicon (lexicon.smk)
+
+
+def lexicon_targets():
+    """The lexicon stage's default outputs: every word table, both DAWGs of each latin lexicon."""
+    return [
+        *expand("results/lexicon/{name}/words.parquet", name=list(LEXICONS)),
+        *expand("results/lexicon/{name}/{kind}.npz", name=latin_lexicons(), kind=["dawg", "boggle_dawg"]),
+    ]
+
+
+# ---------------------------------------------------------------- Boggle (boggle.smk)
+# Each rule passes its step's settings object (puzzlesearch.boggle.settings) as
+# `--settings JSON`, with the job's own dice set resolved here: a 4x4 job does not rerun
+# when the 5x5 dice set changes, a search job not when a scan key changes.
+from puzzlesearch.boggle.settings import RankSettings, ScanSettings, SearchSettings
+
+BOGGLE = config["boggle"]
+BOGGLE_CODE = lib_files("boggle", "lexicon/dawg.py", "lexicon/artifacts.py")
+
+
+def boggle_step(cls, shape, mode):
+    """The settings JSON of one job; a config mistake (e.g. no dice set) is one line."""
+    try:
+        return cls.for_job(BOGGLE, shape, mode).to_json()
+    except PuzzleError as error:
+        fail(error)
+
+
+def boggle_seeds(wildcards):
+    """The seed tables a ranking merges."""
+    return expand(
+        "results/boggle/{lexicon}/{shape}/{mode}/seed{seed}.parquet",
+        lexicon=wildcards.lexicon,
+        shape=wildcards.shape,
+        mode=wildcards.mode,
+        seed=range(BOGGLE["seeds"]),
+    )
+
+
+def boggle_inputs(wildcards):
+    """The lexicon files every boggle step reads."""
+    return {"words": lexicon_words(wildcards.lexicon), "dawg": lexicon_dawg(wildcards.lexicon, "boggle_dawg")}
+
+
+BOGGLE_LEXICONS = checked_lexicons(BOGGLE["lexicons"], "boggle.lexicons")
+for _shape in BOGGLE["shapes"]:  # the configured jobs' settings, checked before anything runs
+    for _mode in BOGGLE["modes"]:
+        boggle_step(SearchSettings, _shape, _mode)
+
+
+def boggle_targets():
+    """The Boggle stage's default outputs: each ranking, and its scan when scans are on."""
+    tables = ["best.parquet", "scan.json"] if BOGGLE["scan"]["boards"] > 0 else ["best.parquet"]
+    return expand(
+        "results/boggle/{lexicon}/{shape}/{mode}/{table}",
+        lexicon=BOGGLE_LEXICONS,
+        shape=BOGGLE["shapes"],
+        mode=BOGGLE["modes"],
+        table=tables,
+    )
+
+
+# ---------------------------------------------------------------- Spelling Bee (bee.smk)
+# bee_masks gets TableRules (only the keys the mask table depends on), bee_puzzles gets
+# BeeRules (every bee key but `lexicons`), each as `--settings JSON`; so changing a
+# puzzle-only key (limits, score_by, require_pangram) reruns bee_puzzles only.
+from puzzlesearch.bee.model import BeeRules
+
+try:
+    BEE_RULES = BeeRules.from_config(config["bee"])
+except PuzzleError as _error:  # e.g. max_words below min_words: one line naming the key
+    fail(_error)
+BEE_LEXICONS = checked_lexicons(config["bee"]["lexicons"] or latin_lexicons(), "bee.lexicons")
+
+
+def bee_targets():
+    """The Spelling Bee stage's default outputs: mask and puzzle tables per lexicon."""
+    return expand("results/bee/{lexicon}/{table}.parquet", lexicon=BEE_LEXICONS, table=["masks", "puzzles"])
+
+
+# ---------------------------------------------------------------- crossword (crossword.smk)
+# Each job gets only its step's settings (crossword/settings.py) as `--settings JSON`.
+from puzzlesearch.crossword.settings import FillSettings, GenerateSettings, TableSettings, LANG_ALPHABET
+
+CW = config["crossword"]
+CW_NUMERIC = "numeric"  # the pseudo-lexicon of products x*y
+
+
+def crossword_lexicon(lang):
+    """The lexicon (checked: configured, right alphabet) behind a language's tables."""
+    if lang == "num":
+        return CW_NUMERIC
+    key = f"crossword.lexicons.{lang}"
+    name = CW["lexicons"][lang]
+    return checked_lexicons([name], key, LANG_ALPHABET[lang])[0]
+
+
+def crossword_patterns():
+    """pattern stem -> file of crossword.fill.patterns (one-line errors: missing file, same stem twice)."""
+    out = {}
+    for path in CW["fill"]["patterns"]:
+        if not Path(path).is_file():
+            fail(f"config key crossword.fill.patterns: {path}: no such file")
+        stem = Path(path).stem
+        if stem in out:
+            fail(
+                f"config key crossword.fill.patterns: {out[stem]} and {path} would both write "
+                f"results/crossword/fill/{stem}.*"
+            )
+        out[stem] = path
+    return out
+
+
+CW_LEXICON = {lang: crossword_lexicon(lang) for lang in CW["langs"]}
+CW_PATTERNS = crossword_patterns()
+if CW_PATTERNS:
+    CW_LEXICON.setdefault(CW["fill"]["lang"], crossword_lexicon(CW["fill"]["lang"]))
+CW_FILL_SETTINGS = FillSettings.from_config({k: v for k, v in CW["fill"].items() if k not in FillSettings.RULE_KEYS})
+
+
+def crossword_tables(lexicon):
+    """Path of a lexicon's crossword tables."""
+    return f"results/crossword/tables/{lexicon}/tables.npz"
+
+
+def crossword_job_tables(wildcards):
+    """The tables of a (lang, ...) job."""
+    if wildcards.lang not in CW_LEXICON:
+        CW_LEXICON[wildcards.lang] = crossword_lexicon(wildcards.lang)
+    return crossword_tables(CW_LEXICON[wildcards.lang])
+
+
+def crossword_targets():
+    """The crossword stage's default outputs: ranked puzzles per (lang, size), each pattern's fill."""
+    return [
+        *expand("results/crossword/{lang}/{size}/puzzles.parquet", lang=CW["langs"], size=CW["sizes"]),
+        *expand("results/crossword/fill/{pattern}.ipuz", pattern=list(CW_PATTERNS)),
+    ]
+
+
+# ---------------------------------------------------------------- Rubik's cube (cube.smk)
+from puzzlesearch.cube.settings import step_settings_json
+from puzzlesearch.cube.tables import PRUNE_SPECS, SUMMARY, move_table_files
+
+CUBE = config["cube"]
+CUBE_TABLES = CUBE["tables"].rstrip("/")
+CUBE_SETS = CUBE["testsets"]
+CUBE_RANDOM_SETS = [n for n, v in CUBE_SETS.items() if isinstance(v, dict)]
+CUBE_TABLE_CODE = ["cube/constants.py", "cube/cubie.py", "cube/coords.py", "cube/tables.py"]
+CUBE_SOLVERS = ("thistlethwaite", "twophase")
+CUBE_SOLVE_SETTINGS = {solver: step_settings_json(solver, CUBE) for solver in CUBE_SOLVERS}
+
+for _name in CUBE["default_testsets"]:
+    if _name not in CUBE_SETS:
+        fail(
+            f"config key cube.default_testsets: test set {_name!r} is not in cube.testsets "
+            f"({', '.join(sorted(CUBE_SETS))})"
+        )
+
+
+def cube_move_outputs():
+    """Every file the move-table job writes (.npy and its .json manifest), by name."""
+    out = {}
+    for p in move_table_files(CUBE_TABLES):
+        out[f"{p.stem}_npy"] = str(p)
+        out[f"{p.stem}_json"] = str(p.with_suffix(".json"))
+    return out
+
+
+def cube_testset_file(wildcards):
+    """The cube file of a test set: generated under results/, or the configured path."""
+    spec = CUBE_SETS.get(wildcards.testset)
+    if spec is None:
+        fail(f"cube test set {wildcards.testset!r} is not in config cube.testsets ({', '.join(sorted(CUBE_SETS))})")
+    if isinstance(spec, dict):
+        return f"results/cube/testsets/{wildcards.testset}.txt"
+    return rel(spec)
+
+
+def cube_count(testset):
+    """Number of cubes in a test set (lines of a configured file; 0 when it does not exist yet)."""
+    spec = CUBE_SETS[testset]
+    if isinstance(spec, dict):
+        return spec["random"]
+    path = Path(spec)
+    return sum(1 for line in path.open() if line.strip()) if path.is_file() else 0
+
+
+def cube_solve_minutes(wildcards):
+    """Cluster runtime of a solve job: the solver's per-cube time cap times the cubes in the set."""
+    return cap_minutes(CUBE[wildcards.solver]["time_limit"], cube_count(wildcards.testset))
+
+
+def cube_targets():
+    """The cube stage's default outputs: the table manifest and each default solve."""
+    return [
+        f"{CUBE_TABLES}/{SUMMARY}",
+        *expand("results/cube/{solver}/{testset}.parquet", solver=CUBE["solvers"], testset=CUBE["default_testsets"]),
+    ]
+
+
+# ---------------------------------------------------------------- all stages
+
+
+def default_targets():
+    """Everything a plain `snakemake` builds: each stage's default outputs (report.smk adds report_targets)."""
+    report_targets = globals().get("report_targets", list)
+    return [
+        *lexicon_targets(),
+        *boggle_targets(),
+        *bee_targets(),
+        *crossword_targets(),
+        *cube_targets(),
+        *report_targets(),
+    ]

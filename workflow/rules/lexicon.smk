@@ -1,6 +1,7 @@
 # Lexicon stage: word table, then the minimal DAWGs (plain words and Boggle keys).
 # Both rules are cacheable between workflows (`cache: True`); Snakemake forbids a
 # `benchmark:` on cached rules, so build seconds are recorded in the .json manifests.
+# Functions and default targets: common.smk.
 
 
 rule lexicon_words:
@@ -10,15 +11,19 @@ rule lexicon_words:
     output:
         words="results/lexicon/{name}/words.parquet",
         manifest="results/lexicon/{name}/words.json",
+    log:
+        "logs/lexicon/{name}/words.log",
+    cache: True
+    threads: 1
+    resources:
+        mem_mb=MEM_MB,
+        runtime=STARTUP_MINUTES,
     params:
         wildcards=cache_key,
         settings=lambda w: lexicon_spec(w.name).options.to_json(),
         label=lambda w: lexicon_spec(w.name).source,
-    log:
-        "logs/lexicon/{name}/words.log",
-    cache: True
     shell:
-        "{PS} lexicon build-words --settings {params.settings:q} --name {wildcards.name:q}"
+        "puzzlesearch lexicon build-words --settings {params.settings:q} --name {wildcards.name:q}"
         " --label {params.label:q} --source {input.source:q} --out {output.words:q} 2> {log:q}"
 
 
@@ -30,18 +35,16 @@ rule lexicon_dawg:
     output:
         npz="results/lexicon/{name}/{kind}.npz",
         manifest="results/lexicon/{name}/{kind}.json",
-    wildcard_constraints:
-        kind="dawg|boggle_dawg",
-    params:
-        wildcards=cache_key,
     log:
         "logs/lexicon/{name}/{kind}.log",
+    wildcard_constraints:
+        kind="dawg|boggle_dawg",
     cache: True
+    threads: 1
+    resources:
+        mem_mb=MEM_MB,
+        runtime=STARTUP_MINUTES,
+    params:
+        wildcards=cache_key,
     shell:
-        "{PS} lexicon build-dawg --words {input.words:q} --kind {wildcards.kind:q} --out {output.npz:q} 2> {log:q}"
-
-
-DEFAULT_TARGETS += expand("results/lexicon/{name}/words.parquet", name=list(LEXICONS))
-DEFAULT_TARGETS += expand(
-    "results/lexicon/{name}/{kind}.npz", name=latin_lexicons(), kind=["dawg", "boggle_dawg"]
-)
+        "puzzlesearch lexicon build-dawg --words {input.words:q} --kind {wildcards.kind:q} --out {output.npz:q} 2> {log:q}"

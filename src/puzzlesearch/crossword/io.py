@@ -13,14 +13,23 @@ given across word is typed last letter first (its first letter is the rightmost 
 from __future__ import annotations
 
 import html
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 import numpy as np
 
-from puzzlesearch.crossword.model import (ACROSS, BLACK_CHAR, DOWN, EMPTY_CHAR, Alphabet, Language,
-                                          grid_text, slot_word, slots)
+from puzzlesearch.crossword.model import (
+    ACROSS,
+    BLACK_CHAR,
+    DOWN,
+    EMPTY_CHAR,
+    Alphabet,
+    Language,
+    grid_text,
+    slot_word,
+    slots,
+)
 from puzzlesearch.errors import PuzzleError
 from puzzlesearch.io import write_json, write_text
 
@@ -58,25 +67,41 @@ def numbers(grid: np.ndarray) -> np.ndarray:
     return out
 
 
-def to_ipuz(grid: np.ndarray, language: Language, clue: Callable[[str], str] | None = None,
-            title: str = "", notes: str = "") -> dict:
+def to_ipuz(
+    grid: np.ndarray, language: Language, clue: Callable[[str], str] | None = None, title: str = "", notes: str = ""
+) -> dict:
     """An ipuz v2 crossword dict: dimensions, puzzle, solution, clues."""
     n_rows, n_cols = grid.shape
     num = numbers(grid)
     puzzle = [[BLACK_CHAR if grid[r, c] == 0 else int(num[r, c]) for c in range(n_cols)] for r in range(n_rows)]
-    solution = [[BLACK_CHAR if grid[r, c] == 0 else _cell_text(language, grid[r, c]) for c in range(n_cols)]
-                for r in range(n_rows)]
+    solution = [
+        [BLACK_CHAR if grid[r, c] == 0 else _cell_text(language, grid[r, c]) for c in range(n_cols)]
+        for r in range(n_rows)
+    ]
     if language.rtl:
         puzzle = [row[::-1] for row in puzzle]
         solution = [row[::-1] for row in solution]
     clues = {"Across": [], "Down": []}
     for e in entries(grid, language.alphabet, clue):
-        item = {"number": e.number, "clue": e.clue, "answer": _display(language, e.answer),
-                "enumeration": str(len(e.answer))}
+        item = {
+            "number": e.number,
+            "clue": e.clue,
+            "answer": _display(language, e.answer),
+            "enumeration": str(len(e.answer)),
+        }
         clues["Across" if e.direction == ACROSS else "Down"].append(item)
-    doc = {"version": IPUZ_VERSION, "kind": [IPUZ_KIND], "dimensions": {"width": n_cols, "height": n_rows},
-           "puzzle": puzzle, "solution": solution, "clues": clues, "block": BLACK_CHAR, "empty": 0,
-           "title": title or f"puzzlesearch {language.code} {n_rows}x{n_cols}", "author": "puzzlesearch"}
+    doc = {
+        "version": IPUZ_VERSION,
+        "kind": [IPUZ_KIND],
+        "dimensions": {"width": n_cols, "height": n_rows},
+        "puzzle": puzzle,
+        "solution": solution,
+        "clues": clues,
+        "block": BLACK_CHAR,
+        "empty": 0,
+        "title": title or f"puzzlesearch {language.code} {n_rows}x{n_cols}",
+        "author": "puzzlesearch",
+    }
     if notes:
         doc["notes"] = notes
     if language.rtl:
@@ -106,8 +131,13 @@ table.grid td sup{position:absolute;top:1px;left:2px;font-size:.55em;color:#555}
 """
 
 
-def to_html(grid: np.ndarray, language: Language, clue: Callable[[str], str] | None = None,
-            title: str = "", show_solution: bool = True) -> str:
+def to_html(
+    grid: np.ndarray,
+    language: Language,
+    clue: Callable[[str], str] | None = None,
+    title: str = "",
+    show_solution: bool = True,
+) -> str:
     """A self-contained HTML page: the grid (numbered) and the across/down lists."""
     num = numbers(grid)
     rows = []
@@ -135,14 +165,23 @@ def to_html(grid: np.ndarray, language: Language, clue: Callable[[str], str] | N
     direction = ' dir="rtl"' if language.rtl else ""
     lang = {"en": "en", "ar": "ar"}.get(language.code, "en")
     title = html.escape(title or f"puzzlesearch {language.code} crossword")
-    return (f'<!DOCTYPE html>\n<html lang="{lang}"{direction}>\n<head><meta charset="utf-8">'
-            f"<title>{title}</title><style>{_CSS}</style></head>\n<body{direction}>\n<h1>{title}</h1>\n"
-            f'<table class="grid"{direction}>\n' + "\n".join(rows) + "\n</table>\n"
-            f'<div class="lists">{"".join(lists)}</div>\n</body>\n</html>\n')
+    return (
+        f'<!DOCTYPE html>\n<html lang="{lang}"{direction}>\n<head><meta charset="utf-8">'
+        f"<title>{title}</title><style>{_CSS}</style></head>\n<body{direction}>\n<h1>{title}</h1>\n"
+        f'<table class="grid"{direction}>\n' + "\n".join(rows) + "\n</table>\n"
+        f'<div class="lists">{"".join(lists)}</div>\n</body>\n</html>\n'
+    )
 
 
-def write_puzzle(grid: np.ndarray, language: Language, ipuz_path: str | Path, html_path: str | Path,
-                 clue: Callable[[str], str] | None = None, title: str = "", notes: str = "") -> list[Path]:
+def write_puzzle(
+    grid: np.ndarray,
+    language: Language,
+    ipuz_path: str | Path,
+    html_path: str | Path,
+    clue: Callable[[str], str] | None = None,
+    title: str = "",
+    notes: str = "",
+) -> list[Path]:
     """Write the .ipuz and .html files (atomically); return the paths."""
     ipuz_path, html_path = Path(ipuz_path), Path(html_path)
     write_json(to_ipuz(grid, language, clue, title, notes), ipuz_path)
@@ -156,6 +195,7 @@ def show(grid: np.ndarray, language: Language) -> str:
 
 
 # ---------------------------------------------------------------- patterns (fill mode)
+
 
 def read_pattern(path: str | Path, alphabet: Alphabet) -> np.ndarray:
     """A pattern file: lines of '#' (black), '.' (empty) or letters (given); -> int8 grid, -1 = empty.
@@ -188,8 +228,9 @@ def read_pattern(path: str | Path, alphabet: Alphabet) -> np.ndarray:
             elif ch.lower() in index:
                 row.append(index[ch.lower()])
             else:
-                raise PuzzleError(f"pattern {path} line {line_no} column {col}: {ch!r} is not '#', '.' "
-                                  "or a letter of the alphabet")
+                raise PuzzleError(
+                    f"pattern {path} line {line_no} column {col}: {ch!r} is not '#', '.' or a letter of the alphabet"
+                )
         rows.append(row)
     if not rows:
         raise PuzzleError(f"pattern {path}: no grid rows")
@@ -226,29 +267,64 @@ def puzzle_row(g, file: str) -> dict:
     """One generated puzzle's row of puzzles.parquet (without its rank)."""
     ents = entries(g.grid, g.language.alphabet)
     return {
-        "lang": g.language.code, "size": g.settings.size, "seed": g.seed, "strategy": g.settings.strategy,
-        "cost": g.cost, "unknown_letters": g.unknown_letters, "scrambled_letters": g.scrambled_letters,
-        "unknown_words": g.unknown_words, "scrambled_words": g.scrambled_words,
+        "lang": g.language.code,
+        "size": g.settings.size,
+        "seed": g.seed,
+        "strategy": g.settings.strategy,
+        "cost": g.cost,
+        "unknown_letters": g.unknown_letters,
+        "scrambled_letters": g.scrambled_letters,
+        "unknown_words": g.unknown_words,
+        "scrambled_words": g.scrambled_words,
         "across_words": sum(e.direction == ACROSS for e in ents),
         "down_words": sum(e.direction == DOWN for e in ents),
-        "black_cells": g.black_cells, "pops": g.pops, "restarts": g.restarts, "seconds": round(g.seconds, 4),
-        "stopped_by": g.stopped_by, "grid": show(g.grid, g.language), "file": file,
+        "black_cells": g.black_cells,
+        "pops": g.pops,
+        "restarts": g.restarts,
+        "seconds": round(g.seconds, 4),
+        "stopped_by": g.stopped_by,
+        "grid": show(g.grid, g.language),
+        "file": file,
     }
 
 
-def write_generated(g, ipuz_path: str | Path, html_path: str | Path, max_factor: int,
-                    summary_path: str | Path | None = None) -> list[Path]:
+def search_trace(g) -> dict:
+    """The best cost over a generation's search: parallel lists pops, seconds, cost (points of change)."""
+    pops, seconds, cost5 = zip(*g.trace) if g.trace else ((), (), ())
+    return {
+        "pops": [int(p) for p in pops],
+        "seconds": [round(float(s), 4) for s in seconds],
+        "cost": [c / 5 for c in cost5],
+    }
+
+
+def write_generated(
+    g, ipuz_path: str | Path, html_path: str | Path, max_factor: int, summary_path: str | Path | None = None
+) -> list[Path]:
     """Write a generated puzzle's .ipuz and .html (and a .json summary: its row and manifest)."""
-    notes = (f"cost {g.cost:g}: {g.unknown_words} unknown and {g.scrambled_words} scrambled "
-             f"down words; strategy {g.settings.strategy}, seed {g.seed}, stopped by {g.stopped_by}")
-    paths = write_puzzle(g.grid, g.language, ipuz_path, html_path, clue_function(g.language, max_factor),
-                         title=f"puzzlesearch {g.language.code} {g.settings.size}x{g.settings.size} seed {g.seed}",
-                         notes=notes)
+    notes = (
+        f"cost {g.cost:g}: {g.unknown_words} unknown and {g.scrambled_words} scrambled "
+        f"down words; strategy {g.settings.strategy}, seed {g.seed}, stopped by {g.stopped_by}"
+    )
+    paths = write_puzzle(
+        g.grid,
+        g.language,
+        ipuz_path,
+        html_path,
+        clue_function(g.language, max_factor),
+        title=f"puzzlesearch {g.language.code} {g.settings.size}x{g.settings.size} seed {g.seed}",
+        notes=notes,
+    )
     if summary_path is not None:
         from puzzlesearch.manifest import write_manifest
 
-        write_manifest(summary_path, paths, PUZZLE_KIND, g.settings.to_dict(),
-                       {"row": puzzle_row(g, Path(ipuz_path).name)})
+        write_manifest(
+            summary_path,
+            paths,
+            PUZZLE_KIND,
+            g.settings.to_dict(),
+            {"row": puzzle_row(g, Path(ipuz_path).name), "trace": search_trace(g)},
+        )
         paths.append(Path(summary_path))
     return paths
 
@@ -272,7 +348,8 @@ def puzzles_frame(rows: list[dict]):
 
     df = pl.DataFrame(rows).sort(["cost", "pops", "seed"])
     return df.with_columns(pl.int_range(1, df.height + 1, dtype=pl.Int32).alias("rank")).select(
-        "rank", pl.exclude("rank"))
+        "rank", pl.exclude("rank")
+    )
 
 
 def write_puzzles_table(rows: list[dict], path: str | Path) -> list[Path]:
@@ -287,19 +364,37 @@ def write_puzzles_table(rows: list[dict], path: str | Path) -> list[Path]:
     return [path, json_path]
 
 
-def write_filled(result, language: Language, ipuz_path: str | Path, html_path: str | Path,
-                 json_path: str | Path, settings) -> list[Path]:
+def write_filled(
+    result, language: Language, ipuz_path: str | Path, html_path: str | Path, json_path: str | Path, settings
+) -> list[Path]:
     """Write a filled pattern's .ipuz, .html and a .json summary (with a manifest of both)."""
     from puzzlesearch.manifest import write_manifest
 
     floor = settings.min_frequency
-    notes = (f"fixed-pattern fill: quality {result.quality:.2f} (mean log10 frequency), "
-             f"frequency floor {floor}, {result.nodes} nodes, {result.seconds:.2f}s")
-    paths = write_puzzle(result.grid, language, ipuz_path, html_path, None,
-                         title=f"puzzlesearch fill {Path(ipuz_path).stem}", notes=notes)
-    summary = {"slots": len(result.words), "words": result.words, "quality": round(result.quality, 4),
-               "rarest_frequency": result.min_frequency, "min_frequency": floor,
-               "nodes": result.nodes, "restarts": result.restarts, "seconds": round(result.seconds, 4),
-               "stopped_by": result.stopped_by, "grid": show(result.grid, language)}
+    notes = (
+        f"fixed-pattern fill: quality {result.quality:.2f} (mean log10 frequency), "
+        f"frequency floor {floor}, {result.nodes} nodes, {result.seconds:.2f}s"
+    )
+    paths = write_puzzle(
+        result.grid,
+        language,
+        ipuz_path,
+        html_path,
+        None,
+        title=f"puzzlesearch fill {Path(ipuz_path).stem}",
+        notes=notes,
+    )
+    summary = {
+        "slots": len(result.words),
+        "words": result.words,
+        "quality": round(result.quality, 4),
+        "rarest_frequency": result.min_frequency,
+        "min_frequency": floor,
+        "nodes": result.nodes,
+        "restarts": result.restarts,
+        "seconds": round(result.seconds, 4),
+        "stopped_by": result.stopped_by,
+        "grid": show(result.grid, language),
+    }
     write_manifest(json_path, paths, FILL_KIND, settings.to_dict(), summary)
     return paths + [Path(json_path)]

@@ -51,6 +51,7 @@ class Generated:
     restarts: int = 0
     settings: GenerateSettings = field(repr=False, default_factory=GenerateSettings)
     stopped_by: str = STOP_COST  # cost (a cost-0 grid), pops (max_pops) or time (the time_budget cap)
+    trace: list = field(repr=False, default_factory=list)  # (pops, seconds, cost5) at start and each new best
 
     @property
     def cost(self) -> float:
@@ -63,11 +64,13 @@ class Generated:
 
 # ---------------------------------------------------------------- initial grids
 
+
 class _Filler:
     """Random words and lengths for the initial grids."""
 
-    def __init__(self, tables: WordTables, language: Language, size: int, rng: np.random.Generator,
-                 length_bias: float = 1.0):
+    def __init__(
+        self, tables: WordTables, language: Language, size: int, rng: np.random.Generator, length_bias: float = 1.0
+    ):
         self.rng = rng
         self.length_bias = length_bias
         self.codes = tables.codes
@@ -107,7 +110,7 @@ def initial_fill1(f: _Filler, s: GenerateSettings) -> np.ndarray:
             while c + room < n and not forced[c + room]:
                 room += 1
             length = f.length(room, s.max_across)
-            grid[r, c:c + length] = f.word(length)
+            grid[r, c : c + length] = f.word(length)
             c += length + 1  # the cell after a word is black (or forced, or the edge)
         run = np.where(grid[r] != 0, run + 1, 0)
     return grid
@@ -130,7 +133,7 @@ def initial_fill2(f: _Filler, s: GenerateSettings) -> np.ndarray:
             c, end = start, start + room
             while c < end:
                 length = f.length(end - c, s.max_across)
-                grid[r, c:c + length] = f.word(length)
+                grid[r, c : c + length] = f.word(length)
                 c += length + 1
     return grid
 
@@ -144,15 +147,17 @@ def across_slots(grid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     out, cell_slot = [], np.full(grid.shape, -1, dtype=np.int32)
     for r in range(n_rows):
         for c, length in runs(grid[r] != 0):
-            cell_slot[r, c:c + length] = len(out)
+            cell_slot[r, c : c + length] = len(out)
             out.append((r, c, length))
     return np.array(out, dtype=np.int64).reshape(-1, 3), cell_slot
 
 
 # ---------------------------------------------------------------- the search
 
-def generate(tables: WordTables, language: Language, settings: GenerateSettings, seed: int = 0,
-             progress: bool = True) -> Generated:
+
+def generate(
+    tables: WordTables, language: Language, settings: GenerateSettings, seed: int = 0, progress: bool = True
+) -> Generated:
     """One grid by progressive search from `settings.queue` random initial grids.
 
     The search stops at cost 0, after settings.max_pops pops, or at the time_budget cap
@@ -200,12 +205,31 @@ def generate(tables: WordTables, language: Language, settings: GenerateSettings,
     kernels.seed_rng(seed)
     warm = time.perf_counter()
     kernels.progressive_search(  # zero pops: loads (or compiles) the kernel outside the timer
-        qgrid, qcost, qpat, qkey, n_pat, best_grid, best_info, slot_row, slot_col, slot_len, n_slots,
-        cell_slot, *args, len_start, len_count, fillers, settings.mutants, settings.focus, 0)
+        qgrid,
+        qcost,
+        qpat,
+        qkey,
+        n_pat,
+        best_grid,
+        best_info,
+        slot_row,
+        slot_col,
+        slot_len,
+        n_slots,
+        cell_slot,
+        *args,
+        len_start,
+        len_count,
+        fillers,
+        settings.mutants,
+        settings.focus,
+        0,
+    )
     t0 += time.perf_counter() - warm  # kernel loading is not search time
     qn, pops, last_log = n_pat, 0, t0
     restarts, last_gain, last_best = 0, 0, best_info[0]
     stopped_by = STOP_COST
+    trace = [(0, 0.0, int(best_info[0]))]  # the best cost over the search (read only, results unchanged)
     while best_info[0] > 0:
         if settings.max_pops and pops >= settings.max_pops:
             stopped_by = STOP_POPS
@@ -218,26 +242,64 @@ def generate(tables: WordTables, language: Language, settings: GenerateSettings,
             if qcost[i] < best_info[0]:
                 best_grid[:, :] = qgrid[i]
                 best_info[0], best_info[1] = qcost[i], i
+                trace.append((pops, time.perf_counter() - t0, int(best_info[0])))
             continue
         chunk = CHUNK_POPS if not settings.max_pops else min(CHUNK_POPS, settings.max_pops - pops)
         qn, done = kernels.progressive_search(
-            qgrid, qcost, qpat, qkey, qn, best_grid, best_info,
-            slot_row, slot_col, slot_len, n_slots, cell_slot, *args,
-            len_start, len_count, fillers, settings.mutants, settings.focus, chunk)
+            qgrid,
+            qcost,
+            qpat,
+            qkey,
+            qn,
+            best_grid,
+            best_info,
+            slot_row,
+            slot_col,
+            slot_len,
+            n_slots,
+            cell_slot,
+            *args,
+            len_start,
+            len_count,
+            fillers,
+            settings.mutants,
+            settings.focus,
+            chunk,
+        )
         pops += done
+        now = time.perf_counter()
         if best_info[0] < last_best:
             last_best, last_gain = best_info[0], pops
-        now = time.perf_counter()
-        if best_info[0] > 0 and now - t0 >= settings.time_budget and not (
-                settings.max_pops and pops >= settings.max_pops):
+            trace.append((pops, now - t0, int(best_info[0])))
+        if (
+            best_info[0] > 0
+            and now - t0 >= settings.time_budget
+            and not (settings.max_pops and pops >= settings.max_pops)
+        ):
             stopped_by = STOP_TIME
             break
         if progress and now - last_log > PROGRESS_SECONDS:
             log("crossword", f"seed {seed}: {pops} pops, {restarts} restarts, best cost {best_info[0] / 5:.1f}")
             last_log = now
     seconds = time.perf_counter() - t0
+    if trace[-1][0] != pops:
+        trace.append((pops, seconds, int(best_info[0])))  # where the search stopped
     stats = kernels.grid_cost(best_grid, *args)
     assert stats[0] == best_info[0], "incremental and full cost disagree"
-    return Generated(best_grid, language, seed, int(stats[0]), int(stats[1]), int(stats[2]),
-                     int(stats[3]), int(stats[4]), int(stats[5]), pops, seconds, restarts, settings,
-                     stopped_by)
+    return Generated(
+        best_grid,
+        language,
+        seed,
+        int(stats[0]),
+        int(stats[1]),
+        int(stats[2]),
+        int(stats[3]),
+        int(stats[4]),
+        int(stats[5]),
+        pops,
+        seconds,
+        restarts,
+        settings,
+        stopped_by,
+        trace,
+    )

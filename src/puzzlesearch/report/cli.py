@@ -1,0 +1,223 @@
+"""`puzzlesearch report ...`: the report's figures, each from explicit result files to explicit outputs.
+
+The workflow's report rules (workflow/rules/report.smk) call these; they read only the
+files given and write only the outputs named (.png or .svg by suffix). `report summary`
+prints the end-of-run summary of a project's results.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from puzzlesearch.errors import PuzzleError
+
+TRUE_RTL = ("ar",)  # crossword languages written right to left
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add the `report` command group."""
+    parser = sub.add_parser("report", help="figures and tables of the results (for snakemake --report)")
+    cmds = parser.add_subparsers(dest="report_command", metavar="WHAT", required=True)
+
+    p = cmds.add_parser("boggle", help="best board, best score over time per seed, score histogram")
+    p.add_argument("--lexicon", required=True)
+    p.add_argument("--shape", required=True, help="RxC")
+    p.add_argument("--mode", required=True)
+    p.add_argument("--best", required=True, help="best.parquet (the ranking)")
+    p.add_argument("--seeds", nargs="+", required=True, help="seed tables seed*.parquet")
+    p.add_argument("--board-out", required=True)
+    p.add_argument("--progress-out", required=True)
+    p.add_argument("--histogram-out", required=True)
+    p.set_defaults(func=cmd_boggle)
+
+    p = cmds.add_parser("boggle-scan", help="the scanned boards: neighbours, best neighbour")
+    p.add_argument("--title", required=True)
+    p.add_argument("--summary", required=True, help="scan.json")
+    p.add_argument("--out", required=True)
+    p.set_defaults(func=cmd_boggle_scan)
+
+    p = cmds.add_parser("bee", help="top puzzles (HTML table), points vs words")
+    p.add_argument("--lexicon", required=True)
+    p.add_argument("--puzzles", required=True, help="puzzles.parquet")
+    p.add_argument("--top-out", required=True, help=".html table to write")
+    p.add_argument("--points-out", required=True)
+    p.set_defaults(func=cmd_bee)
+
+    p = cmds.add_parser("cube-solves", help="move counts and time per cube, per solver")
+    p.add_argument("--testset", required=True)
+    p.add_argument("--solvers", nargs="+", required=True, help="solver names, in the order of --solves")
+    p.add_argument("--solves", nargs="+", required=True, help="solve tables (one per solver)")
+    p.add_argument("--moves-out", required=True)
+    p.add_argument("--times-out", required=True)
+    p.set_defaults(func=cmd_cube_solves)
+
+    p = cmds.add_parser("cube-tables", help="size and build time of every cube table")
+    p.add_argument("--manifest", required=True, help="the tables' manifest.parquet")
+    p.add_argument("--out", required=True)
+    p.set_defaults(func=cmd_cube_tables)
+
+    p = cmds.add_parser("crossword", help="best grid drawn, best cost over the search per seed")
+    p.add_argument("--lang", required=True)
+    p.add_argument("--size", required=True, type=int)
+    p.add_argument("--puzzles", required=True, help="puzzles.parquet (the ranking)")
+    p.add_argument("--ipuz", nargs="+", required=True, help="the per-seed .ipuz files")
+    p.add_argument("--summaries", nargs="+", required=True, help="the per-seed .json summaries")
+    p.add_argument("--grid-out", required=True)
+    p.add_argument("--trace-out", required=True)
+    p.set_defaults(func=cmd_crossword)
+
+    p = cmds.add_parser("bench-boggle", help="time the numba Boggle scorer against the pure-Python reference")
+    p.add_argument("--words", required=True, help="words.parquet")
+    p.add_argument("--dawg", required=True, help="boggle_dawg.npz")
+    p.add_argument("--boards", type=int, required=True, help="boards each scorer scores (the work bound)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--out", required=True, help=".tsv to write")
+    p.set_defaults(func=cmd_bench_boggle)
+
+    p = cmds.add_parser("benchmarks", help="seconds per benchmarked job, and the scorer baseline")
+    p.add_argument("--tsv", nargs="+", required=True, help="Snakemake benchmark files")
+    p.add_argument("--baseline", help="the bench-boggle .tsv")
+    p.add_argument("--out", required=True)
+    p.set_defaults(func=cmd_benchmarks)
+
+    p = cmds.add_parser("summary", help="print the best result per puzzle and where its file is")
+    p.add_argument("--root", default=".", help="project folder (default: here)")
+    p.set_defaults(func=cmd_summary)
+
+
+def cmd_boggle(args) -> int:
+    """Best board, progress per seed and score histogram of one Boggle ranking."""
+    from puzzlesearch.boggle.model import Shape
+    from puzzlesearch.report import data, plots
+
+    shape = Shape.parse(args.shape)
+    name = f"{args.lexicon} {args.shape} {args.mode}"
+    best = data.best_board(data.read_table(args.best, "Boggle ranking"))
+    seeds = data.seed_tables(args.seeds)
+    title = f"Boggle {name}: {best['board']} scores {best['score']} ({best['n_words']} words)"
+    plots.save(plots.draw_board(data.board_letters(best["board"], shape.rows, shape.cols), title), args.board_out)
+    plots.save(
+        plots.draw_progress(data.progress_curves(seeds), f"Boggle {name}: best score over time"), args.progress_out
+    )
+    edges, counts = data.score_histograms(seeds)
+    plots.save(plots.draw_histogram(edges, counts, f"Boggle {name}: scores of the final pools"), args.histogram_out)
+    return 0
+
+
+def cmd_boggle_scan(args) -> int:
+    """The scan summary as a figure."""
+    from puzzlesearch.report import data, plots
+
+    rows = data.scan_rows(data.read_json(args.summary, "Boggle scan summary"))
+    plots.save(plots.draw_scan(rows, args.title), args.out)
+    return 0
+
+
+def cmd_bee(args) -> int:
+    """The top puzzles table and the points-vs-words figure."""
+    from puzzlesearch.io import write_text
+    from puzzlesearch.report import data, plots
+
+    puzzles = data.read_table(args.puzzles, "Spelling Bee puzzles")
+    top = data.bee_top(puzzles)
+    write_text(
+        plots.bee_table_html(top, f"Spelling Bee {args.lexicon}: the {top.height} best puzzles of {puzzles.height}"),
+        args.top_out,
+    )
+    title = f"Spelling Bee {args.lexicon}: {puzzles.height} puzzles, {data.in_window(puzzles)} in the editors' window"
+    plots.save(plots.draw_bee_points(puzzles, data.BEE_WINDOW, title), args.points_out)
+    return 0
+
+
+def cmd_cube_solves(args) -> int:
+    """Move-count distribution and time per cube of each solver on one test set."""
+    from puzzlesearch.report import data, plots
+
+    solves = data.cube_solves(args.solvers, args.solves)
+    n = max(df.height for df in solves.values())
+    plots.save(
+        plots.draw_cube_moves(solves, f"Rubik's cube {args.testset} ({n} cubes): solution lengths"), args.moves_out
+    )
+    plots.save(plots.draw_cube_times(solves, f"Rubik's cube {args.testset}: time per cube"), args.times_out)
+    return 0
+
+
+def cmd_cube_tables(args) -> int:
+    """The cube tables' sizes."""
+    from puzzlesearch.report import data, plots
+
+    tables = data.table_sizes(data.read_table(args.manifest, "cube table manifest"))
+    total = tables["bytes"].sum() / 1e6
+    plots.save(plots.draw_cube_tables(tables, f"Rubik's cube tables: {tables.height} tables, {total:.1f} MB"), args.out)
+    return 0
+
+
+def cmd_crossword(args) -> int:
+    """The best grid of one (lang, size) and the search traces of its seeds."""
+    from puzzlesearch.report import data, plots
+
+    puzzles = data.read_table(args.puzzles, "crossword puzzles")
+    best = puzzles.sort("rank").row(0, named=True)
+    doc = data.read_json(data.best_puzzle_file(puzzles, args.ipuz), "crossword puzzle")
+    letters, numbers = data.ipuz_cells(doc)
+    title = (
+        f"Crossword {args.lang} {args.size}x{args.size}, seed {best['seed']}: cost {best['cost']:g}, "
+        f"{best['across_words'] + best['down_words']} words"
+    )
+    plots.save(plots.draw_crossword(letters, numbers, title, rtl=args.lang in TRUE_RTL), args.grid_out)
+    traces = {}
+    for path in args.summaries:
+        summary = data.read_json(path, "crossword summary")
+        traces[summary.get("row", {}).get("seed", len(traces))] = data.search_trace(summary)
+    plots.save(
+        plots.draw_trace(
+            dict(sorted(traces.items())), f"Crossword {args.lang} {args.size}x{args.size}: best cost during the search"
+        ),
+        args.trace_out,
+    )
+    return 0
+
+
+def cmd_bench_boggle(args) -> int:
+    """Run the bounded scorer benchmark and write its table."""
+    from puzzlesearch.report import bench
+
+    table = bench.run(args.words, args.dawg, args.boards, args.seed)
+    from puzzlesearch.io import atomic_path
+
+    with atomic_path(args.out) as tmp:
+        table.write_csv(tmp, separator="\t")
+    return 0
+
+
+def cmd_benchmarks(args) -> int:
+    """The benchmark figure."""
+    import polars as pl
+
+    from puzzlesearch.report import data, plots
+
+    jobs = data.benchmarks(args.tsv)
+    baseline = (
+        pl.read_csv(args.baseline, separator="\t")
+        if args.baseline
+        else pl.DataFrame({"method": [], "boards": [], "boards_per_second": []})
+    )
+    if args.baseline:
+        data.need_columns(baseline, ("method", "boards", "boards_per_second"), f"baseline {args.baseline}")
+    total = jobs["seconds"].sum()
+    plots.save(
+        plots.draw_benchmarks(jobs, baseline, f"Benchmarks: {jobs.height} jobs, {total:.0f} s wall in all"), args.out
+    )
+    return 0
+
+
+def cmd_summary(args) -> int:
+    """Print the summary of a project's results."""
+    from pathlib import Path
+
+    from puzzlesearch.report.summary import summary_lines
+
+    if not (Path(args.root) / "results").is_dir():
+        raise PuzzleError(f"--root {args.root}: no results/ folder (run snakemake first)")
+    print("\n".join(summary_lines(args.root)))
+    return 0

@@ -1,0 +1,219 @@
+"""The numbers behind each report figure: pure functions of the pipeline's result files."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+
+from puzzlesearch.errors import PuzzleError
+
+QU_FACE = "q"  # the Boggle board text writes the Qu face as q
+HISTOGRAM_BINS = 30  # at most this many score bins (fewer when the scores span less)
+BEE_TOP = 20  # rows of the Spelling Bee top table
+BEE_WINDOW = (20, 50)  # word counts NYT editors publish (about 20-50 words)
+BENCH_ROOT = "benchmarks"  # Snakemake's benchmark files live under this folder
+
+
+def read_table(path: str | Path, what: str) -> pl.DataFrame:
+    """A Parquet result table; a missing or unreadable file is one line naming it."""
+    try:
+        return pl.read_parquet(path)
+    except (OSError, pl.exceptions.PolarsError) as exc:
+        raise PuzzleError(f"{what} {path}: cannot read ({str(exc).splitlines()[0]})") from None
+
+
+def read_json(path: str | Path, what: str) -> dict:
+    """A JSON result file; a missing or damaged file is one line naming it."""
+    try:
+        return json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise PuzzleError(f"{what} {path}: cannot read ({exc})") from None
+
+
+def need_columns(df: pl.DataFrame, columns, what: str) -> None:
+    """Fail with one line when a table lacks a column a figure uses."""
+    missing = [c for c in columns if c not in df.columns]
+    if missing:
+        raise PuzzleError(f"{what}: no column {', '.join(missing)} (rebuild it with snakemake)")
+
+
+# ---------------------------------------------------------------- Boggle
+
+SEED_COLUMNS = ("seed", "score", "words", "seconds", "boards_scored")
+
+
+def seed_tables(paths) -> pl.DataFrame:
+    """The seed tables of one (lexicon, shape, mode), stacked: seed, score, words, seconds, boards_scored."""
+    frames = []
+    for path in paths:
+        df = read_table(path, "Boggle seed table")
+        need_columns(df, SEED_COLUMNS, f"Boggle seed table {path}")
+        frames.append(df.select(SEED_COLUMNS))
+    if not frames:
+        raise PuzzleError("no Boggle seed tables given")
+    return pl.concat(frames)
+
+
+def progress_curves(seeds: pl.DataFrame) -> dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """seed -> (boards scored, seconds, best score so far): running max of the kept boards in finding order."""
+    out = {}
+    for seed in sorted(seeds["seed"].unique().to_list()):
+        rows = seeds.filter(pl.col("seed") == seed).sort(
+            "boards_scored", "seconds", "score", descending=[False, False, True]
+        )
+        out[int(seed)] = (
+            rows["boards_scored"].to_numpy(),
+            rows["seconds"].to_numpy(),
+            np.maximum.accumulate(rows["score"].to_numpy()),
+        )
+    return out
+
+
+def score_histograms(seeds: pl.DataFrame) -> tuple[np.ndarray, dict[int, np.ndarray]]:
+    """(bin edges shared by all seeds, seed -> counts of the final pool's scores per bin)."""
+    scores = seeds["score"].to_numpy()
+    span = int(scores.max() - scores.min()) + 1 if len(scores) else 1
+    edges = np.histogram_bin_edges(scores, bins=min(HISTOGRAM_BINS, span))
+    counts = {}
+    for seed in sorted(seeds["seed"].unique().to_list()):
+        counts[int(seed)] = np.histogram(seeds.filter(pl.col("seed") == seed)["score"].to_numpy(), edges)[0]
+    return edges, counts
+
+
+def board_letters(board: str, rows: int, cols: int) -> list[list[str]]:
+    """A board text as rows of faces as printed on the dice ('Qu' for q)."""
+    if len(board) != rows * cols:
+        raise PuzzleError(f"board {board!r} has {len(board)} letters, not {rows}x{cols}")
+    faces = ["Qu" if ch == QU_FACE else ch.upper() for ch in board]
+    return [faces[r * cols : (r + 1) * cols] for r in range(rows)]
+
+
+def best_board(best: pl.DataFrame) -> dict:
+    """The top row of a Boggle ranking: board, score, n_words."""
+    need_columns(best, ("board", "score", "n_words"), "Boggle ranking")
+    if best.is_empty():
+        raise PuzzleError("Boggle ranking is empty")
+    row = best.row(0, named=True)
+    return {"board": row["board"], "score": int(row["score"]), "n_words": int(row["n_words"])}
+
+
+def scan_rows(summary: dict) -> list[dict]:
+    """The scanned boards of a scan summary (scan.json), in its order."""
+    keys = ("board", "score", "neighbours", "better", "equal", "best_neighbour_score", "local_optimum")
+    return [{k: b.get(k) for k in keys} for b in summary.get("boards", [])]
+
+
+# ---------------------------------------------------------------- Spelling Bee
+
+
+def bee_top(puzzles: pl.DataFrame, n: int = BEE_TOP) -> pl.DataFrame:
+    """The n best puzzles (the table is ranked best first)."""
+    need_columns(puzzles, ("rank", "letters", "center", "points", "words", "pangrams"), "Spelling Bee puzzles")
+    return puzzles.sort("rank").head(n).select("rank", "letters", "center", "points", "words", "pangrams")
+
+
+def in_window(puzzles: pl.DataFrame, window=BEE_WINDOW) -> int:
+    """How many puzzles have a word count inside the editors' window."""
+    return puzzles.filter(pl.col("words").is_between(*window)).height
+
+
+# ---------------------------------------------------------------- Rubik's cube
+
+
+def cube_solves(solvers, paths) -> dict[str, pl.DataFrame]:
+    """solver -> its solve table (moves, milliseconds), in the order given."""
+    if len(solvers) != len(paths):
+        raise PuzzleError(f"{len(solvers)} solver names for {len(paths)} solve tables")
+    out = {}
+    for solver, path in zip(solvers, paths):
+        df = read_table(path, f"cube solves of {solver}")
+        need_columns(df, ("moves", "milliseconds"), f"cube solves {path}")
+        out[solver] = df
+    return out
+
+
+def move_counts(moves: np.ndarray, lo: int, hi: int) -> np.ndarray:
+    """Number of solutions of each length lo..hi."""
+    return np.bincount(np.asarray(moves, dtype=np.int64) - lo, minlength=hi - lo + 1)[: hi - lo + 1]
+
+
+def table_sizes(manifest: pl.DataFrame) -> pl.DataFrame:
+    """Cube tables by size: table, kind, bytes, build_seconds (largest first)."""
+    need_columns(manifest, ("table", "kind", "bytes", "build_seconds"), "cube table manifest")
+    return manifest.select("table", "kind", "bytes", "build_seconds").sort("bytes", descending=True)
+
+
+# ---------------------------------------------------------------- Crossword
+
+
+def best_puzzle_file(puzzles: pl.DataFrame, files) -> Path:
+    """The .ipuz among `files` of the rank-1 row of a crossword puzzles table."""
+    need_columns(puzzles, ("rank", "file"), "crossword puzzles")
+    name = puzzles.sort("rank")["file"][0]
+    for path in files:
+        if Path(path).name == name:
+            return Path(path)
+    raise PuzzleError(f"crossword puzzles: the best puzzle {name} is not among the given --ipuz files")
+
+
+def ipuz_cells(doc: dict) -> tuple[list[list[str]], list[list[int]]]:
+    """(letters, clue numbers) per cell of an ipuz crossword, in page order ('#' = black)."""
+    block = doc.get("block", "#")
+    letters = [[str(c) for c in row] for row in doc["solution"]]
+    numbers = [[c if isinstance(c, int) and c != block else 0 for c in row] for row in doc["puzzle"]]
+    return [["#" if c == block else c for c in row] for row in letters], numbers
+
+
+def search_trace(summary: dict) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(pops, seconds, best cost) of a crossword search, from its per-seed summary."""
+    trace = summary.get("trace") or {}
+    if not trace.get("pops"):
+        raise PuzzleError("crossword summary has no search trace (rebuild it with snakemake)")
+    return (
+        np.asarray(trace["pops"]),
+        np.asarray(trace["seconds"], dtype=float),
+        np.asarray(trace["cost"], dtype=float),
+    )
+
+
+# ---------------------------------------------------------------- benchmarks
+
+
+def job_name(path: str | Path) -> str:
+    """A benchmark file's job: its path under benchmarks/ without .tsv."""
+    parts = Path(path).with_suffix("").parts
+    return "/".join(parts[parts.index(BENCH_ROOT) + 1 :] if BENCH_ROOT in parts else parts[-2:])
+
+
+def benchmarks(paths) -> pl.DataFrame:
+    """Snakemake benchmark files (one run each): job, stage, seconds, cpu_seconds, max_rss_mb."""
+    rows = []
+    for path in paths:
+        try:
+            df = pl.read_csv(path, separator="\t", null_values=["-", "NA"])
+        except (OSError, pl.exceptions.PolarsError) as exc:
+            raise PuzzleError(f"benchmark {path}: cannot read ({str(exc).splitlines()[0]})") from None
+        need_columns(df, ("s", "max_rss", "cpu_time"), f"benchmark {path}")
+        name = job_name(path)
+        rows.append(
+            {
+                "job": name,
+                "stage": name.split("/")[0],
+                "seconds": float(df["s"].mean()),
+                "cpu_seconds": float(df["cpu_time"].fill_null(0).mean()),
+                "max_rss_mb": float(df["max_rss"].fill_null(0).mean()),
+            }
+        )
+    return pl.DataFrame(
+        rows,
+        schema={
+            "job": pl.String,
+            "stage": pl.String,
+            "seconds": pl.Float64,
+            "cpu_seconds": pl.Float64,
+            "max_rss_mb": pl.Float64,
+        },
+    )

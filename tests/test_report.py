@@ -1,0 +1,272 @@
+"""The report: figures built by a small default run, `snakemake --report` (html and zip), the end-of-run
+summary, and the numbers behind the figures checked against independent computations."""
+
+from __future__ import annotations
+
+import json
+import zipfile
+
+import numpy as np
+import polars as pl
+import pytest
+from pipeline_util import copy_project, snakemake
+
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+CATEGORIES = ("Boggle", "Spelling Bee", "Rubik's cube", "Crossword", "Benchmarks")
+# A tiny word list with one 7-letter pangram set (a e g i n r t), so the Bee has puzzles.
+EXTRA_WORDS = (
+    "tearing granite grate great tiger train grain rating gratin ring rain tear gear near rent "
+    "tern gain grin girt gent tang gate rate"
+).split()
+SMALL_CONFIG = """\
+lexicons:
+  tiny: tiny.txt
+boggle: {lexicons: [tiny], seeds: 2, max_boards: 2000, pool_size: 10, scan: {boards: 1, distance: 1}}
+bee: {lexicons: [tiny]}
+crossword: {langs: [en, num], sizes: [5], seeds: 2, max_pops: 512, lexicons: {en: tiny}, fill: {patterns: []}}
+cube:
+  solvers: [thistlethwaite]
+  testsets: {r3: {random: 3, seed: 1}}
+  default_testsets: [r3]
+"""
+
+
+def small_config() -> dict:
+    """The validated config of the small run (defaults filled in)."""
+    import yaml
+
+    from puzzlesearch.settings import validate_config
+
+    return validate_config(yaml.safe_load(SMALL_CONFIG), "test config")
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory):
+    """A small default run (every stage and the report figures), then both report files."""
+    root = copy_project(tmp_path_factory.mktemp("report") / "p")
+    with open(root / "tiny.txt", "a") as fh:
+        fh.write("\n".join(EXTRA_WORDS) + "\n")
+    (root / "config.yaml").write_text(SMALL_CONFIG)
+    out = snakemake(root, cores="2")
+    assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
+    for name in ("report.html", "report.zip"):
+        rep = snakemake(root, "--report", name)
+        assert rep.returncode == 0, rep.stdout[-2000:] + rep.stderr[-2000:]
+    return root, out.stdout + out.stderr
+
+
+def valid_figure(path) -> bool:
+    """A non-empty PNG (by its signature and IHDR size) or SVG (XML with an svg root)."""
+    data = path.read_bytes()
+    if path.suffix == ".png":
+        width, height = int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+        return data.startswith(PNG_MAGIC) and width > 0 and height > 0
+    if path.suffix == ".svg":
+        import xml.etree.ElementTree as ET
+
+        return ET.fromstring(data).tag.endswith("svg")
+    return path.suffix == ".html" and b"<table>" in data and b"</html>" in data
+
+
+def test_every_figure_is_built_and_valid(run):
+    from puzzlesearch.report.targets import report_files
+
+    root, _ = run
+    files = report_files(small_config())
+    assert set(files) == set(CATEGORIES) and all(files.values())
+    for paths in files.values():
+        for rel_path in paths:
+            path = root / rel_path
+            assert path.is_file() and path.stat().st_size > 0, rel_path
+            assert valid_figure(path), rel_path
+
+
+def test_report_html_and_zip_name_every_category(run):
+    root, _ = run
+    text = (root / "report.html").read_text(encoding="utf-8")
+    for category in CATEGORIES:
+        assert json.dumps(category) in text or category in text, category
+    with zipfile.ZipFile(root / "report.zip") as zf:
+        names = zf.namelist()
+        page = zf.read(next(n for n in names if n.endswith("report.html"))).decode()
+    assert all(c in page or json.dumps(c) in page for c in CATEGORIES)
+    for figure in (
+        "board.png",
+        "progress.png",
+        "histogram.png",
+        "scan.png",
+        "top.html",
+        "points.png",
+        "moves.png",
+        "times.png",
+        "tables.png",
+        "grid.png",
+        "trace.png",
+        "jobs.png",
+    ):
+        assert any(n.endswith("/" + figure) for n in names), figure
+
+
+def test_end_of_run_summary_names_each_best_result(run):
+    root, log = run
+    best = pl.read_parquet(root / "results/boggle/tiny/4x4/free/best.parquet").row(0, named=True)
+    assert f"{best['board']} scores {best['score']} ({best['n_words']} words)" in log
+    bee = pl.read_parquet(root / "results/bee/tiny/puzzles.parquet").sort("rank").row(0, named=True)
+    assert f"Spelling Bee tiny: {bee['letters']} center {bee['center']}, {bee['points']} points" in log
+    cube = pl.read_parquet(root / "results/cube/thistlethwaite/r3.parquet")
+    assert f"3 cubes, mean {cube['moves'].mean():.2f} moves (max {cube['moves'].max()})" in log
+    for lang in ("en", "num"):
+        row = pl.read_parquet(root / f"results/crossword/{lang}/5/puzzles.parquet").sort("rank").row(0, named=True)
+        page = f"results/crossword/{lang}/5/{row['file'].replace('.ipuz', '.html')}"
+        assert page in log and (root / page).is_file()
+
+
+def test_summary_never_fails_on_a_damaged_file(tmp_path):
+    from puzzlesearch.report.summary import summary_lines
+
+    folder = tmp_path / "results/boggle/x/4x4/free"
+    folder.mkdir(parents=True)
+    (folder / "best.parquet").write_bytes(b"not parquet")
+    lines = summary_lines(tmp_path)
+    assert any("boggle: could not read" in line for line in lines), lines
+
+
+def test_the_baseline_benchmark_agrees_with_the_reference(run):
+    root, _ = run
+    table = pl.read_csv(root / "results/report/benchmarks/boggle_scorer.tsv", separator="\t")
+    assert table["boards"].to_list() == [200, 200]
+    assert table["total_score"][0] == table["total_score"][1]  # the run fails otherwise; here: it ran
+    # the reference score of the benchmark's first board, computed here from the word list itself
+    from puzzlesearch.boggle.model import Board
+    from puzzlesearch.boggle.reference import boggle_words, reference_score
+    from puzzlesearch.report.bench import rolled_boards
+
+    words = boggle_words(pl.read_parquet(root / "results/lexicon/tiny/words.parquet")["word"])
+    boards = rolled_boards(200, 1)
+    total = sum(reference_score(Board(4, 4, tuple(int(c) for c in b)), words)[0] for b in boards)
+    assert total == table["total_score"][0]
+
+
+# ---------------------------------------------------------------- the figures' numbers
+
+
+def seeds_frame() -> pl.DataFrame:
+    """A made-up stack of two seed tables."""
+    return pl.DataFrame(
+        {
+            "seed": [0, 0, 0, 0, 1, 1, 1],
+            "score": [5, 9, 7, 12, 3, 3, 8],
+            "words": [1] * 7,
+            "seconds": [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7],
+            "boards_scored": [10, 20, 30, 40, 5, 15, 25],
+        }
+    )
+
+
+def test_progress_is_the_running_max_in_finding_order():
+    from puzzlesearch.report.data import progress_curves
+
+    curves = progress_curves(seeds_frame().sample(fraction=1.0, shuffle=True, seed=3))
+    assert curves[0][0].tolist() == [10, 20, 30, 40] and curves[0][2].tolist() == [5, 9, 9, 12]
+    assert curves[1][2].tolist() == [3, 3, 8]
+
+
+def test_histogram_counts_equal_numpy():
+    from puzzlesearch.report.data import score_histograms
+
+    seeds = seeds_frame()
+    edges, counts = score_histograms(seeds)
+    assert edges[0] == 3 and edges[-1] == 12
+    for seed in (0, 1):
+        scores = seeds.filter(pl.col("seed") == seed)["score"].to_numpy()
+        assert counts[seed].tolist() == np.histogram(scores, edges)[0].tolist()
+    assert sum(c.sum() for c in counts.values()) == seeds.height
+
+
+def test_board_figure_shows_the_board_letters():
+    from puzzlesearch.report import plots
+    from puzzlesearch.report.data import board_letters
+
+    fig = plots.draw_board(board_letters("qatsrine", 2, 4), "t")
+    texts = [t.get_text() for t in fig.axes[0].texts]
+    assert texts == ["Qu", "A", "T", "S", "R", "I", "N", "E"]
+
+
+def test_arabic_grid_is_drawn_right_to_left():
+    from puzzlesearch.crossword.io import to_ipuz
+    from puzzlesearch.crossword.model import Alphabet, Language
+    from puzzlesearch.report import plots
+    from puzzlesearch.report.data import ipuz_cells
+
+    letters = "ابتثجح"
+    lang = Language("ar", "arabic", Alphabet(letters, "rtl"), letters)
+    grid = np.array([[1, 2, 0], [3, 4, 5], [0, 6, 1]], dtype=np.int8)  # reading order: column 0 = first letter
+    cells, numbers = ipuz_cells(to_ipuz(grid, lang))
+    assert cells[0] == ["#", letters[1], letters[0]]  # page order: the first letter at the right
+    assert numbers[0][2] == 1 and numbers[0][0] == 0  # clue 1 starts at the right edge
+    fig = plots.draw_crossword(cells, numbers, "t", rtl=True)
+    drawn = [t.get_text() for t in fig.axes[0].texts]
+    assert [ch for ch in drawn if ch in letters] == [ch for row in cells for ch in row if ch != "#"]
+
+
+def test_crossword_trace_ends_at_the_result(run):
+    root, _ = run
+    stops = set()
+    for path in sorted(root.glob("results/crossword/*/5/*_seed*.json")):
+        summary = json.loads(path.read_text())
+        trace, row = summary["trace"], summary["row"]
+        assert trace["pops"] == sorted(trace["pops"]) and trace["pops"][0] == 0
+        assert all(a > b for a, b in zip(trace["cost"], trace["cost"][1:-1]))  # a point per new best
+        assert trace["cost"][-1] == row["cost"] and trace["pops"][-1] == row["pops"]
+        stops.add(row["stopped_by"])
+    assert stops == {"cost", "pops"}  # en over the tiny list runs out of pops, num reaches cost 0
+
+
+def test_bee_table_lists_the_best_puzzles():
+    from puzzlesearch.report import plots
+    from puzzlesearch.report.data import bee_top, in_window
+
+    puzzles = pl.DataFrame(
+        {
+            "rank": [2, 1, 3],
+            "letters": ["ABCDEFG", "AEGINRT", "BCDEFGH"],
+            "center": ["A", "R", "B"],
+            "points": [50, 75, 10],
+            "words": [30, 19, 60],
+            "pangrams": [1, 1, 2],
+            "mask": [0, 0, 0],
+        }
+    )
+    top = bee_top(puzzles, 2)
+    assert top["letters"].to_list() == ["AEGINRT", "ABCDEFG"]
+    page = plots.bee_table_html(top, "t")
+    assert "AEGIN<b>R</b>T" in page and "BCDEFGH" not in page
+    assert in_window(puzzles) == 1
+
+
+def test_report_command_errors_are_one_line(tmp_path):
+    import subprocess
+    import sys
+
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "puzzlesearch",
+            "report",
+            "bee",
+            "--lexicon",
+            "x",
+            "--puzzles",
+            str(tmp_path / "missing.parquet"),
+            "--top-out",
+            str(tmp_path / "t.html"),
+            "--points-out",
+            str(tmp_path / "p.png"),
+        ],
+        capture_output=True,
+        text=True,
+    )
+    assert out.returncode == 2 and "Traceback" not in out.stderr
+    assert len(out.stderr.strip().splitlines()) == 1 and "missing.parquet" in out.stderr
+    assert not (tmp_path / "t.html").exists()

@@ -1,0 +1,251 @@
+# Report stage: figures and tables of every puzzle's results, for `snakemake --report`.
+# Each rule calls one `puzzlesearch report ...` command with explicit inputs and outputs;
+# every output is a report() item with a caption (workflow/report/*.rst), a category per
+# puzzle and labels per lexicon/shape/language. The file lists come from
+# puzzlesearch.report.targets (the same config the stage files read):
+#   results/report/boggle/{lexicon}/{shape}/{mode}/{board,progress,histogram,scan}.png
+#   results/report/bee/{lexicon}/{top.html,points.png}
+#   results/report/cube/tables.png, results/report/cube/{testset}/{moves,times}.png
+#   results/report/crossword/{lang}/{size}/{grid,trace}.png
+#   results/report/benchmarks/{boggle_scorer.tsv,jobs.png}
+# report_targets() (all of them) is part of the default targets.
+from puzzlesearch.report import targets as report_paths
+
+REPORT_CODE = lib_files("report")
+REPORT_MB = 1000  # peak memory of a figure job (polars + matplotlib): about 200 MB
+REPORT_MINUTES = 5  # a figure job takes seconds; the benchmark baseline about a second of work
+report_targets = lambda: report_paths.report_targets(config)
+
+
+rule report_boggle:
+    input:
+        best="results/boggle/{lexicon}/{shape}/{mode}/best.parquet",
+        seeds=lambda w: report_paths.boggle_seed_tables(config, w.lexicon, w.shape, w.mode),
+        code=REPORT_CODE,
+    output:
+        board=report(
+            "results/report/boggle/{lexicon}/{shape}/{mode}/board.png",
+            caption="../report/boggle_board.rst",
+            category="Boggle",
+            subcategory="{lexicon}",
+            labels={"shape": "{shape}", "mode": "{mode}", "figure": "best board"},
+        ),
+        progress=report(
+            "results/report/boggle/{lexicon}/{shape}/{mode}/progress.png",
+            caption="../report/boggle_progress.rst",
+            category="Boggle",
+            subcategory="{lexicon}",
+            labels={"shape": "{shape}", "mode": "{mode}", "figure": "best score over the search"},
+        ),
+        histogram=report(
+            "results/report/boggle/{lexicon}/{shape}/{mode}/histogram.png",
+            caption="../report/boggle_histogram.rst",
+            category="Boggle",
+            subcategory="{lexicon}",
+            labels={"shape": "{shape}", "mode": "{mode}", "figure": "score histogram"},
+        ),
+    log:
+        "logs/report/boggle/{lexicon}/{shape}/{mode}.log",
+    threads: 1
+    resources:
+        mem_mb=REPORT_MB,
+        runtime=REPORT_MINUTES,
+    shell:
+        "puzzlesearch report boggle --lexicon {wildcards.lexicon:q} --shape {wildcards.shape:q} --mode {wildcards.mode:q}"
+        " --best {input.best:q} --seeds {input.seeds:q} --board-out {output.board:q}"
+        " --progress-out {output.progress:q} --histogram-out {output.histogram:q} 2> {log:q}"
+
+
+rule report_boggle_scan:
+    input:
+        summary="results/boggle/{lexicon}/{shape}/{mode}/scan.json",
+        code=REPORT_CODE,
+    output:
+        report(
+            "results/report/boggle/{lexicon}/{shape}/{mode}/scan.png",
+            caption="../report/boggle_scan.rst",
+            category="Boggle",
+            subcategory="{lexicon}",
+            labels={"shape": "{shape}", "mode": "{mode}", "figure": "neighbourhood scan"},
+        ),
+    log:
+        "logs/report/boggle/{lexicon}/{shape}/{mode}_scan.log",
+    threads: 1
+    resources:
+        mem_mb=REPORT_MB,
+        runtime=REPORT_MINUTES,
+    params:
+        title=lambda w: f"Boggle {w.lexicon} {w.shape} {w.mode}: neighbourhood scan of the best boards",
+    shell:
+        "puzzlesearch report boggle-scan --title {params.title:q} --summary {input.summary:q} --out {output:q} 2> {log:q}"
+
+
+rule report_bee:
+    input:
+        puzzles="results/bee/{lexicon}/puzzles.parquet",
+        code=REPORT_CODE,
+    output:
+        top=report(
+            "results/report/bee/{lexicon}/top.html",
+            caption="../report/bee_top.rst",
+            category="Spelling Bee",
+            subcategory="{lexicon}",
+            labels={"lexicon": "{lexicon}", "figure": "top puzzles"},
+        ),
+        points=report(
+            "results/report/bee/{lexicon}/points.png",
+            caption="../report/bee_points.rst",
+            category="Spelling Bee",
+            subcategory="{lexicon}",
+            labels={"lexicon": "{lexicon}", "figure": "points vs words"},
+        ),
+    log:
+        "logs/report/bee/{lexicon}.log",
+    threads: 1
+    resources:
+        mem_mb=REPORT_MB,
+        runtime=REPORT_MINUTES,
+    shell:
+        "puzzlesearch report bee --lexicon {wildcards.lexicon:q} --puzzles {input.puzzles:q}"
+        " --top-out {output.top:q} --points-out {output.points:q} 2> {log:q}"
+
+
+rule report_cube_solves:
+    input:
+        solves=lambda w: report_paths.cube_solve_tables(config, w.testset),
+        code=REPORT_CODE,
+    output:
+        moves=report(
+            "results/report/cube/{testset}/moves.png",
+            caption="../report/cube_moves.rst",
+            category="Rubik's cube",
+            subcategory="{testset}",
+            labels={"test set": "{testset}", "figure": "solution lengths"},
+        ),
+        times=report(
+            "results/report/cube/{testset}/times.png",
+            caption="../report/cube_times.rst",
+            category="Rubik's cube",
+            subcategory="{testset}",
+            labels={"test set": "{testset}", "figure": "time per cube"},
+        ),
+    log:
+        "logs/report/cube/{testset}.log",
+    wildcard_constraints:
+        testset=r"[A-Za-z0-9_-]+",
+    threads: 1
+    resources:
+        mem_mb=REPORT_MB,
+        runtime=REPORT_MINUTES,
+    params:
+        solvers=config["cube"]["solvers"],
+    shell:
+        "puzzlesearch report cube-solves --testset {wildcards.testset:q} --solvers {params.solvers:q}"
+        " --solves {input.solves:q} --moves-out {output.moves:q} --times-out {output.times:q} 2> {log:q}"
+
+
+rule report_cube_tables:
+    input:
+        manifest=report_paths.cube_tables_manifest(config),
+        code=REPORT_CODE,
+    output:
+        report(
+            "results/report/cube/tables.png",
+            caption="../report/cube_tables.rst",
+            category="Rubik's cube",
+            subcategory="tables",
+            labels={"test set": "-", "figure": "table sizes"},
+        ),
+    log:
+        "logs/report/cube/tables.log",
+    threads: 1
+    resources:
+        mem_mb=REPORT_MB,
+        runtime=REPORT_MINUTES,
+    shell:
+        "puzzlesearch report cube-tables --manifest {input.manifest:q} --out {output:q} 2> {log:q}"
+
+
+rule report_crossword:
+    input:
+        puzzles="results/crossword/{lang}/{size}/puzzles.parquet",
+        ipuz=lambda w: report_paths.crossword_files(config, w.lang, w.size, "ipuz"),
+        summaries=lambda w: report_paths.crossword_files(config, w.lang, w.size, "json"),
+        code=REPORT_CODE,
+    output:
+        grid=report(
+            "results/report/crossword/{lang}/{size}/grid.png",
+            caption="../report/crossword_grid.rst",
+            category="Crossword",
+            subcategory="{lang}",
+            labels={"language": "{lang}", "size": "{size}", "figure": "best grid"},
+        ),
+        trace=report(
+            "results/report/crossword/{lang}/{size}/trace.png",
+            caption="../report/crossword_trace.rst",
+            category="Crossword",
+            subcategory="{lang}",
+            labels={"language": "{lang}", "size": "{size}", "figure": "cost over the search"},
+        ),
+    log:
+        "logs/report/crossword/{lang}_{size}.log",
+    threads: 1
+    resources:
+        mem_mb=REPORT_MB,
+        runtime=REPORT_MINUTES,
+    shell:
+        "puzzlesearch report crossword --lang {wildcards.lang:q} --size {wildcards.size:q} --puzzles {input.puzzles:q}"
+        " --ipuz {input.ipuz:q} --summaries {input.summaries:q} --grid-out {output.grid:q}"
+        " --trace-out {output.trace:q} 2> {log:q}"
+
+
+rule report_bench_boggle:
+    input:
+        words=lexicon_words(report_paths.bench_lexicon(config) or "none"),
+        dawg=lexicon_dawg(report_paths.bench_lexicon(config) or "none", "boggle_dawg"),
+        code=lib_files("report/bench.py", "boggle"),
+    output:
+        "results/report/benchmarks/boggle_scorer.tsv",
+    log:
+        "logs/report/bench_boggle.log",
+    threads: 1
+    resources:
+        mem_mb=REPORT_MB,
+        runtime=REPORT_MINUTES,
+    params:
+        boards=report_paths.BENCH_BOARDS,
+        seed=report_paths.BENCH_SEED,
+    shell:
+        "puzzlesearch report bench-boggle --words {input.words:q} --dawg {input.dawg:q} --boards {params.boards:q}"
+        " --seed {params.seed:q} --out {output:q} 2> {log:q}"
+
+
+rule report_benchmarks:
+    input:
+        tsv=report_paths.benchmark_files(config),
+        baseline=["results/report/benchmarks/boggle_scorer.tsv"] if report_paths.bench_lexicon(config) else [],
+        code=REPORT_CODE,
+    output:
+        report(
+            "results/report/benchmarks/jobs.png",
+            caption="../report/benchmarks.rst",
+            category="Benchmarks",
+            labels={"figure": "jobs and the scorer baseline"},
+        ),
+    log:
+        "logs/report/benchmarks.log",
+    threads: 1
+    resources:
+        mem_mb=REPORT_MB,
+        runtime=REPORT_MINUTES,
+    params:
+        baseline=(
+            ["--baseline", "results/report/benchmarks/boggle_scorer.tsv"] if report_paths.bench_lexicon(config) else []
+        ),
+    shell:
+        "puzzlesearch report benchmarks --tsv {input.tsv:q} {params.baseline:q} --out {output:q} 2> {log:q}"
+
+
+if "DEFAULT_TARGETS" in globals() and "default_targets" not in globals():  # until common.smk collects targets
+    DEFAULT_TARGETS += report_targets()
+    default_targets = lambda: DEFAULT_TARGETS
