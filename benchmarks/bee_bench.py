@@ -18,70 +18,23 @@ os.environ.setdefault("POLARS_MAX_THREADS", "1")  # one core: set before polars/
 os.environ.setdefault("NUMBA_NUM_THREADS", "1")
 
 import argparse  # noqa: E402
-import itertools  # noqa: E402
 import tempfile  # noqa: E402
 import time  # noqa: E402
-from collections import Counter  # noqa: E402
 from pathlib import Path  # noqa: E402
 
-import polars as pl  # noqa: E402
-
+from puzzlesearch.baselines import (  # noqa: E402
+    baseline_puzzles,
+    baseline_table,
+    best_of,
+    fast_puzzles,
+    fast_rows,
+    fast_table,
+)
 from puzzlesearch.bee.model import BeeRules  # noqa: E402
-from puzzlesearch.bee.search import rank_puzzles  # noqa: E402
-from puzzlesearch.bee.tables import MaskTable, mask_frame  # noqa: E402
 from puzzlesearch.lexicon import open_lexicon  # noqa: E402
 
 PROJECT = Path(__file__).resolve().parents[1]
 PUBLISHED = ("AEGINRT", "R", 537, 3898)  # enable1, ../shared/facts/README.md
-
-
-def best_of(repeat, fn):
-    """(best seconds, last result) of `repeat` calls."""
-    best, result = float("inf"), None
-    for _ in range(repeat):
-        t = time.perf_counter()
-        result = fn()
-        best = min(best, time.perf_counter() - t)
-    return best, result
-
-
-def fast_table(words_path, rules):
-    words = pl.read_parquet(words_path)
-    masks = mask_frame(words, rules)
-    return masks, MaskTable.from_frame(masks, rules.size)
-
-
-def fast_puzzles(masks, table, rules):
-    return rank_puzzles(table, masks, rules)
-
-
-def baseline_table(words_path, rules):
-    """Pure Python: letter set -> points and word count, one word at a time."""
-    points, counts = Counter(), Counter()
-    excluded = set(rules.exclude)
-    for w in pl.read_parquet(words_path, columns=["word"])["word"].to_list():
-        letters = frozenset(w)
-        if len(w) < rules.min_length or len(letters) > rules.size or letters & excluded:
-            continue
-        pts = rules.short_points if len(w) <= rules.short_length else len(w)
-        points[letters] += pts + (rules.pangram_bonus if len(letters) == rules.size else 0)
-        counts[letters] += 1
-    return points, counts
-
-
-def baseline_puzzles(points, counts, rules):
-    """Pure Python: for each pangram set, sum its 2^7 subsets per center; sort."""
-    out = []
-    for letters in (s for s in points if len(s) == rules.size):
-        letters_sorted = sorted(letters)
-        subsets = [frozenset(c) for k in range(1, rules.size + 1) for c in itertools.combinations(letters_sorted, k)]
-        subsets = [s for s in subsets if s in points]
-        for center in letters_sorted:
-            p = sum(points[s] for s in subsets if center in s)
-            n = sum(counts[s] for s in subsets if center in s)
-            out.append((-p, -n, "".join(letters_sorted).upper(), center.upper(), p, n, counts[letters]))
-    out.sort()
-    return [(r[2], r[3], r[4], r[5], r[6]) for r in out]
 
 
 def main() -> None:
@@ -111,8 +64,7 @@ def main() -> None:
         b_table, (bp, bc) = best_of(1, lambda: baseline_table(words_path, rules))
         b_puz, base = best_of(1, lambda: baseline_puzzles(bp, bc, rules))
 
-    fast_rows = puzzles.select("letters", "center", "points", "words", "pangrams").rows()
-    agree = fast_rows == base
+    agree = fast_rows(puzzles) == base
     print(
         f"{int(masks['words'].sum())} playable words -> {masks.height} masks "
         f"({int(masks['pangram'].sum())} pangram sets) -> {puzzles.height} puzzles"

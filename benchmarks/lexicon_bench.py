@@ -12,25 +12,11 @@ import sys
 import time
 from pathlib import Path
 
+from puzzlesearch.baselines import trie_size
 from puzzlesearch.lexicon import LexiconSpec, build_dawg
 from puzzlesearch.lexicon.normalize import normalize
 
 DEFAULT = Path(__file__).resolve().parents[2] / "shared" / "wordlists" / "enable2k.txt"
-
-
-def trie_size(words: list[str]) -> tuple[int, float]:
-    """Baseline: nodes of a plain dict-of-dicts trie and seconds to build it."""
-    start = time.perf_counter()
-    root: dict = {}
-    nodes = 1
-    for word in words:
-        node = root
-        for ch in word:
-            if ch not in node:
-                node[ch] = {}
-                nodes += 1
-            node = node[ch]
-    return nodes, time.perf_counter() - start
 
 
 def main(path: str) -> None:
@@ -45,7 +31,7 @@ def main(path: str) -> None:
     start = time.perf_counter()
     bdawg = build_dawg(keys)
     t_bdawg = time.perf_counter() - start
-    trie_nodes, t_trie = trie_size(words)
+    trie_nodes, _, t_trie = trie_size(words)
     print(f"{path}: {table.entries} entries -> {len(words)} words, normalized in {t_norm:.2f}s")
     print(f"DAWG:        {dawg.n_nodes} nodes, {dawg.n_edges} edges, {dawg.nbytes} bytes, {t_dawg:.2f}s")
     print(f"Boggle DAWG: {bdawg.n_nodes} nodes, {bdawg.n_edges} edges, {len(keys)} keys, {t_bdawg:.2f}s")

@@ -103,6 +103,8 @@ def test_report_html_and_zip_name_every_category(run):
         "grid.png",
         "trace.png",
         "jobs.png",
+        "lexicon.png",
+        "bee.png",
     ):
         assert any(n.endswith("/" + figure) for n in names), figure
 
@@ -145,6 +147,81 @@ def test_the_baseline_benchmark_agrees_with_the_reference(run):
     boards = rolled_boards(200, 1)
     total = sum(reference_score(Board(4, 4, tuple(int(c) for c in b)), words)[0] for b in boards)
     assert total == table["total_score"][0]
+
+
+NYT = {"size": 7, "min_length": 4, "short_length": 4, "short_points": 1, "pangram_bonus": 7, "exclude": "s"}
+
+
+def tiny_words(root) -> list[str]:
+    """The distinct words of the small run's lexicon."""
+    return sorted(set(pl.read_parquet(root / "results/lexicon/tiny/words.parquet")["word"].to_list()))
+
+
+def test_the_lexicon_baseline_counts_prefixes_and_suffix_classes(run):
+    root, _ = run
+    figures = json.loads((root / "results/report/benchmarks/lexicon.json").read_text())
+    words = tiny_words(root)
+    assert figures["words"] == len(words) and figures["methods"][1].startswith("plain trie")
+    dawg_nodes, trie_nodes = figures["nodes"]
+    prefixes = {w[:i] for w in words for i in range(1, len(w) + 1)}
+    assert trie_nodes == len(prefixes) + 1  # one node per distinct prefix, and the root
+    # the minimal DAWG: one node per distinct right language (the set of endings after a prefix)
+    endings: dict[str, set[str]] = {}
+    for w in words:
+        for i in range(len(w) + 1):
+            endings.setdefault(w[:i], set()).add(w[i:])
+    assert dawg_nodes == len({frozenset(e) for e in endings.values()}) < trie_nodes
+    assert all(s >= 0 for s in figures["seconds"])
+
+
+def brute_force_bee(words: list[str]) -> list[tuple]:
+    """Every NYT puzzle of `words`, best first: (letters, center, points, words, pangrams), word by word."""
+    ok = [w for w in words if len(w) >= 4 and "s" not in w and len(set(w)) <= 7]
+    out = []
+    for letters in {frozenset(w) for w in ok if len(set(w)) == 7}:
+        fits = [w for w in ok if set(w) <= letters]
+        for center in letters:
+            hits = [w for w in fits if center in w]
+            points = sum((1 if len(w) == 4 else len(w)) + 7 * (len(set(w)) == 7) for w in hits)
+            pangrams = sum(set(w) == letters for w in fits)
+            out.append((-points, -len(hits), "".join(sorted(letters)).upper(), center.upper(), pangrams))
+    return [(r[2], r[3], -r[0], -r[1], r[4]) for r in sorted(out)]
+
+
+def test_the_bee_baseline_and_kernel_agree_with_brute_force(run):
+    from puzzlesearch.report.bench import bee_rules
+
+    assert {k: getattr(bee_rules(), k) for k in NYT} == NYT  # the rules the brute force below follows
+    root, _ = run
+    figures = json.loads((root / "results/report/benchmarks/bee.json").read_text())
+    words = tiny_words(root)
+    expected = brute_force_bee(words)
+    assert figures["puzzles"] == len(expected) > 0
+    assert [tuple(r.values()) for r in figures["top"]] == expected[: len(figures["top"])]
+    assert figures["words"] == sum(len(w) >= 4 and "s" not in w and len(set(w)) <= 7 for w in words)
+    assert set(figures["seconds"]) == set(figures["methods"]) and all(len(v) == 2 for v in figures["seconds"].values())
+
+
+@pytest.mark.parametrize("bench", ["lexicon", "bee"])
+def test_a_baseline_benchmark_fails_when_the_methods_disagree(bench, tmp_path, monkeypatch):
+    from puzzlesearch import baselines
+    from puzzlesearch.errors import PuzzleError
+    from puzzlesearch.lexicon import LexiconSpec
+    from puzzlesearch.lexicon.artifacts import build_words
+    from puzzlesearch.report import bench as bench_mod
+
+    (tmp_path / "list.txt").write_text("\n".join(EXTRA_WORDS) + "\n")
+    path = tmp_path / "words.parquet"
+    build_words(LexiconSpec("t", str(tmp_path / "list.txt")), tmp_path / "list.txt", path)
+    run_it = getattr(bench_mod, f"run_{bench}")
+    assert run_it(path)  # they agree on the real words
+    if bench == "lexicon":
+        monkeypatch.setattr(baselines, "trie_size", lambda words: (10**6, len(words) + 1, 0.0))
+    else:
+        honest = baselines.baseline_puzzles
+        monkeypatch.setattr(baselines, "baseline_puzzles", lambda *a: honest(*a)[1:])
+    with pytest.raises(PuzzleError, match="benchmark"):
+        run_it(path)
 
 
 # ---------------------------------------------------------------- the figures' numbers

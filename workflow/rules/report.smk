@@ -8,12 +8,14 @@
 #   results/report/cube/tables.png, results/report/cube/{testset}/{moves,times}.png
 #   results/report/crossword/{lang}/{size}/{grid,trace}.png
 #   results/report/benchmarks/{boggle_scorer.tsv,jobs.png}
+#   results/report/benchmarks/{lexicon,bee}.{json,png}: fixed-work baselines (DAWG vs trie, numba vs Python)
 # report_targets() (all of them) is part of the default targets.
 from puzzlesearch.report import targets as report_paths
 
 REPORT_CODE = lib_files("report")
 REPORT_MB = 1000  # peak memory of a figure job (polars + matplotlib): about 200 MB
-REPORT_MINUTES = 5  # a figure job takes seconds; the benchmark baseline about a second of work
+REPORT_MINUTES = 5  # a figure job takes seconds; each benchmark baseline a few seconds of work
+BENCH_CODE = lib_files("report", "baselines.py", "lexicon/dawg.py", "bee")
 report_targets = lambda: report_paths.report_targets(config)
 
 
@@ -218,6 +220,56 @@ rule report_bench_boggle:
     shell:
         "puzzlesearch report bench-boggle --words {input.words:q} --dawg {input.dawg:q} --boards {params.boards:q}"
         " --seed {params.seed:q} --out {output:q} 2> {log:q}"
+
+
+rule report_bench_lexicon:
+    input:
+        words=lexicon_words(report_paths.bench_lexicon(config) or "none"),
+        code=BENCH_CODE,
+    output:
+        figures="results/report/benchmarks/lexicon.json",
+        plot=report(
+            "results/report/benchmarks/lexicon.png",
+            caption="../report/bench_lexicon.rst",
+            category="Benchmarks",
+            labels={"figure": "minimal DAWG vs plain trie"},
+        ),
+    log:
+        "logs/report/bench_lexicon.log",
+    threads: 1
+    resources:
+        mem_mb=REPORT_MB,
+        runtime=REPORT_MINUTES,
+    params:
+        lexicon=report_paths.bench_lexicon(config) or "none",
+    shell:
+        "puzzlesearch report bench-lexicon --lexicon {params.lexicon:q} --words {input.words:q}"
+        " --json-out {output.figures:q} --out {output.plot:q} 2> {log:q}"
+
+
+rule report_bench_bee:
+    input:
+        words=lexicon_words(report_paths.bee_bench_lexicon(config) or "none"),
+        code=BENCH_CODE,
+    output:
+        figures="results/report/benchmarks/bee.json",
+        plot=report(
+            "results/report/benchmarks/bee.png",
+            caption="../report/bench_bee.rst",
+            category="Benchmarks",
+            labels={"figure": "Spelling Bee: numba vs Python"},
+        ),
+    log:
+        "logs/report/bench_bee.log",
+    threads: 1
+    resources:
+        mem_mb=REPORT_MB,
+        runtime=REPORT_MINUTES,
+    params:
+        lexicon=report_paths.bee_bench_lexicon(config) or "none",
+    shell:
+        "puzzlesearch report bench-bee --lexicon {params.lexicon:q} --words {input.words:q}"
+        " --json-out {output.figures:q} --out {output.plot:q} 2> {log:q}"
 
 
 rule report_benchmarks:

@@ -71,3 +71,89 @@ def run(words_path: str | Path, dawg_path: str | Path, count: int, seed: int) ->
             "total_score": [int(fast.sum()), int(slow.sum())],
         }
     )
+
+
+# ---------------------------------------------------------------- lexicon: minimal DAWG vs plain trie
+
+DAWG, TRIE = "minimal DAWG", "plain trie (baseline)"
+
+
+def run_lexicon(words_path: str | Path) -> dict:
+    """Build the minimal DAWG and the plain trie of one word table's words: nodes and build seconds."""
+    from puzzlesearch.baselines import trie_size
+    from puzzlesearch.lexicon import build_dawg
+    from puzzlesearch.progress import Timer
+
+    words = sorted(set(_read_words(words_path)))
+    with Timer() as t:
+        dawg = build_dawg(words)
+    trie_nodes, trie_words, t_trie = trie_size(words)
+    if dawg.n_words != trie_words or dawg.n_nodes > trie_nodes or dawg.words() != words:
+        raise PuzzleError(
+            f"lexicon benchmark: the DAWG holds {dawg.n_words} words in {dawg.n_nodes} nodes, "
+            f"the trie {trie_words} words in {trie_nodes} nodes"
+        )
+    return {
+        "words": len(words),
+        "letters": sum(map(len, words)),
+        "methods": [DAWG, TRIE],
+        "nodes": [dawg.n_nodes, trie_nodes],
+        "seconds": [t.seconds, t_trie],
+        "dawg_edges": dawg.n_edges,
+        "dawg_bytes": dawg.nbytes,
+    }
+
+
+def _read_words(words_path: str | Path) -> list[str]:
+    """The `word` column of a words.parquet (one-line error when unreadable)."""
+    from puzzlesearch.report.data import need_columns, read_table
+
+    table = read_table(words_path, "word table")
+    need_columns(table, ("word",), str(words_path))
+    return table["word"].to_list()
+
+
+# ---------------------------------------------------------------- Spelling Bee: numba vs Python
+
+BEE_NUMBA, BEE_PYTHON = "numba + polars", "pure Python (baseline)"
+BEE_STEPS = ("table", "puzzles")  # letter-set table; every puzzle scored and ranked
+BEE_REPEAT = 3  # the numba steps take milliseconds: best of 3, after a warm-up
+BEE_TOP = 10  # top puzzles kept in the figures (both methods must agree on all of them, and on every other)
+
+
+def bee_rules():
+    """The NYT rules of bee_bench.py, every word counted (the baseline has no frequency floor)."""
+    from puzzlesearch.bee.model import BeeRules
+
+    return BeeRules(min_frequency=0)
+
+
+def run_bee(words_path: str | Path) -> dict:
+    """Mask table + puzzle ranking, numba against the Python baseline, on one word table."""
+    from puzzlesearch.baselines import baseline_puzzles, baseline_table, best_of, fast_puzzles, fast_rows, fast_table
+
+    _read_words(words_path)  # a clear error for a missing or damaged table
+    rules = bee_rules()
+    masks, table = fast_table(words_path, rules)  # warm-up: numba compile or cache load
+    fast_puzzles(masks, table, rules)
+    t_table, (masks, table) = best_of(BEE_REPEAT, lambda: fast_table(words_path, rules))
+    t_puzzles, puzzles = best_of(BEE_REPEAT, lambda: fast_puzzles(masks, table, rules))
+    b_table, (points, counts) = best_of(1, lambda: baseline_table(words_path, rules))
+    b_puzzles, base = best_of(1, lambda: baseline_puzzles(points, counts, rules))
+    fast = fast_rows(puzzles)
+    if fast != base:
+        bad = next((i for i, (a, b) in enumerate(zip(fast, base)) if a != b), min(len(fast), len(base)))
+        raise PuzzleError(
+            f"Spelling Bee benchmark: {len(fast)} numba puzzles, {len(base)} baseline puzzles; "
+            f"first difference at rank {bad + 1}"
+        )
+    return {
+        "words": int(masks["words"].sum()),
+        "masks": masks.height,
+        "pangram_sets": int(masks["pangram"].sum()),
+        "puzzles": len(base),
+        "methods": [BEE_NUMBA, BEE_PYTHON],
+        "steps": list(BEE_STEPS),
+        "seconds": {BEE_NUMBA: [t_table, t_puzzles], BEE_PYTHON: [b_table, b_puzzles]},
+        "top": [dict(zip(("letters", "center", "points", "words", "pangrams"), row)) for row in base[:BEE_TOP]],
+    }

@@ -74,6 +74,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--out", required=True, help=".tsv to write")
     p.set_defaults(func=cmd_bench_boggle)
 
+    for name, what in (("lexicon", "the minimal DAWG against a plain trie"), ("bee", "the numba Bee against Python")):
+        p = cmds.add_parser(f"bench-{name}", help=f"build {what} on one word table; figures and a plot")
+        p.add_argument("--lexicon", required=True, help="the lexicon's name (for the title)")
+        p.add_argument("--words", required=True, help="words.parquet (the fixed work)")
+        p.add_argument("--json-out", required=True, help="the figures (.json)")
+        p.add_argument("--out", required=True, help="the plot (.png or .svg)")
+        p.set_defaults(func=cmd_bench_figures, bench=name)
+
     p = cmds.add_parser("benchmarks", help="seconds per benchmarked job, and the scorer baseline")
     p.add_argument("--tsv", nargs="+", required=True, help="Snakemake benchmark files")
     p.add_argument("--baseline", help="the bench-boggle .tsv")
@@ -187,6 +195,30 @@ def cmd_bench_boggle(args) -> int:
 
     with atomic_path(args.out) as tmp:
         table.write_csv(tmp, separator="\t")
+    return 0
+
+
+def cmd_bench_figures(args) -> int:
+    """Run one bounded baseline benchmark (it fails when both methods disagree); write its figures and plot."""
+    import json
+
+    from puzzlesearch.io import write_text
+    from puzzlesearch.report import bench, plots
+
+    if args.bench == "lexicon":
+        figures = bench.run_lexicon(args.words)
+        title = f"Lexicon {args.lexicon}: {figures['words']:,} words, minimal DAWG vs plain trie"
+        fig = plots.draw_bench_lexicon(figures, title)
+    else:
+        figures = bench.run_bee(args.words)
+        sec = figures["seconds"]
+        speedup = sum(sec[bench.BEE_PYTHON]) / max(sum(sec[bench.BEE_NUMBA]), 1e-9)
+        title = (
+            f"Spelling Bee {args.lexicon}: {figures['puzzles']:,} puzzles, numba {speedup:,.0f}x the Python baseline"
+        )
+        fig = plots.draw_bench_bee(figures, title)
+    write_text(json.dumps(figures, indent=1) + "\n", args.json_out)
+    plots.save(fig, args.out)
     return 0
 
 

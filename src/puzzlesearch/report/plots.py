@@ -354,3 +354,60 @@ def draw_benchmarks(jobs: pl.DataFrame, baseline: pl.DataFrame, title: str) -> F
         )
     fig.suptitle(title, fontsize=10)
     return fig
+
+
+BASELINE_COLORS = ("#1f77b4", "#7f7f7f")  # the measured method, its baseline
+
+
+def _labelled_bars(ax, labels: list[str], values, fmt: str) -> None:
+    """One bar per method (measured, baseline), each with its value written on top."""
+    x = np.arange(len(labels))
+    bars = ax.bar(x, values, color=BASELINE_COLORS[: len(labels)])
+    ax.set_xticks(x, [m.replace(" (", "\n(") for m in labels], fontsize=8)
+    for bar, v in zip(bars, values):
+        ax.text(bar.get_x() + bar.get_width() / 2, v, format(v, fmt), ha="center", va="bottom", fontsize=8)
+    ax.margins(y=0.15)
+    ax.grid(axis="y", alpha=0.3)
+
+
+def draw_bench_lexicon(figures: dict, title: str) -> Figure:
+    """Nodes and build seconds of the minimal DAWG and the plain trie of the same words."""
+    fig, (nodes, secs) = plt.subplots(1, 2, figsize=(WIDE, TALL), layout="constrained")
+    _labelled_bars(nodes, figures["methods"], figures["nodes"], ",")
+    nodes.set_ylabel("nodes")
+    ratio = figures["nodes"][1] / max(figures["nodes"][0], 1)
+    nodes.set_title(f"{ratio:.1f}x fewer nodes", fontsize=9)
+    _labelled_bars(secs, figures["methods"], figures["seconds"], ".3f")
+    secs.set_ylabel("build seconds")
+    secs.set_title(
+        f"build: {figures['seconds'][0] / max(figures['seconds'][1], 1e-9):.1f}x the trie's time", fontsize=9
+    )
+    fig.suptitle(title, fontsize=10)
+    return fig
+
+
+def draw_bench_bee(figures: dict, title: str) -> Figure:
+    """Seconds of each step, numba against the Python baseline (log scale), and the top puzzles both find."""
+    fig, (secs, top) = plt.subplots(
+        1, 2, figsize=(WIDE + 2, TALL), gridspec_kw={"width_ratios": [3, 2]}, layout="constrained"
+    )
+    x = np.arange(len(figures["steps"]))
+    for i, method in enumerate(figures["methods"]):
+        values = figures["seconds"][method]
+        bars = secs.bar(x + (i - 0.5) * 0.4, values, 0.4, label=method, color=BASELINE_COLORS[i])
+        for bar, v in zip(bars, values):
+            secs.text(bar.get_x() + bar.get_width() / 2, v, f"{v:.3f} s", ha="center", va="bottom", fontsize=7)
+    secs.set_xticks(x, figures["steps"])
+    secs.set_yscale("log")
+    secs.set_ylabel("seconds (log)")
+    secs.legend(fontsize=8, loc="upper left")
+    secs.margins(y=0.3)
+    top.axis("off")
+    rows = [[r["letters"], r["center"], r["points"], r["words"]] for r in figures["top"]]
+    if rows:
+        table = top.table(cellText=rows, colLabels=["letters", "center", "points", "words"], loc="center")
+        table.auto_set_font_size(False)
+        table.set_fontsize(8)
+    top.set_title(f"top {len(rows)} of {figures['puzzles']:,} puzzles (both methods agree)", fontsize=9)
+    fig.suptitle(title, fontsize=10)
+    return fig

@@ -95,6 +95,18 @@ def bench_lexicon(config: dict) -> str | None:
     return lexicons[0] if lexicons else None
 
 
+def bee_bench_lexicon(config: dict) -> str | None:
+    """The lexicon of the Spelling Bee baseline benchmark (the first Bee lexicon), or None."""
+    lexicons = bee_lexicons(config)
+    return lexicons[0] if lexicons else None
+
+
+def baseline_figures(config: dict) -> list[str]:
+    """The plots of the fixed-work baseline benchmarks (lexicon: DAWG vs trie; Bee: numba vs Python)."""
+    out = [f"{REPORT}/benchmarks/lexicon.png"] if bench_lexicon(config) else []
+    return out + ([f"{REPORT}/benchmarks/bee.png"] if bee_bench_lexicon(config) else [])
+
+
 def report_files(config: dict) -> dict[str, list[str]]:
     """Category -> the report files the default run builds."""
     out = {"Boggle": [], "Spelling Bee": [], "Rubik's cube": [], "Crossword": [], "Benchmarks": []}
@@ -110,7 +122,7 @@ def report_files(config: dict) -> dict[str, list[str]]:
     ]
     for lang, size in crossword_jobs(config):
         out["Crossword"] += [f"{REPORT}/crossword/{lang}/{size}/{f}.png" for f in CROSSWORD_FIGURES]
-    out["Benchmarks"] = [f"{REPORT}/benchmarks/jobs.png"]
+    out["Benchmarks"] = [f"{REPORT}/benchmarks/jobs.png"] + baseline_figures(config)
     return out
 
 
