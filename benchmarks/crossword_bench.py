@@ -9,7 +9,9 @@ Prints figures and ratios against baselines run in the same process:
 - fill: seconds per pattern with the default fill (frequency-weighted word order, noisy
   restarts, last-conflict) vs a plain baseline on the same patterns and budget: no
   frequency weight, no restart noise, no last-conflict (dom/wdeg slot order and Luby
-  node limits kept, since the time budget is checked between attempts).
+  node limits kept, since the time budget is checked between attempts); both from
+  puzzlesearch.baselines.fill_with (the report's crossword benchmark uses the same code).
+  --fill-nodes N bounds each fill by N search nodes instead of time.
 Runs on one core (numba kernels are single-threaded). Timings exclude kernel loading.
 """
 
@@ -25,9 +27,10 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
+from puzzlesearch.baselines import fill_with
 from puzzlesearch.config import validate_config
 from puzzlesearch.crossword import kernels
-from puzzlesearch.crossword.fill import FillSettings, NoFill, american_pattern, fill
+from puzzlesearch.crossword.fill import FillSettings, american_pattern
 from puzzlesearch.crossword.model import Language, runs
 from puzzlesearch.crossword.search import generate
 from puzzlesearch.crossword.settings import GenerateSettings as SearchSettings
@@ -67,33 +70,25 @@ def run_generation(tables, lang, seeds, budget, focus):
     return solved, statistics.median(secs), secs
 
 
-BASELINE_FILL = {"freq_weight": 0.0, "noise": 0.0, "last_conflict": False}
-NO_NODE_LIMIT = 10**15  # the benchmark compares time-budgeted fills
+NO_NODE_LIMIT = 10**15  # without --fill-nodes the benchmark compares time-budgeted fills
 
 
-def run_fill(patterns, tables, budget, label, **knobs):
-    """Fill each pattern; print one line each; return the seconds (inf when not filled)."""
+def run_fill(patterns, tables, budget, label, baseline=False, nodes=None):
+    """Fill each pattern (the fill, or the baseline of puzzlesearch.baselines); print one line each; seconds (inf when not filled)."""
+    settings = FillSettings(time_budget=budget, max_nodes=nodes or NO_NODE_LIMIT)
     secs = []
     for seed, pattern in patterns:
         blacks = int((pattern == 0).sum())
-        try:
-            knobs = dict(knobs)
-            last_conflict = knobs.pop("last_conflict", True)
-            r = fill(
-                pattern,
-                tables,
-                FillSettings(time_budget=budget, max_nodes=NO_NODE_LIMIT, **knobs),
-                progress=False,
-                last_conflict=last_conflict,
-            )
-            secs.append(r.seconds)
-            print(
-                f"  {label} pattern {seed} ({blacks} black, {blacks / pattern.size:.1%}): {r.seconds:.2f}s, "
-                f"{r.nodes} nodes, {r.restarts} restarts, quality {r.quality:.2f}"
-            )
-        except NoFill as e:
+        r = fill_with(pattern, tables, settings, baseline)
+        if r is None:
             secs.append(float("inf"))
-            print(f"  {label} pattern {seed} ({blacks} black): {e}")
+            print(f"  {label} pattern {seed} ({blacks} black): not filled within the budget")
+            continue
+        secs.append(r.seconds)
+        print(
+            f"  {label} pattern {seed} ({blacks} black, {blacks / pattern.size:.1%}): {r.seconds:.2f}s, "
+            f"{r.nodes} nodes, {r.restarts} restarts, quality {r.quality:.2f}"
+        )
     return secs
 
 
@@ -119,7 +114,8 @@ def main() -> None:
     ap.add_argument("--patterns", type=int, default=6)
     ap.add_argument("--gen-floor", type=int, default=0, help="frequency floor of generated words")
     ap.add_argument("--fill-floor", type=int, default=0, help="frequency floor of fill words")
-    ap.add_argument("--fill-budget", type=float, default=30.0)
+    ap.add_argument("--fill-budget", type=float, default=30.0, help="seconds per fill (a cap when --fill-nodes)")
+    ap.add_argument("--fill-nodes", type=int, help="node budget per fill: bound the fills by work, not time")
     ap.add_argument("--max-word", type=int, default=9, help="longest slot of the random patterns")
     ap.add_argument("--root", help="project root holding results/ (default: a temporary folder)")
     args = ap.parse_args()
@@ -177,8 +173,8 @@ def main() -> None:
         except PuzzleError:
             pass  # no such pattern from this seed
         seed += 1
-    secs = run_fill(patterns, ftables, args.fill_budget, "fill")
-    b_secs = run_fill(patterns, ftables, args.fill_budget, "baseline", **BASELINE_FILL)
+    secs = run_fill(patterns, ftables, args.fill_budget, "fill", nodes=args.fill_nodes)
+    b_secs = run_fill(patterns, ftables, args.fill_budget, "baseline", baseline=True, nodes=args.fill_nodes)
     med, b_med = statistics.median(secs), statistics.median(b_secs)
     n = len(patterns)
     print(

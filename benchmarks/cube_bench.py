@@ -60,24 +60,9 @@ def baseline_ms(cubes) -> float:
 
 def kociemba_baseline(cubes):
     """(moves, ms) per cube of the `kociemba` C package, each answer verified; None if absent."""
-    try:
-        import kociemba
-    except ImportError:
-        return None
-    from puzzlesearch.cube.facelets import to_facelets
-    from puzzlesearch.cube.solve import verify
+    from puzzlesearch.baselines import kociemba_solves
 
-    lengths, times = [], []
-    kociemba.solve(to_facelets(cubes[0]))  # load its tables outside the timings
-    for cube in cubes:
-        facelets = to_facelets(cube)
-        t0 = time.perf_counter()
-        answer = kociemba.solve(facelets)
-        times.append((time.perf_counter() - t0) * 1000)
-        moves = parse_moves(answer)
-        verify(cube, moves)
-        lengths.append(len(moves))
-    return lengths, times
+    return kociemba_solves(cubes)
 
 
 def main() -> int:

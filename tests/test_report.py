@@ -23,12 +23,21 @@ lexicons:
   tiny: tiny.txt
 boggle: {lexicons: [tiny], seeds: 2, max_boards: 2000, pool_size: 10, scan: {boards: 1, distance: 1}}
 bee: {lexicons: [tiny]}
-crossword: {langs: [en, num], sizes: [5], seeds: 2, max_pops: 512, lexicons: {en: tiny}, fill: {patterns: []}}
+crossword:
+  langs: [en, num]
+  sizes: [5]
+  seeds: 2
+  max_pops: 512
+  lexicons: {en: tiny}
+  fill: {patterns: [], min_frequency: 0}
 cube:
   solvers: [thistlethwaite]
   testsets: {r3: {random: 3, seed: 1}}
   default_testsets: [r3]
 """
+# The crossword benchmark's pattern, replaced in the small run by one the tiny list can fill
+# (a 4x4 frame around a black 2x2, e.g. TEAR, GIRT across and TANG, RENT down).
+FRAME = "....\n.##.\n.##.\n....\n"
 
 
 def small_config() -> dict:
@@ -47,6 +56,9 @@ def run(tmp_path_factory):
     with open(root / "tiny.txt", "a") as fh:
         fh.write("\n".join(EXTRA_WORDS) + "\n")
     (root / "config.yaml").write_text(SMALL_CONFIG)
+    from puzzlesearch.report.targets import FILL_BENCH_PATTERN
+
+    (root / FILL_BENCH_PATTERN).write_text(FRAME)
     out = snakemake(root, cores="2")
     assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
     for name in ("report.html", "report.zip"):
@@ -105,6 +117,8 @@ def test_report_html_and_zip_name_every_category(run):
         "jobs.png",
         "lexicon.png",
         "bee.png",
+        "cube.png",
+        "crossword.png",
     ):
         assert any(n.endswith("/" + figure) for n in names), figure
 
@@ -222,6 +236,96 @@ def test_a_baseline_benchmark_fails_when_the_methods_disagree(bench, tmp_path, m
         monkeypatch.setattr(baselines, "baseline_puzzles", lambda *a: honest(*a)[1:])
     with pytest.raises(PuzzleError, match="benchmark"):
         run_it(path)
+
+
+def test_the_cube_benchmark_summarises_the_solve_tables(run):
+    import importlib.util
+
+    from puzzlesearch.baselines import CUBE_PEERS
+
+    root, _ = run
+    figures = json.loads((root / "results/report/benchmarks/cube.json").read_text())
+    ours = [r for r in figures["rows"] if r["kind"] == "this run"]
+    assert [r["name"] for r in ours] == ["thistlethwaite"] and figures["cubes"] == 3
+    table = pl.read_parquet(root / "results/cube/thistlethwaite/r3.parquet")
+    ms, moves = table["milliseconds"].to_numpy(), table["moves"].to_numpy()
+    assert ours[0]["median_ms"] == pytest.approx(np.median(ms)) and ours[0]["mean_ms"] == pytest.approx(ms.mean())
+    assert ours[0]["mean_moves"] == pytest.approx(moves.mean()) and ours[0]["max_moves"] == moves.max()
+    assert [p["name"] for p in figures["peers"]] == [p.name for p in CUBE_PEERS]
+    assert {p["name"]: p["mean_ms"] for p in figures["peers"]}["min2phase (Java)"] == 7.96
+    installed = importlib.util.find_spec("kociemba") is not None
+    assert figures["kociemba_installed"] == installed == any(r["kind"] != "this run" for r in figures["rows"])
+
+
+def grid_words(rows: list[str]) -> list[str]:
+    """The runs of 2+ letters of a grid, across then down (independent of the fill's own slot code)."""
+    columns = ["".join(col) for col in zip(*rows)]
+    return [w for line in rows + columns for w in line.split("#") if len(w) >= 2]
+
+
+def test_the_crossword_benchmark_fills_are_valid(run):
+    root, _ = run
+    figures = json.loads((root / "results/report/benchmarks/crossword.json").read_text())
+    assert figures["filled"] == [True, True] and figures["node_budget"] == 100_000
+    words = set(tiny_words(root))
+    pattern = FRAME.split()
+    for grid in figures["grid"]:
+        assert [[ch == "#" for ch in row] for row in grid] == [[ch == "#" for ch in row] for row in pattern]
+        found = grid_words(grid)
+        assert len(found) == 4 and len(set(found)) == 4 and set(found) <= words, grid
+    assert all(0 < n <= figures["node_budget"] for n in figures["nodes"])
+
+
+def test_the_cube_benchmark_fails_on_a_wrong_answer(tmp_path):
+    from puzzlesearch.cube.cubie import SOLVED, parse_moves
+    from puzzlesearch.errors import PuzzleError
+    from puzzlesearch.report.bench import run_cube
+
+    cube = SOLVED.apply(parse_moves("R U F2"))
+    row = {"cube": cube.to_text(), "moves": 3, "milliseconds": 1.0, "stopped_by": "complete"}
+    pl.DataFrame([dict(row, solution="F2 U' R'")]).write_parquet(tmp_path / "good.parquet")
+    pl.DataFrame([dict(row, solution="F2 U R'")]).write_parquet(tmp_path / "bad.parquet")
+    assert run_cube(["a"], [str(tmp_path / "good.parquet")])["rows"][0]["max_moves"] == 3
+    with pytest.raises(PuzzleError, match="does not solve"):
+        run_cube(["a"], [str(tmp_path / "bad.parquet")])
+
+
+def test_the_kociemba_baseline_verifies_each_answer(monkeypatch):
+    import sys
+    import types
+
+    from puzzlesearch.baselines import kociemba_solves
+    from puzzlesearch.cube.cubie import SOLVED, parse_moves
+    from puzzlesearch.cube.facelets import to_facelets
+    from puzzlesearch.cube.solve import UnverifiedSolution
+
+    cube = SOLVED.apply(parse_moves("R U F2"))
+    answers = {to_facelets(cube): "F2 U' R'"}  # a stand-in for the C package: its answer format
+    monkeypatch.setitem(sys.modules, "kociemba", types.SimpleNamespace(solve=lambda facelets: answers[facelets]))
+    moves, ms = kociemba_solves([cube, cube])
+    assert moves == [3, 3] and len(ms) == 2
+    answers[to_facelets(cube)] = "F2 U R'"
+    with pytest.raises(UnverifiedSolution):
+        kociemba_solves([cube])
+
+
+def test_a_fill_with_a_foreign_word_is_refused():
+    from puzzlesearch.crossword.model import Alphabet
+    from puzzlesearch.errors import PuzzleError
+    from puzzlesearch.report.bench import check_fill
+
+    alphabet = Alphabet("abcdefghijklmnopqrstuvwxyz", "ltr")
+    rows = ["tear", "a##e", "n##n", "girt"]
+    grid = np.array([[0 if ch == "#" else ord(ch) - 96 for ch in row] for row in rows], dtype=np.int8)
+    pattern = np.where(grid == 0, 0, -1)
+
+    class Fill:  # the one field check_fill reads
+        pass
+
+    Fill.grid = grid
+    check_fill(pattern, Fill, alphabet, {"tear", "tang", "rent", "girt"}, "fill")
+    with pytest.raises(PuzzleError, match="not a valid fill"):
+        check_fill(pattern, Fill, alphabet, {"tear", "tang", "rent"}, "fill")
 
 
 # ---------------------------------------------------------------- the figures' numbers

@@ -9,6 +9,8 @@
 #   results/report/crossword/{lang}/{size}/{grid,trace}.png
 #   results/report/benchmarks/{boggle_scorer.tsv,jobs.png}
 #   results/report/benchmarks/{lexicon,bee}.{json,png}: fixed-work baselines (DAWG vs trie, numba vs Python)
+#   results/report/benchmarks/cube.{json,png}: our cube solvers vs published two-phase solvers
+#   results/report/benchmarks/crossword.{json,png}: the fill vs the baseline fill, one pattern, one node budget
 # report_targets() (all of them) is part of the default targets.
 from puzzlesearch.report import targets as report_paths
 
@@ -17,6 +19,8 @@ REPORT_MB = 1000  # peak memory of a figure job (polars + matplotlib): about 200
 REPORT_MINUTES = 5  # a figure job takes seconds; each benchmark baseline a few seconds of work
 BENCH_CODE = lib_files("report", "baselines.py", "lexicon/dawg.py", "bee")
 report_targets = lambda: report_paths.report_targets(config)
+CW_BENCH_LANG = report_paths.crossword_bench_lang(config) or "en"
+CW_BENCH_LEXICON = crossword_lexicon(CW_BENCH_LANG) if report_paths.crossword_bench_lang(config) else "none"
 
 
 rule report_boggle:
@@ -269,6 +273,62 @@ rule report_bench_bee:
         lexicon=report_paths.bee_bench_lexicon(config) or "none",
     shell:
         "puzzlesearch report bench-bee --lexicon {params.lexicon:q} --words {input.words:q}"
+        " --json-out {output.figures:q} --out {output.plot:q} 2> {log:q}"
+
+
+rule report_bench_cube:
+    input:
+        solves=report_paths.cube_solve_tables(config, report_paths.cube_bench_testset(config) or "none"),
+        code=lib_files("report", "baselines.py", "cube/cubie.py", "cube/facelets.py"),
+    output:
+        figures="results/report/benchmarks/cube.json",
+        plot=report(
+            "results/report/benchmarks/cube.png",
+            caption="../report/bench_cube.rst",
+            category="Benchmarks",
+            labels={"figure": "Rubik's cube vs published solvers"},
+        ),
+    log:
+        "logs/report/bench_cube.log",
+    threads: 1
+    resources:
+        mem_mb=REPORT_MB,
+        runtime=REPORT_MINUTES,
+    params:
+        testset=report_paths.cube_bench_testset(config) or "none",
+        solvers=config["cube"]["solvers"],
+    shell:
+        "puzzlesearch report bench-cube --testset {params.testset:q} --solvers {params.solvers:q}"
+        " --solves {input.solves:q} --json-out {output.figures:q} --out {output.plot:q} 2> {log:q}"
+
+
+rule report_bench_crossword:
+    input:
+        pattern=report_paths.FILL_BENCH_PATTERN,
+        tables=crossword_tables(CW_BENCH_LEXICON),
+        words=lexicon_words(CW_BENCH_LEXICON),
+        code=lib_files("report", "baselines.py", "crossword"),
+    output:
+        figures="results/report/benchmarks/crossword.json",
+        plot=report(
+            "results/report/benchmarks/crossword.png",
+            caption="../report/bench_crossword.rst",
+            category="Benchmarks",
+            labels={"figure": "crossword fill vs the baseline fill"},
+        ),
+    log:
+        "logs/report/bench_crossword.log",
+    threads: 1
+    resources:
+        mem_mb=REPORT_MB,
+        runtime=REPORT_MINUTES,
+    params:
+        settings=CW_FILL_SETTINGS.to_json(),
+        lang=CW_BENCH_LANG,
+        nodes=report_paths.FILL_BENCH_NODES,
+    shell:
+        "puzzlesearch report bench-crossword --settings {params.settings:q} --tables {input.tables:q}"
+        " --words {input.words:q} --lang {params.lang:q} --pattern {input.pattern:q} --nodes {params.nodes:q}"
         " --json-out {output.figures:q} --out {output.plot:q} 2> {log:q}"
 
 

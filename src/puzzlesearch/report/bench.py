@@ -157,3 +157,137 @@ def run_bee(words_path: str | Path) -> dict:
         "seconds": {BEE_NUMBA: [t_table, t_puzzles], BEE_PYTHON: [b_table, b_puzzles]},
         "top": [dict(zip(("letters", "center", "points", "words", "pangrams"), row)) for row in base[:BEE_TOP]],
     }
+
+
+# ---------------------------------------------------------------- Rubik's cube: our solvers vs published peers
+
+OURS, LIVE, PUBLISHED = "this run", "measured here, same cubes", "published"  # the `kind` of a cube row
+
+
+def cube_row(name: str, kind: str, moves, ms, source: str) -> dict:
+    """One solver's figures: median and mean ms per cube, mean and max moves."""
+    moves, ms = np.asarray(moves, dtype=np.float64), np.asarray(ms, dtype=np.float64)
+    return {
+        "name": name,
+        "kind": kind,
+        "cubes": int(moves.size),
+        "median_ms": float(np.median(ms)),
+        "mean_ms": float(np.mean(ms)),
+        "mean_moves": float(np.mean(moves)),
+        "max_moves": int(np.max(moves)),
+        "source": source,
+    }
+
+
+def verified_solves(solver: str, path: str | Path, table: pl.DataFrame) -> None:
+    """Raise unless every solution of a solve table solves its cube (by our cubie model)."""
+    from puzzlesearch.cube.cubie import parse_cubies, parse_moves
+
+    for i, (cube, solution, moves) in enumerate(table.select("cube", "solution", "moves").iter_rows()):
+        sequence = parse_moves(solution)
+        if len(sequence) != moves or not parse_cubies(cube).apply(sequence).is_solved:
+            raise PuzzleError(f"cube benchmark: {solver} answer {i + 1} of {path} does not solve its cube")
+
+
+def run_cube(solvers: list[str], paths: list[str]) -> dict:
+    """Our solvers' figures from their solve tables, the published peers, and the kociemba package if importable."""
+    from dataclasses import asdict
+
+    from puzzlesearch.baselines import CUBE_PEERS, KOCIEMBA_LIVE, kociemba_solves
+    from puzzlesearch.cube.cubie import parse_cubies
+    from puzzlesearch.report.data import cube_solves, need_columns
+
+    solves = cube_solves(solvers, paths)
+    rows = []
+    for (solver, table), path in zip(solves.items(), paths):
+        need_columns(table, ("cube", "solution"), f"cube solves {path}")
+        if table.height == 0:
+            raise PuzzleError(f"cube benchmark: {path} has no solves")
+        verified_solves(solver, path, table)
+        rows.append(cube_row(solver, OURS, table["moves"], table["milliseconds"], str(path)))
+    cubes = [parse_cubies(c) for c in next(iter(solves.values()))["cube"]]
+    live = kociemba_solves(cubes)
+    if live is not None:
+        rows.append(cube_row(KOCIEMBA_LIVE, LIVE, *live, "pip package kociemba, every answer verified"))
+    return {
+        "cubes": len(cubes),
+        "kociemba_installed": live is not None,
+        "rows": rows,
+        "peers": [dict(asdict(p), kind=PUBLISHED) for p in CUBE_PEERS],
+    }
+
+
+# ---------------------------------------------------------------- Crossword: the fill vs the baseline fill
+
+FILL, FILL_BASELINE = "fill (frequency-weighted, noisy restarts, last-conflict)", "plain baseline fill"
+
+
+def fill_words(grid: np.ndarray, alphabet) -> list[str]:
+    """The words of a filled grid, read off its runs of 2+ white cells (across, then down)."""
+    from puzzlesearch.crossword.model import runs
+
+    out = []
+    for lines in (grid, grid.T):
+        for line in lines:
+            out += [alphabet.decode(line[s : s + n]) for s, n in runs(line != 0) if n >= 2]
+    return out
+
+
+def grid_text(grid: np.ndarray, alphabet) -> list[str]:
+    """A filled grid as rows of letters in reading order, '#' for black."""
+    return ["".join(alphabet.decode(row[c : c + 1]) if row[c] else "#" for c in range(len(row))) for row in grid]
+
+
+def check_fill(pattern: np.ndarray, filled, alphabet, words: set[str], label: str) -> None:
+    """Raise unless a fill keeps the pattern's blacks and letters and every slot holds a distinct lexicon word."""
+    grid = np.asarray(filled.grid)
+    kept = np.array_equal(grid == 0, pattern == 0) and np.all(grid[pattern > 0] == pattern[pattern > 0])
+    found = fill_words(grid, alphabet)
+    unknown = [w for w in found if w not in words]
+    if not kept or unknown or len(set(found)) != len(found):
+        raise PuzzleError(
+            f"crossword benchmark: the {label} is not a valid fill of the pattern "
+            f"({'; '.join(unknown[:3]) or 'cells or repeats'})"
+        )
+
+
+def run_crossword(tables_path: str | Path, words_path: str | Path, pattern_path: str | Path, settings, nodes: int):
+    """Fill one pattern with the default knobs and with the baseline's, the same node budget; both verified."""
+    import dataclasses
+
+    from puzzlesearch.baselines import fill_with
+    from puzzlesearch.crossword.io import read_pattern
+    from puzzlesearch.crossword.tables import load_tables
+
+    if nodes < settings.first_nodes:
+        raise PuzzleError(f"--nodes {nodes}: give at least crossword.fill.first_nodes ({settings.first_nodes})")
+    settings = dataclasses.replace(settings, max_nodes=nodes)
+    tables = load_tables(tables_path, settings.min_frequency)
+    pattern = read_pattern(pattern_path, tables.alphabet)
+    table = _read_frame(words_path, ("word", "frequency"))
+    lexicon = set(table.filter(pl.col("frequency").fill_null(0) >= settings.min_frequency)["word"].to_list())
+    fill_with(pattern, tables, dataclasses.replace(settings, max_nodes=settings.first_nodes), False)  # load kernels
+    out = {"pattern": str(pattern_path), "shape": list(pattern.shape), "black": int((pattern == 0).sum())}
+    out |= {"node_budget": nodes, "min_frequency": settings.min_frequency, "methods": [FILL, FILL_BASELINE]}
+    for key in ("filled", "nodes", "seconds", "quality", "restarts", "grid"):
+        out[key] = []
+    for method, baseline in ((FILL, False), (FILL_BASELINE, True)):
+        r = fill_with(pattern, tables, settings, baseline)
+        if r is not None:
+            check_fill(pattern, r, tables.alphabet, lexicon, method)
+        out["filled"].append(r is not None)
+        out["nodes"].append(r.nodes if r else nodes)
+        out["seconds"].append(r.seconds if r else None)
+        out["quality"].append(r.quality if r else None)
+        out["restarts"].append(r.restarts if r else None)
+        out["grid"].append(grid_text(r.grid, tables.alphabet) if r else [])
+    return out
+
+
+def _read_frame(path: str | Path, columns: tuple[str, ...]) -> pl.DataFrame:
+    """A Parquet table with the given columns (one-line error when unreadable)."""
+    from puzzlesearch.report.data import need_columns, read_table
+
+    table = read_table(path, "word table")
+    need_columns(table, columns, str(path))
+    return table

@@ -82,6 +82,29 @@ def register(sub: argparse._SubParsersAction) -> None:
         p.add_argument("--out", required=True, help="the plot (.png or .svg)")
         p.set_defaults(func=cmd_bench_figures, bench=name)
 
+    p = cmds.add_parser(
+        "bench-cube", help="our cube solvers beside published two-phase solvers (and kociemba if installed)"
+    )
+    p.add_argument("--testset", required=True)
+    p.add_argument("--solvers", nargs="+", required=True, help="solver names, in the order of --solves")
+    p.add_argument("--solves", nargs="+", required=True, help="solve tables (one per solver)")
+    p.add_argument("--json-out", required=True, help="the figures (.json)")
+    p.add_argument("--out", required=True, help="the plot (.png or .svg)")
+    p.set_defaults(func=cmd_bench_cube)
+
+    p = cmds.add_parser(
+        "bench-crossword", help="fill one pattern with the fill and the baseline fill, same node budget"
+    )
+    p.add_argument("--settings", required=True, help="the crossword.fill settings (JSON)")
+    p.add_argument("--tables", required=True, help="the fill language's tables.npz")
+    p.add_argument("--words", required=True, help="the same lexicon's words.parquet (checks every fill word)")
+    p.add_argument("--lang", required=True)
+    p.add_argument("--pattern", required=True, help="the pattern file")
+    p.add_argument("--nodes", type=int, required=True, help="node budget of each fill (the work bound)")
+    p.add_argument("--json-out", required=True, help="the figures (.json)")
+    p.add_argument("--out", required=True, help="the plot (.png or .svg)")
+    p.set_defaults(func=cmd_bench_crossword)
+
     p = cmds.add_parser("benchmarks", help="seconds per benchmarked job, and the scorer baseline")
     p.add_argument("--tsv", nargs="+", required=True, help="Snakemake benchmark files")
     p.add_argument("--baseline", help="the bench-boggle .tsv")
@@ -219,6 +242,44 @@ def cmd_bench_figures(args) -> int:
         fig = plots.draw_bench_bee(figures, title)
     write_text(json.dumps(figures, indent=1) + "\n", args.json_out)
     plots.save(fig, args.out)
+    return 0
+
+
+def cmd_bench_cube(args) -> int:
+    """Our solvers' figures (every answer verified) beside the peers'; figures and plot."""
+    import json
+
+    from puzzlesearch.io import write_text
+    from puzzlesearch.report import bench, plots
+
+    figures = bench.run_cube(args.solvers, args.solves)
+    live = "kociemba timed here" if figures["kociemba_installed"] else "kociemba package not installed"
+    title = f"Rubik's cube {args.testset} ({figures['cubes']} cubes, all verified) vs published solvers; {live}"
+    write_text(json.dumps(figures, indent=1) + "\n", args.json_out)
+    plots.save(plots.draw_bench_cube(figures, title), args.out)
+    return 0
+
+
+def cmd_bench_crossword(args) -> int:
+    """Both fills of the benchmark pattern (each verified); figures and plot."""
+    import json
+    from pathlib import Path
+
+    from puzzlesearch.crossword.settings import FillSettings
+    from puzzlesearch.crossword.tables import language_of, load_tables
+    from puzzlesearch.io import write_text
+    from puzzlesearch.report import bench, plots
+
+    settings = FillSettings.from_json(args.settings)
+    language_of(args.lang, load_tables(args.tables, settings.min_frequency))  # the right alphabet, else one line
+    figures = bench.run_crossword(args.tables, args.words, args.pattern, settings, args.nodes)
+    rows, cols = figures["shape"]
+    title = (
+        f"Crossword fill {args.lang}, pattern {Path(args.pattern).stem} ({rows}x{cols}, {figures['black']} black): "
+        f"budget {args.nodes:,} nodes each, floor {settings.min_frequency}"
+    )
+    write_text(json.dumps(figures, indent=1) + "\n", args.json_out)
+    plots.save(plots.draw_bench_crossword(figures, title), args.out)
     return 0
 
 

@@ -411,3 +411,67 @@ def draw_bench_bee(figures: dict, title: str) -> Figure:
     top.set_title(f"top {len(rows)} of {figures['puzzles']:,} puzzles (both methods agree)", fontsize=9)
     fig.suptitle(title, fontsize=10)
     return fig
+
+
+CUBE_KIND_STYLE = {  # bar style per kind of figure: ours, measured here, published
+    "this run": {"color": "#1f77b4"},
+    "measured here, same cubes": {"color": "#7f7f7f"},
+    "published": {"color": "white", "edgecolor": "#7f7f7f", "hatch": "//"},
+}
+GOD_NUMBER = 20  # every cube is solvable in 20 moves (Rokicki et al. 2010)
+
+
+def _paired_barh(ax, entries: list[dict], keys: tuple[str, str], fmt: str) -> None:
+    """Two horizontal bars per entry (keys[0] solid-edged, keys[1] lighter), missing values left out."""
+    y = np.arange(len(entries))
+    for j, (key, alpha) in enumerate(zip(keys, (1.0, 0.45))):
+        for i, e in enumerate(entries):
+            if e.get(key) is None:
+                continue
+            style = CUBE_KIND_STYLE[e["kind"]]
+            ax.barh(y[i] + (j - 0.5) * 0.38, e[key], 0.38, alpha=alpha, **style)
+            ax.text(e[key], y[i] + (j - 0.5) * 0.38, f" {key.split('_')[0]} {e[key]:{fmt}}", va="center", fontsize=7)
+    ax.set_yticks(y, [f"{e['name']}\n({e['kind']})" for e in entries], fontsize=7)
+    ax.grid(axis="x", alpha=0.3)
+
+
+def draw_bench_cube(figures: dict, title: str) -> Figure:
+    """ms per cube (median, mean; log) and moves (mean, max) of our solvers, beside the peers' figures."""
+    entries = figures["rows"] + figures["peers"]
+    fig, (ms, moves) = plt.subplots(
+        1, 2, figsize=(WIDE + 3, 0.55 * len(entries) + 1.8), sharey=True, layout="constrained"
+    )
+    _paired_barh(ms, entries, ("median_ms", "mean_ms"), ",.4g")
+    ms.invert_yaxis()  # the first entry on top (the y axis is shared: invert once)
+    ms.set_xscale("log")
+    ms.set_xlabel("ms per cube (log)")
+    ms.margins(x=0.35)
+    _paired_barh(moves, entries, ("mean_moves", "max_moves"), "g")
+    moves.axvline(GOD_NUMBER, color="black", linestyle=":", linewidth=1)
+    moves.set_xlabel(f"moves (dotted: {GOD_NUMBER}, enough for every cube)")
+    moves.margins(x=0.25)
+    fig.suptitle(title, fontsize=10)
+    return fig
+
+
+def draw_bench_crossword(figures: dict, title: str) -> Figure:
+    """Nodes to a fill (the work; the budget when unfilled), seconds and fill quality of both fills."""
+    fig, axes = plt.subplots(1, 3, figsize=(WIDE + 2, TALL), layout="constrained")
+    labels = [m.replace(" (", "\n(").replace(", ", ",\n") for m in figures["methods"]]
+    for ax, key, fmt, what in zip(
+        axes,
+        ("nodes", "seconds", "quality"),
+        (",", ".3f", ".2f"),
+        ("search nodes to a fill", "seconds (kernels loaded)", "quality: mean log10 frequency"),
+    ):
+        values = [v if v is not None and ok else 0 for v, ok in zip(figures[key], figures["filled"])]
+        _labelled_bars(ax, labels, values, fmt)
+        ax.set_xticks(ax.get_xticks(), labels, fontsize=7)
+        ax.set_title(what, fontsize=9)
+    for i, ok in enumerate(figures["filled"]):
+        if not ok:
+            axes[0].text(
+                i, figures["node_budget"], "not filled\nwithin the budget", ha="center", va="bottom", fontsize=7
+            )
+    fig.suptitle(title, fontsize=10)
+    return fig

@@ -14,6 +14,8 @@ CROSSWORD_FIGURES = ("grid", "trace")
 CUBE_FIGURES = ("moves", "times")
 BENCH_BOARDS = 200  # boards both Boggle scorers score in the baseline benchmark (about a second of Python)
 BENCH_SEED = 1
+FILL_BENCH_PATTERN = "workflow/crossword/patterns/bench13.txt"  # filled by both fills in the crossword benchmark
+FILL_BENCH_NODES = 100_000  # node budget of each fill there (a few seconds at most; the work bound)
 
 
 def boggle_lexicons(config: dict) -> list[str]:
@@ -101,10 +103,25 @@ def bee_bench_lexicon(config: dict) -> str | None:
     return lexicons[0] if lexicons else None
 
 
+def cube_bench_testset(config: dict) -> str | None:
+    """The test set of the cube benchmark figure (the first default test set), or None."""
+    sets = config["cube"]["default_testsets"]
+    return sets[0] if sets and config["cube"]["solvers"] else None
+
+
+def crossword_bench_lang(config: dict) -> str | None:
+    """The language of the crossword fill benchmark (crossword.fill.lang, when the run uses its lexicon), or None."""
+    cw = config["crossword"]
+    lang = cw["fill"]["lang"]
+    return lang if lang in cw["langs"] or cw["fill"]["patterns"] else None
+
+
 def baseline_figures(config: dict) -> list[str]:
-    """The plots of the fixed-work baseline benchmarks (lexicon: DAWG vs trie; Bee: numba vs Python)."""
+    """The plots of the baseline benchmarks (lexicon: DAWG vs trie; Bee: numba vs Python; cube vs peers; fill)."""
     out = [f"{REPORT}/benchmarks/lexicon.png"] if bench_lexicon(config) else []
-    return out + ([f"{REPORT}/benchmarks/bee.png"] if bee_bench_lexicon(config) else [])
+    out += [f"{REPORT}/benchmarks/bee.png"] if bee_bench_lexicon(config) else []
+    out += [f"{REPORT}/benchmarks/cube.png"] if cube_bench_testset(config) else []
+    return out + ([f"{REPORT}/benchmarks/crossword.png"] if crossword_bench_lang(config) else [])
 
 
 def report_files(config: dict) -> dict[str, list[str]]:
