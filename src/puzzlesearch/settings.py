@@ -63,9 +63,14 @@ def _schema_text(name: str) -> str:
     return (resources.files("puzzlesearch") / "schemas" / f"{name}.schema.yaml").read_text(encoding="utf-8")
 
 
+@functools.cache
+def _parsed_schema(name: str) -> dict:
+    return yaml.safe_load(_schema_text(name))
+
+
 def schema(name: str) -> dict:
     """A schema shipped in the package (a fresh copy)."""
-    return yaml.safe_load(_schema_text(name))
+    return copy.deepcopy(_parsed_schema(name))
 
 
 def section_schema(section: str) -> dict:
@@ -74,11 +79,16 @@ def section_schema(section: str) -> dict:
     return schema(name)["properties"][section]
 
 
-def section_defaults(section: str) -> dict:
-    """A config section with every default filled in."""
+@functools.cache
+def _section_defaults(section: str) -> dict:
     data: dict = {}
     DefaultingValidator(section_schema(section)).validate(data)
     return data
+
+
+def section_defaults(section: str) -> dict:
+    """A config section with every default filled in (a fresh copy)."""
+    return copy.deepcopy(_section_defaults(section))
 
 
 def _message(err) -> str:
