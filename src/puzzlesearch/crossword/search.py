@@ -203,28 +203,33 @@ def generate(
     len_start, len_count = filler.start, filler.count
     fillers = filler.fillers
     kernels.seed_rng(seed)
+
+    def search(qn: int, pops: int) -> tuple[int, int]:
+        """Run the kernel for at most `pops` pops from a queue of qn grids: (queue length, pops done)."""
+        return kernels.progressive_search(
+            qgrid,
+            qcost,
+            qpat,
+            qkey,
+            qn,
+            best_grid,
+            best_info,
+            slot_row,
+            slot_col,
+            slot_len,
+            n_slots,
+            cell_slot,
+            *args,
+            len_start,
+            len_count,
+            fillers,
+            settings.mutants,
+            settings.focus,
+            pops,
+        )
+
     warm = time.perf_counter()
-    kernels.progressive_search(  # zero pops: loads (or compiles) the kernel outside the timer
-        qgrid,
-        qcost,
-        qpat,
-        qkey,
-        n_pat,
-        best_grid,
-        best_info,
-        slot_row,
-        slot_col,
-        slot_len,
-        n_slots,
-        cell_slot,
-        *args,
-        len_start,
-        len_count,
-        fillers,
-        settings.mutants,
-        settings.focus,
-        0,
-    )
+    search(n_pat, 0)  # zero pops: loads (or compiles) the kernel outside the timer
     t0 += time.perf_counter() - warm  # kernel loading is not search time
     qn, pops, last_log = n_pat, 0, t0
     restarts, last_gain, last_best = 0, 0, best_info[0]
@@ -245,27 +250,7 @@ def generate(
                 trace.append((pops, time.perf_counter() - t0, int(best_info[0])))
             continue
         chunk = CHUNK_POPS if not settings.max_pops else min(CHUNK_POPS, settings.max_pops - pops)
-        qn, done = kernels.progressive_search(
-            qgrid,
-            qcost,
-            qpat,
-            qkey,
-            qn,
-            best_grid,
-            best_info,
-            slot_row,
-            slot_col,
-            slot_len,
-            n_slots,
-            cell_slot,
-            *args,
-            len_start,
-            len_count,
-            fillers,
-            settings.mutants,
-            settings.focus,
-            chunk,
-        )
+        qn, done = search(qn, chunk)
         pops += done
         now = time.perf_counter()
         if best_info[0] < last_best:
