@@ -127,3 +127,19 @@ def test_a_lexicon_of_another_alphabet_is_refused_before_it_is_built(tmp_path, a
     out = run(*args, cwd=tmp_path)
     assert out.returncode == 2 and "alphabet arabic" in out.stderr and len(out.stderr.splitlines()) == 1
     assert not (tmp_path / "results").exists()
+
+
+def test_start_up_imports_only_the_command_package():
+    from puzzlesearch.cli import COMMAND_PACKAGES, requested_packages
+
+    assert requested_packages(["--config", "my.yaml", "-v", "cube", "solve", "R U"]) == ("cube",)
+    assert requested_packages(["config", "--defaults"]) == ()
+    assert requested_packages(["--help"]) == COMMAND_PACKAGES
+    assert requested_packages(["cubee"]) == COMMAND_PACKAGES  # a typo lists every command
+    code = "import sys, puzzlesearch.cli as c; c.build_parser(('cube',)); print(sorted(m for m in sys.modules if m.startswith('puzzlesearch.')))"
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert (
+        "puzzlesearch.cube.cli" in loaded and "puzzlesearch.bee" not in loaded and "puzzlesearch.lexicon" not in loaded
+    )
+    typo = run("cubee")
+    assert typo.returncode == 2 and all(name in typo.stderr for name in COMMAND_PACKAGES)

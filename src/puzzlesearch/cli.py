@@ -16,6 +16,7 @@ from puzzlesearch.progress import setup_logging
 
 # Sub-command packages, in --help order. A package without a cli module is skipped.
 COMMAND_PACKAGES = ("lexicon", "boggle", "bee", "crossword", "cube", "report")
+GLOBAL_VALUE_FLAGS = ("--config",)  # top-level flags that take a value
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -27,8 +28,25 @@ class OneLineParser(argparse.ArgumentParser):
         self.exit(2, f"puzzlesearch: error: {where}{message} (see {self.prog} --help)\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser with every available sub-command."""
+def requested_packages(argv: list[str]) -> tuple[str, ...]:
+    """The command packages a command line needs: its command's alone, or all of them (help, typos)."""
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
+        if arg in GLOBAL_VALUE_FLAGS:
+            i += 2
+            continue
+        if arg.startswith("-"):
+            i += 1
+            continue
+        if arg == "config":  # built in: needs no package
+            return ()
+        return (arg,) if arg in COMMAND_PACKAGES else COMMAND_PACKAGES
+    return COMMAND_PACKAGES
+
+
+def build_parser(packages: tuple[str, ...] = COMMAND_PACKAGES) -> argparse.ArgumentParser:
+    """The argument parser with the sub-commands of `packages` (start-up imports only those)."""
     parser = OneLineParser(prog="puzzlesearch", description=__doc__.splitlines()[0])
     parser.add_argument("--version", action="version", version=f"puzzlesearch {__version__}")
     parser.add_argument("--config", help="config file (default: config.yaml of this project)")
@@ -41,7 +59,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="print only the schema defaults, with the built-in lexicons (no config.yaml is read)",
     )
     p.set_defaults(func=cmd_config)
-    for name in COMMAND_PACKAGES:
+    for name in packages:
         try:
             module = importlib.import_module(f"puzzlesearch.{name}.cli")
         except ModuleNotFoundError as exc:
@@ -69,7 +87,8 @@ def cmd_config(args) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; user mistakes print one line and exit 2."""
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(requested_packages(argv))
     args = parser.parse_args(argv)
     setup_logging(args.verbose)
     if not getattr(args, "func", None):
