@@ -208,6 +208,93 @@ def test_neighbourhood_kernel_matches_direct_scoring(scorer):
     assert max(singles.max(), swaps.max(), doubles.max()) == 545
 
 
+# ---------------------------------------------------------------- scorer: trie layout, incremental
+
+
+def test_trie_has_one_node_per_prefix_and_its_word_ranks():
+    from puzzlesearch.boggle.trie import WORD_BIT, BoggleTrie
+    from puzzlesearch.lexicon.dawg import build_dawg
+
+    keys = sorted(["ate", "eat", "eats", "east", "tea", "teas", "seat", "sea", "qat", "qest"])  # qest: "quest"
+    dawg = build_dawg(keys)
+    trie = BoggleTrie.from_dawg(dawg)
+    prefixes_of = {k[:i] for k in keys for i in range(len(k) + 1)}
+    assert trie.n_nodes == len(prefixes_of)  # a trie: one node per distinct prefix
+
+    def walk(key):
+        node = 0
+        for ch in key:
+            word, x = int(trie.nodes[node]), ord(ch) - 97
+            assert (word >> x) & 1, key
+            node = (word >> 32) + bin(word & ((1 << x) - 1)).count("1")
+        return node
+
+    for key in prefixes_of:
+        node = walk(key)
+        is_word = key in keys
+        assert bool((int(trie.nodes[node]) >> WORD_BIT) & 1) == is_word
+        assert int(trie.rank[node]) == (sorted(keys).index(key) if is_word else -1)
+
+
+@pytest.mark.parametrize("shape, n, qu", [(Shape(4, 4), 12, 3), (Shape(5, 5), 3, 4), (Shape(3, 3), 60, 2)])
+def test_trie_kernel_matches_brute_force_with_qu(scorer, reference, shape, n, qu):
+    words, pre = reference
+    rng = np.random.default_rng(100 + shape.cells)
+    boards = LETTER_POOL[rng.integers(0, len(LETTER_POOL), size=(n, shape.cells))].astype(np.uint8)
+    for row in boards:
+        row[rng.choice(shape.cells, qu, replace=False)[: rng.integers(1, qu + 1)]] = 16  # 1..qu Qu cells
+    scores, counts = scorer.score_array(boards, shape)
+    for cells, s, c in zip(boards, scores, counts):
+        board = Board(shape.rows, shape.cols, tuple(int(x) for x in cells))
+        assert (int(s), int(c)) == reference_score(board, words, prefix_set=pre), str(board)
+    assert counts.sum() > 3 * n  # the boards really hold words
+
+
+def random_deviations(base: np.ndarray, n: int, most: int, rng) -> np.ndarray:
+    """n copies of base, each with 0..most random cells set to random letters (Qu included)."""
+    boards = np.repeat(base[None, :], n, axis=0)
+    for row, k in zip(boards, rng.integers(0, most + 1, n)):
+        row[rng.choice(len(base), k, replace=False)] = rng.integers(0, 26, k)
+    return boards
+
+
+@pytest.mark.parametrize(
+    "text, rows, cols, n",
+    [
+        ("perslatgsineters", 4, 4, 600),
+        ("streaedlp", 3, 3, 600),
+        ("plseairtnsed", 4, 3, 400),
+        ("serqseltaniasetrpdecsiesr", 5, 5, 100),
+    ],
+)
+def test_incremental_scoring_equals_full_rescoring(scorer, text, rows, cols, n):
+    shape = Shape(rows, cols)
+    base = parse_board(text, rows, cols).array
+    boards = random_deviations(base, n, 6, np.random.default_rng(len(text)))
+    full = scorer.score_array(boards, shape)
+    fast = scorer.score_deviations(base, boards, shape)
+    assert np.array_equal(full[0], fast[0]) and np.array_equal(full[1], fast[1])
+    again = scorer.score_deviations(base, boards[::-1], shape, max_changed=2)  # other order, some in full
+    assert np.array_equal(full[0][::-1], again[0])
+
+
+def test_incremental_scoring_matches_brute_force(scorer, reference):
+    words, pre = reference
+    base = parse_board("perslatgsineters").array
+    boards = random_deviations(base, 6, 3, np.random.default_rng(12))
+    boards[0] = base
+    scores, counts = scorer.score_deviations(base, boards, Shape(4, 4))
+    assert (int(scores[0]), int(counts[0])) == (3625, 1045)  # the published score of the base
+    for cells, s, c in zip(boards, scores, counts):
+        board = Board(4, 4, tuple(int(x) for x in cells))
+        assert (int(s), int(c)) == reference_score(board, words, prefix_set=pre), str(board)
+
+
+def test_letters_out_of_range_are_refused(scorer):
+    with pytest.raises(PuzzleError, match="letter index 26"):
+        scorer.scores(np.full((1, 9), 26, dtype=np.uint8), Shape(3, 3))
+
+
 # ---------------------------------------------------------------- search
 
 

@@ -1,12 +1,20 @@
-"""numba kernels: score Boggle boards over the Boggle DAWG arrays.
+"""numba kernels: score Boggle boards over the Boggle trie (puzzlesearch.boggle.trie).
 
-Plain arrays in, plain arrays out. The DAWG is passed as the tuple
-    dawg = (nodes, edges, word_length)
-of packed int64 words made by `pack_dawg` from puzzlesearch.lexicon.dawg's arrays:
-node = mask | terminal << 26 | first_edge << 32, edge = target | rank << 32.
-A board is a uint8 array of letter indices (16 = the "Qu" face, which is the Boggle
-DAWG's letter 'q'); `nbr[cell, k]` for k < `nbr_n[cell]` are its neighbours. Words are de-duplicated with per-word stamps: `stamps[rank] == stamp`
-when the word of that DAWG rank was already counted for the current board, so a new board
+Plain arrays in, plain arrays out. The trie is passed as the tuple
+    trie = (nodes, words, points)
+nodes: packed int64 words, mask | word << 26 | first_child << 32 (see trie.py); words:
+(n_nodes, 2) int32, words[n, 0] the stamp of node n, words[n, 1] the length of the word
+ending there (capped at the points table's last entry); points: int64 points by length. A board is a uint8 array of letter indices (16 = the "Qu" face, the trie's
+letter 'q'); nbm[cell] is the bit mask of the cell's neighbours (model.neighbour_masks).
+
+The walk is depth-first over an explicit stack; a frame holds its cell, the packed node
+word of the path so far and the bit mask of its next cells still to try, so the next cell
+is the lowest set bit. Next cells are found letter-first: per board, near[cell] is the
+set of letters next to the cell and cells_of[letter] the cells holding a letter, so the
+next cells of a frame are the union of cells_of[x] over the node's child letters x in
+near[cell], less the used cells; every cell tried is a trie edge, and a frame with no
+next cell is never pushed. Words are de-duplicated by stamping the node where a word ends:
+words[n, 0] == stamp when it was already counted for the current board, so a new board
 only needs a new stamp value (no clearing, no allocation per board).
 """
 
@@ -16,10 +24,13 @@ import numpy as np
 from numba import njit, types
 from numba.extending import intrinsic
 
-MAX_DEPTH = 37  # 36 cells + 1
-MASK_BITS = (1 << 26) - 1  # packed node word: letters with an edge
-TERMINAL_BIT = 26  # packed node word: a word ends here
-LOW32 = (1 << 32) - 1
+from puzzlesearch.boggle.trie import WORD_BIT
+
+MAX_DEPTH = 37  # 36 cells + 1 (also >= N_LETTERS: a work row holds cells_of)
+WORK_ROWS = 5  # stacks of cells, node words, next cells to try; near; cells_of
+N_LETTERS = 26
+LETTER_MASK = (1 << N_LETTERS) - 1
+NO_STAMP = -1  # a guard stamp no node ever holds
 
 
 @intrinsic
@@ -36,167 +47,335 @@ def _popcount(typingctx, x):
     return sig, codegen
 
 
+@intrinsic
+def _lowest_bit(typingctx, x):
+    """Index of the lowest set bit of a non-zero int64 (LLVM's cttz: one `tzcnt`)."""
+    if not isinstance(x, types.Integer):
+        return None
+    sig = types.int64(x)
+
+    def codegen(context, builder, signature, args):
+        value = context.cast(builder, args[0], x, types.int64)
+        return builder.cttz(value, context.get_constant(types.boolean, True))
+
+    return sig, codegen
+
+
 @njit(cache=True)
-def _score(board, nbr, nbr_n, dawg, points, stamps, stamp, work, found):
-    """(score, words) of one board; ranks of new words go to `found` when it has room."""
-    nodes, edges, word_length = dawg
+def _child(word, letter):
+    """Index of the child of a packed node word for `letter` (the letter must be in its mask)."""
+    return (word >> 32) + _popcount(word & ((np.int64(1) << letter) - 1))
+
+
+@njit(cache=True)
+def _prepare(board, nbm, near, cells_of):
+    """near[cell]: letters on the cell's neighbours; cells_of[letter]: cells holding it."""
+    for x in range(N_LETTERS):
+        cells_of[x] = 0
+    for c in range(board.shape[0]):
+        cells_of[board[c]] |= np.int64(1) << c
+        bits = np.int64(0)
+        m = nbm[c]
+        while m:
+            bits |= np.int64(1) << np.int64(board[_lowest_bit(m)])
+            m &= m - 1
+        near[c] = bits
+
+
+@njit(cache=True)
+def _next_cells(word, cell, used, nbm, near, cells_of):
+    """Neighbours of `cell` outside `used` whose letters continue the path's node word."""
+    m = word & near[cell] & LETTER_MASK
+    cells = np.int64(0)
+    while m:
+        cells |= cells_of[_lowest_bit(m)]
+        m &= m - 1
+    return cells & nbm[cell] & ~used
+
+
+@njit(cache=True)
+def _walk(board, nbm, trie, stamp, guard, work, cell, word, used, found, nwords):
+    """(points, words so far) of the words on paths extending the path `used` that ends
+    at `cell` with node word `word` (its own word not included). A word counts when its
+    node's stamp is neither `stamp` (counted) nor `guard` (known); new words get `stamp`.
+    """
+    nodes, words, points_of = trie
     st_cell = work[0]
-    st_node = work[1]  # packed node word of the path's last cell
-    st_rank = work[2]
-    st_k = work[3]
-    near = work[4]  # near[cell]: letters on the cell's neighbours (prunes dead ends)
+    st_word = work[1]  # packed node word of the path's last cell
+    st_todo = work[2]  # next cells of the frame still to try
+    near = work[3]
+    cells_of = work[4]
+    todo = _next_cells(word, cell, used, nbm, near, cells_of)
+    if not todo:
+        return 0, nwords
     record = found.shape[0] > 0
     score = 0
-    nwords = 0
-    n = board.shape[0]
-    for c in range(n):
-        bits = np.int64(0)
-        for k in range(nbr_n[c]):
-            bits |= np.int64(1) << np.int64(board[nbr[c, k]])
-        near[c] = bits
-    root = nodes[0]
-    for s in range(n):
-        letter = np.int64(board[s])
-        m = root & MASK_BITS
-        if not (m >> letter) & 1:
-            continue
-        ew = edges[(root >> 32) + _popcount(m & ((np.int64(1) << letter) - 1))]
-        rank = ew >> 32
-        nw = nodes[ew & LOW32]
-        if (nw >> TERMINAL_BIT) & 1 and stamps[rank] != stamp:  # (no 1-cell words in a Boggle DAWG)
-            stamps[rank] = stamp
-            score += points[word_length[rank]]
-            if record:
-                found[nwords] = rank
-            nwords += 1
-        if not (nw & near[s]):
-            continue
-        depth = 0
-        st_cell[0] = s
-        st_node[0] = nw
-        st_rank[0] = rank
-        st_k[0] = 0
-        used = np.int64(1) << s
-        while depth >= 0:
-            c = st_cell[depth]
-            k = st_k[depth]
-            if k < nbr_n[c]:
-                st_k[depth] = k + 1
-                nb = nbr[c, k]
-                bit = np.int64(1) << nb
-                if used & bit:
-                    continue
-                pw = st_node[depth]
-                m = pw & MASK_BITS
-                letter = np.int64(board[nb])
-                if not (m >> letter) & 1:
-                    continue
-                ew = edges[(pw >> 32) + _popcount(m & ((np.int64(1) << letter) - 1))]
-                r = st_rank[depth] + (ew >> 32)
-                nw = nodes[ew & LOW32]
-                if (nw >> TERMINAL_BIT) & 1 and stamps[r] != stamp:
-                    stamps[r] = stamp
-                    score += points[word_length[r]]
+    depth = 0
+    st_cell[0] = cell
+    st_word[0] = word
+    st_todo[0] = todo
+    while depth >= 0:
+        todo = st_todo[depth]
+        if todo:
+            nb = _lowest_bit(todo)
+            st_todo[depth] = todo & (todo - 1)
+            node = _child(st_word[depth], np.int64(board[nb]))
+            w = nodes[node]
+            if (w >> WORD_BIT) & 1:
+                seen = words[node, 0]
+                if seen != stamp and seen != guard:
+                    words[node, 0] = stamp
+                    score += points_of[words[node, 1]]
                     if record:
-                        found[nwords] = r
+                        found[nwords] = node
                     nwords += 1
-                if nw & near[nb]:
-                    depth += 1
-                    st_cell[depth] = nb
-                    st_node[depth] = nw
-                    st_rank[depth] = r
-                    st_k[depth] = 0
-                    used |= bit
-            else:
-                used &= ~(np.int64(1) << c)
-                depth -= 1
+            bit = np.int64(1) << nb
+            nxt = _next_cells(w, nb, used | bit, nbm, near, cells_of)
+            if nxt:
+                used |= bit
+                depth += 1
+                st_cell[depth] = nb
+                st_word[depth] = w
+                st_todo[depth] = nxt
+        else:
+            used &= ~(np.int64(1) << st_cell[depth])
+            depth -= 1
     return score, nwords
 
 
-def pack_dawg(mask, first_edge, terminal, edge_target, edge_rank):
-    """(nodes, edges) int64 words: node = mask | terminal << 26 | first_edge << 32,
-    edge = target | rank << 32 (one load per step instead of five)."""
-    nodes = mask.astype(np.int64) | (terminal.astype(np.int64) << TERMINAL_BIT) | (first_edge.astype(np.int64) << 32)
-    edges = edge_target.astype(np.int64) | (edge_rank.astype(np.int64) << 32)
-    return nodes, edges
+@njit(cache=True)
+def _score(board, nbm, trie, stamp, work, found):
+    """(score, words) of one board; nodes of new words go to `found` when it has room."""
+    nodes, words, points_of = trie
+    _prepare(board, nbm, work[3], work[4])
+    record = found.shape[0] > 0
+    score = 0
+    nwords = 0
+    root = nodes[0]
+    for s in range(board.shape[0]):
+        letter = np.int64(board[s])
+        if not (root >> letter) & 1:
+            continue
+        node = _child(root, letter)
+        w = nodes[node]
+        if (w >> WORD_BIT) & 1 and words[node, 0] != stamp:  # (no 1-cell words in a Boggle trie)
+            words[node, 0] = stamp
+            score += points_of[words[node, 1]]
+            if record:
+                found[nwords] = node
+            nwords += 1
+        points, nwords = _walk(board, nbm, trie, stamp, NO_STAMP, work, s, w, np.int64(1) << s, found, nwords)
+        score += points
+    return score, nwords
 
 
 @njit(cache=True)
 def new_work():
-    """Scratch stacks for `_score` (allocated once per call of a batch kernel)."""
-    return np.zeros((5, MAX_DEPTH), dtype=np.int64)
+    """Scratch stacks and per-board tables for `_walk` (once per call of a batch kernel)."""
+    return np.zeros((WORK_ROWS, MAX_DEPTH), dtype=np.int64)
 
 
 @njit(cache=True)
-def score_words(board, nbr, nbr_n, dawg, points, stamps, stamp, found):
-    """(score, words) of one board; the ranks of its words fill found[:words]."""
-    return _score(board, nbr, nbr_n, dawg, points, stamps, stamp, new_work(), found)
+def score_words(board, nbm, trie, stamp, found):
+    """(score, words) of one board; the trie nodes of its words fill found[:words]."""
+    return _score(board, nbm, trie, stamp, new_work(), found)
 
 
 @njit(cache=True)
-def score_batch(boards, nbr, nbr_n, dawg, points, stamps, stamp0, scores, counts):
+def score_batch(boards, nbm, trie, stamp0, scores, counts):
     """Score every row of `boards` (stamps stamp0, stamp0 + 1, ...) into scores, counts."""
     work = new_work()
-    none = np.zeros(0, dtype=np.int32)
+    none = np.zeros(0, dtype=np.int64)
     for i in range(boards.shape[0]):
-        s, w = _score(boards[i], nbr, nbr_n, dawg, points, stamps, stamp0 + i, work, none)
+        s, w = _score(boards[i], nbm, trie, stamp0 + i, work, none)
         scores[i] = s
         counts[i] = w
 
 
 @njit(cache=True)
-def score_changes(board, letters, pairs, nbr, nbr_n, dawg, points, stamps, stamp0, singles, swaps, doubles):
-    """Scores of a board's neighbours; returns the next free stamp.
+def _fixed_walk(base, blocked, nbm, trie, stamp, work, entries):
+    """Words of `base` on paths that avoid the `blocked` cells, and where such paths meet them.
 
-    singles[i, a]  board with cell i set to letters[a]
-    swaps[p]       board with cells pairs[p] swapped (when swaps has room)
-    doubles[p, a, b] board with cells pairs[p] set to letters[a], letters[b] (when doubles
-                   has room); -1 where a letter equals the board's own (not distance 2).
+    Stamps those words with `stamp`; returns (points, words, n_entries). entries[i] =
+    (blocked cell, node word, used cells) for every path state (the empty path included)
+    next to a blocked cell whose node has children: a path that enters the blocked cells
+    first enters from one of these. Rows past entries' length are counted, not written.
     """
+    nodes, words, points_of = trie
+    st_cell = work[0]
+    st_word = work[1]
+    st_todo = work[2]
+    near = work[3]
+    cells_of = work[4]
+    _prepare(base, nbm, near, cells_of)
+    cap = entries.shape[0]
+    score = 0
+    nwords = 0
+    n_entries = 0
+    root = nodes[0]
+    m = blocked
+    while m:  # paths that start on a blocked cell
+        if n_entries < cap:
+            entries[n_entries, 0] = _lowest_bit(m)
+            entries[n_entries, 1] = root
+            entries[n_entries, 2] = 0
+        n_entries += 1
+        m &= m - 1
+    for s in range(base.shape[0]):
+        start = np.int64(1) << s
+        letter = np.int64(base[s])
+        if start & blocked or not (root >> letter) & 1:
+            continue
+        node = _child(root, letter)
+        w = nodes[node]
+        if (w >> WORD_BIT) & 1 and words[node, 0] != stamp:
+            words[node, 0] = stamp
+            score += points_of[words[node, 1]]
+            nwords += 1
+        depth = 0
+        st_cell[0] = s
+        st_word[0] = w
+        st_todo[0] = -1  # not expanded yet
+        used = blocked | start
+        while depth >= 0:
+            todo = st_todo[depth]
+            if todo == -1:  # first visit of this state: note where it meets blocked cells
+                c = st_cell[depth]
+                pw = st_word[depth]
+                if pw & LETTER_MASK:
+                    m = blocked & nbm[c]
+                    while m:
+                        if n_entries < cap:
+                            entries[n_entries, 0] = _lowest_bit(m)
+                            entries[n_entries, 1] = pw
+                            entries[n_entries, 2] = used & ~blocked
+                        n_entries += 1
+                        m &= m - 1
+                todo = _next_cells(pw, c, used, nbm, near, cells_of)
+                st_todo[depth] = todo
+            if todo:
+                nb = _lowest_bit(todo)
+                st_todo[depth] = todo & (todo - 1)
+                node = _child(st_word[depth], np.int64(base[nb]))
+                w = nodes[node]
+                if (w >> WORD_BIT) & 1 and words[node, 0] != stamp:
+                    words[node, 0] = stamp
+                    score += points_of[words[node, 1]]
+                    nwords += 1
+                if w & LETTER_MASK:
+                    used |= np.int64(1) << nb
+                    depth += 1
+                    st_cell[depth] = nb
+                    st_word[depth] = w
+                    st_todo[depth] = -1
+            else:
+                used &= ~(np.int64(1) << st_cell[depth])
+                depth -= 1
+    return score, nwords, n_entries
+
+
+@njit(cache=True)
+def _entry_table(entries, n_entries, cells, nodes):
+    """Entries bucketed by (blocked cell slot, letter): (start, node, used) in CSR form.
+
+    Bucket slot * N_LETTERS + x lists, for each entry into cells[slot] whose node has a
+    child x, that child's node and the path's used cells with cells[slot] added.
+    """
+    slot_of = np.full(MAX_DEPTH, -1, dtype=np.int64)
+    for k in range(cells.shape[0]):
+        slot_of[cells[k]] = k
+    start = np.zeros(cells.shape[0] * N_LETTERS + 1, dtype=np.int64)
+    for i in range(n_entries):
+        m = entries[i, 1] & LETTER_MASK
+        base = slot_of[entries[i, 0]] * N_LETTERS
+        while m:
+            start[base + _lowest_bit(m) + 1] += 1
+            m &= m - 1
+    for b in range(1, start.shape[0]):
+        start[b] += start[b - 1]
+    fill = start[:-1].copy()
+    node = np.empty(start[-1], dtype=np.int64)
+    used = np.empty(start[-1], dtype=np.int64)
+    for i in range(n_entries):
+        d = entries[i, 0]
+        w = entries[i, 1]
+        m = w & LETTER_MASK
+        base = slot_of[d] * N_LETTERS
+        while m:
+            x = _lowest_bit(m)
+            b = base + x
+            node[fill[b]] = _child(w, x)
+            used[fill[b]] = entries[i, 2] | (np.int64(1) << d)
+            fill[b] += 1
+            m &= m - 1
+    return start, node, used
+
+
+@njit(cache=True)
+def score_deviations(bases, base_of, boards, order, changed, nbm, trie, stamp0, scores, counts):
+    """Score boards that differ from a base board in a few cells, sharing the unchanged part.
+
+    Board i is near bases[base_of[i]]; `order` lists the boards grouped by base and by
+    `changed` (bit mask of the cells where a board differs from its base). Per group, the words on paths avoiding the changed cells are
+    found once on base and stamped with the group's stamp; each board then walks only
+    the paths through its changed cells (entered from the recorded path states), counting
+    a word when its node holds neither the group's stamp nor the board's. Exact: every
+    path either avoids the changed cells or enters them first from one of those states.
+    Returns the next free stamp.
+    """
+    nodes, words, points_of = trie
     work = new_work()
-    none = np.zeros(0, dtype=np.int32)
-    b = board.copy()
+    none = np.zeros(0, dtype=np.int64)
+    entries = np.zeros((1024, 3), dtype=np.int64)
+    cells = np.zeros(0, dtype=np.int64)
+    start = np.zeros(1, dtype=np.int64)
+    e_node = np.zeros(0, dtype=np.int64)
+    e_used = np.zeros(0, dtype=np.int64)
     stamp = stamp0
-    n = b.shape[0]
-    for i in range(n):
-        old = b[i]
-        for a in range(letters.shape[0]):
-            b[i] = letters[a]
-            singles[i, a] = _score(b, nbr, nbr_n, dawg, points, stamps, stamp, work, none)[0]
-            stamp += 1
-        b[i] = old
-    if swaps.shape[0] > 0:
-        for p in range(pairs.shape[0]):
-            i = pairs[p, 0]
-            j = pairs[p, 1]
-            bi = b[i]
-            b[i] = b[j]
-            b[j] = bi
-            swaps[p] = _score(b, nbr, nbr_n, dawg, points, stamps, stamp, work, none)[0]
-            stamp += 1
-            b[j] = b[i]
-            b[i] = bi
-    if doubles.shape[0] > 0:
-        for p in range(pairs.shape[0]):
-            i = pairs[p, 0]
-            j = pairs[p, 1]
-            oi = b[i]
-            oj = b[j]
-            for a in range(letters.shape[0]):
-                if letters[a] == oi:
-                    for c in range(letters.shape[0]):
-                        doubles[p, a, c] = -1
-                    continue
-                b[i] = letters[a]
-                for c in range(letters.shape[0]):
-                    if letters[c] == oj:
-                        doubles[p, a, c] = -1
-                        continue
-                    b[j] = letters[c]
-                    doubles[p, a, c] = _score(b, nbr, nbr_n, dawg, points, stamps, stamp, work, none)[0]
-                    stamp += 1
-                b[j] = oj
-            b[i] = oi
+    group = np.int64(-1)
+    group_base = np.int64(-1)
+    guard = NO_STAMP
+    fixed_score = 0
+    fixed_words = 0
+    for t in range(order.shape[0]):
+        i = order[t]
+        if changed[i] != group or base_of[i] != group_base:  # a new group: walk its base once
+            group = changed[i]
+            group_base = base_of[i]
+            base = bases[group_base]
+            while True:
+                guard = stamp
+                stamp += 1
+                fixed_score, fixed_words, n_entries = _fixed_walk(base, group, nbm, trie, guard, work, entries)
+                if n_entries <= entries.shape[0]:
+                    break
+                entries = np.zeros((2 * n_entries, 3), dtype=np.int64)
+            cells = np.zeros(_popcount(group), dtype=np.int64)
+            m = group
+            for k in range(cells.shape[0]):
+                cells[k] = _lowest_bit(m)
+                m &= m - 1
+            start, e_node, e_used = _entry_table(entries, n_entries, cells, nodes)
+        board = boards[i]
+        _prepare(board, nbm, work[3], work[4])
+        score = fixed_score
+        nwords = fixed_words
+        for k in range(cells.shape[0]):
+            b = k * N_LETTERS + np.int64(board[cells[k]])
+            for e in range(start[b], start[b + 1]):
+                node = e_node[e]
+                w = nodes[node]
+                if (w >> WORD_BIT) & 1:
+                    seen = words[node, 0]
+                    if seen != stamp and seen != guard:
+                        words[node, 0] = stamp
+                        score += points_of[words[node, 1]]
+                        nwords += 1
+                points, nwords = _walk(board, nbm, trie, stamp, guard, work, cells[k], w, e_used[e], none, nwords)
+                score += points
+        scores[i] = score
+        counts[i] = nwords
+        stamp += 1
     return stamp
 
 

@@ -210,6 +210,18 @@ def neighbours(shape: Shape) -> tuple[np.ndarray, np.ndarray]:
 
 
 @cache
+def neighbour_masks(shape: Shape) -> np.ndarray:
+    """masks[cell]: bit j set when cell j is adjacent to cell (int64, one per cell)."""
+    nbr, count = neighbours(shape)
+    masks = np.zeros(shape.cells, dtype=np.int64)
+    for cell in range(shape.cells):
+        for j in nbr[cell, : count[cell]]:
+            masks[cell] |= np.int64(1) << np.int64(j)
+    masks.setflags(write=False)
+    return masks
+
+
+@cache
 def symmetries(shape: Shape) -> np.ndarray:
     """Cell permutations p (board[p] is the moved board): 8 for square boards, 4 otherwise."""
     R, C = shape.rows, shape.cols

@@ -1,5 +1,7 @@
-"""Scoring boards for Python callers: a Scorer holds a lexicon's Boggle DAWG and stamps.
+"""Scoring boards for Python callers: a Scorer holds a lexicon's Boggle trie and stamps.
 
+The lexicon artifact is the minimal Boggle DAWG; the Scorer expands it into the trie the
+kernels walk (boggle/trie.py, built in memory in about 0.02-0.06 s for ENABLE2K).
 Scores are int64 everywhere (kernels, tables), so any points table the schema allows
 (entries up to 10**12) adds up without overflow.
 """
@@ -12,7 +14,8 @@ from pathlib import Path
 import numpy as np
 
 from puzzlesearch.boggle import kernels
-from puzzlesearch.boggle.model import DEFAULT_POINTS, Board, Shape, cell_pairs, neighbours, points_table
+from puzzlesearch.boggle.model import DEFAULT_POINTS, N_LETTERS, Board, Shape, cell_pairs, neighbour_masks, points_table
+from puzzlesearch.boggle.trie import BoggleTrie
 from puzzlesearch.errors import PuzzleError
 from puzzlesearch.lexicon.artifacts import WORDS_MANIFEST, read_words
 from puzzlesearch.lexicon.dawg import Dawg
@@ -20,7 +23,8 @@ from puzzlesearch.manifest import damaged, file_sha256, verify
 
 BOGGLE_DAWG_KIND = "boggle_dawg"
 
-STAMP_LIMIT = 2**31 - 2**24  # reset the stamps well before int32 overflows
+MAX_CHANGED = 4  # score_deviations: boards with more changed cells are scored in full
+STAMP_LIMIT = 2**31 - 2**24  # reset the stamps (int32) well before they overflow
 
 
 @dataclass(frozen=True, order=True)
@@ -32,7 +36,7 @@ class WordScore:
 
 
 class Scorer:
-    """Scores boards of any shape against one Boggle DAWG and points table."""
+    """Scores boards of any shape against one Boggle DAWG (walked as its trie) and points table."""
 
     def __init__(self, dawg: Dawg, points=DEFAULT_POINTS, words=None):
         if dawg.word_length is None:
@@ -41,9 +45,8 @@ class Scorer:
         self.words = words  # optional list: word_id -> real word (for listing)
         max_len = int(dawg.word_length.max()) if dawg.n_words else 3
         self.points = points_table(points, max(max_len, 8))
-        nodes, edges = kernels.pack_dawg(dawg.mask, dawg.first_edge, dawg.terminal, dawg.edge_target, dawg.edge_rank)
-        self.arrays = (nodes, edges, np.ascontiguousarray(dawg.word_length, dtype=np.int16))
-        self.stamps = np.zeros(max(dawg.n_words, 1), dtype=np.int32)
+        self.trie = BoggleTrie.from_dawg(dawg)
+        self.arrays = (self.trie.nodes, self.trie.word_table(dawg.word_length, len(self.points)), self.points)
         self.stamp = 1
 
     @classmethod
@@ -61,7 +64,7 @@ class Scorer:
     def _stamps(self, n: int) -> int:
         """Reserve n stamp values; returns the first."""
         if self.stamp + n >= STAMP_LIMIT:
-            self.stamps[:] = 0
+            self.arrays[1][:, 0] = 0
             self.stamp = 1
         first = self.stamp
         self.stamp += n
@@ -71,31 +74,70 @@ class Scorer:
         """Points of one board."""
         return int(self.score_array(board.array[None, :], board.shape)[0][0])
 
-    def score_array(self, boards: np.ndarray, shape: Shape) -> tuple[np.ndarray, np.ndarray]:
-        """(scores, word counts) of a 2-D uint8 array of boards of one shape."""
+    @staticmethod
+    def _checked(boards: np.ndarray, shape: Shape) -> np.ndarray:
+        """Boards as a contiguous 2-D uint8 array of the shape, letters 0..25 (an error otherwise)."""
         boards = np.ascontiguousarray(boards, dtype=np.uint8)
         if boards.ndim != 2 or boards.shape[1] != shape.cells:
             raise PuzzleError(f"boards array {boards.shape} does not hold {shape} boards")
-        nbr, nbr_n = neighbours(shape)
+        if boards.size and int(boards.max()) >= N_LETTERS:
+            raise PuzzleError(f"boards array holds letter index {int(boards.max())}; letters are 0..{N_LETTERS - 1}")
+        return boards
+
+    def score_array(self, boards: np.ndarray, shape: Shape) -> tuple[np.ndarray, np.ndarray]:
+        """(scores, word counts) of a 2-D uint8 array of boards of one shape."""
+        boards = self._checked(boards, shape)
         scores = np.zeros(len(boards), dtype=np.int64)
         counts = np.zeros(len(boards), dtype=np.int32)
-        kernels.score_batch(
-            boards, nbr, nbr_n, self.arrays, self.points, self.stamps, self._stamps(len(boards)), scores, counts
-        )
+        kernels.score_batch(boards, neighbour_masks(shape), self.arrays, self._stamps(len(boards)), scores, counts)
         return scores, counts
 
     def scores(self, boards: np.ndarray, shape: Shape) -> np.ndarray:
         """Scores of a 2-D uint8 array of boards."""
         return self.score_array(boards, shape)[0]
 
+    def score_deviations(
+        self, base: np.ndarray, boards: np.ndarray, shape: Shape, max_changed: int = MAX_CHANGED
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """(scores, word counts) of boards near one `base` board, scored incrementally (exact)."""
+        base = self._checked(np.asarray(base)[None, :], shape)
+        return self.score_near(base, np.zeros(len(boards), dtype=np.int64), boards, shape, max_changed)
+
+    def score_near(
+        self, bases: np.ndarray, base_of: np.ndarray, boards: np.ndarray, shape: Shape, max_changed: int = MAX_CHANGED
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """(scores, word counts) of boards[i] near bases[base_of[i]], scored incrementally (exact).
+
+        Boards are grouped by base and by the cells where they differ from it; per group
+        the words on paths avoiding those cells are found once, and each board walks only
+        the paths through its changed cells (kernels.score_deviations). Boards with more
+        than `max_changed` changed cells are scored in full.
+        """
+        bases = self._checked(bases, shape)
+        boards = self._checked(boards, shape)
+        base_of = np.ascontiguousarray(base_of, dtype=np.int64)
+        if len(base_of) != len(boards) or (len(base_of) and not 0 <= base_of.min() <= base_of.max() < len(bases)):
+            raise PuzzleError(f"base_of: {len(base_of)} indices into {len(bases)} bases for {len(boards)} boards")
+        differ = boards != bases[base_of]
+        changed = (differ * (np.int64(1) << np.arange(shape.cells, dtype=np.int64))[None, :]).sum(axis=1)
+        near = np.flatnonzero(differ.sum(axis=1) <= max_changed)
+        scores = np.zeros(len(boards), dtype=np.int64)
+        counts = np.zeros(len(boards), dtype=np.int32)
+        if len(near) < len(boards):
+            far = np.setdiff1d(np.arange(len(boards)), near)
+            scores[far], counts[far] = self.score_array(boards[far], shape)
+        order = near[np.lexsort((changed[near], base_of[near]))]
+        first = self._stamps(3 * len(boards) + 64)  # boards + at most 2 per group; resets near the limit
+        kernels.score_deviations(
+            bases, base_of, boards, order, changed, neighbour_masks(shape), self.arrays, first, scores, counts
+        )
+        return scores, counts
+
     def ranks(self, board: Board) -> tuple[int, np.ndarray]:
         """(score, DAWG ranks of the distinct words) of one board."""
-        nbr, nbr_n = neighbours(board.shape)
-        found = np.zeros(self.stamps.shape[0], dtype=np.int32)
-        score, n = kernels.score_words(
-            board.array, nbr, nbr_n, self.arrays, self.points, self.stamps, self._stamps(1), found
-        )
-        return int(score), np.sort(found[:n])
+        found = np.zeros(max(self.dawg.n_words, 1), dtype=np.int64)
+        score, n = kernels.score_words(board.array, neighbour_masks(board.shape), self.arrays, self._stamps(1), found)
+        return int(score), np.sort(self.trie.rank[found[:n]])
 
     def words_of(self, board: Board) -> list[WordScore]:
         """The distinct words of a board with their points, sorted by word."""
@@ -110,20 +152,42 @@ class Scorer:
     def neighbourhood(
         self, board: np.ndarray, shape: Shape, letters: np.ndarray, swaps: bool = True, doubles: bool = False
     ):
-        """Scores of single changes (cells x letters), swaps (pairs) and double changes."""
-        board = np.ascontiguousarray(board, dtype=np.uint8)
+        """Scores of single changes (cells x letters), swaps (pairs) and double changes.
+
+        singles[i, a]    board with cell i set to letters[a]
+        swaps[p]         board with cells pairs[p] swapped (when `swaps`)
+        doubles[p, a, b] board with cells pairs[p] set to letters[a], letters[b] (when
+                         `doubles`); -1 where a letter equals the board's own (not distance 2).
+        All are scored incrementally around the board (score_deviations).
+        """
+        board = self._checked(np.asarray(board)[None, :], shape)[0]
         letters = np.ascontiguousarray(letters, dtype=np.uint8)
         pairs = cell_pairs(shape.cells)
-        nbr, nbr_n = neighbours(shape)
-        L = len(letters)
-        singles = np.zeros((shape.cells, L), dtype=np.int64)
-        sw = np.zeros(len(pairs) if swaps else 0, dtype=np.int64)
-        db = np.zeros((len(pairs), L, L) if doubles else (0, L, L), dtype=np.int64)
-        n = shape.cells * L + len(sw) + db.size
-        kernels.score_changes(
-            board, letters, pairs, nbr, nbr_n, self.arrays, self.points, self.stamps, self._stamps(n), singles, sw, db
-        )
-        return singles, sw, db
+        n, L, P = shape.cells, len(letters), len(pairs)
+        single = np.repeat(board[None, :], n * L, axis=0).reshape(n, L, n)
+        single[np.arange(n), :, np.arange(n)] = letters[None, :]
+        parts = [single.reshape(-1, n)]
+        if swaps:
+            sw = np.repeat(board[None, :], P, axis=0)
+            rows = np.arange(P)
+            sw[rows, pairs[:, 0]], sw[rows, pairs[:, 1]] = board[pairs[:, 1]], board[pairs[:, 0]]
+            parts.append(sw)
+        real = np.zeros((P if doubles else 0, L, L), dtype=bool)
+        if doubles:
+            real = (letters[None, :, None] != board[pairs[:, 0]][:, None, None]) & (
+                letters[None, None, :] != board[pairs[:, 1]][:, None, None]
+            )
+            p, a, b = np.nonzero(real)
+            db = np.repeat(board[None, :], len(p), axis=0)
+            db[np.arange(len(p)), pairs[p, 0]] = letters[a]
+            db[np.arange(len(p)), pairs[p, 1]] = letters[b]
+            parts.append(db)
+        scores = self.score_deviations(board, np.concatenate(parts), shape)[0]
+        singles = scores[: n * L].reshape(n, L)
+        sw_scores = scores[n * L : n * L + P] if swaps else np.zeros(0, dtype=np.int64)
+        dbl = np.full(real.shape, -1, dtype=np.int64)
+        dbl[real] = scores[n * L + len(sw_scores) :]
+        return singles, sw_scores, dbl
 
 
 def load_boggle_dawg(words_path: str | Path, dawg_path: str | Path) -> Dawg:

