@@ -31,9 +31,11 @@ except ConfigError as _error:  # one line naming the key, no traceback
 include: "workflow/rules/common.smk"
 include: "workflow/rules/lexicon.smk"
 include: "workflow/rules/boggle.smk"
+include: "workflow/rules/boggle_proof.smk"
 include: "workflow/rules/bee.smk"
 include: "workflow/rules/crossword.smk"
 include: "workflow/rules/cube.smk"
+include: "workflow/rules/cube_optimal.smk"
 include: "workflow/rules/report.smk"
 
 

@@ -1,6 +1,7 @@
 """Crossword benchmark: generation (12x12 English, max vertical word 4) and 15x15 pattern fill.
 
     python benchmarks/crossword_bench.py [--seeds 10] [--patterns 6] [--fill-floor 0]
+    python benchmarks/crossword_bench.py --american [--fill-seeds 100] [--hard-seeds 10]
 
 Prints figures and ratios against baselines run in the same process:
 - generation: the progressive search with focused mutations vs the seed's uniform
@@ -12,6 +13,12 @@ Prints figures and ratios against baselines run in the same process:
   node limits kept, since the time budget is checked between attempts); both from
   puzzlesearch.baselines.fill_with (the report's crossword benchmark uses the same code).
   --fill-nodes N bounds each fill by N search nodes instead of time.
+--american: the fill over the standard American 15x15 patterns of
+workflow/crossword/patterns/american15 (easy, stairs, medium, open) at the default quality
+floor (crossword.fill min_frequency and min_score): per pattern filled/seeds, mean/p95/max
+CPU seconds, mean nodes, mean and min entry quality (word score 0-100), for the fill and a
+baseline in the same run (the fill without this issue's improvements: AMERICAN_BASELINE)
+beside the published figures of a pure-Python backjumping filler (score >= 50 list).
 Runs on one core (numba kernels are single-threaded). Timings exclude kernel loading.
 """
 
@@ -30,7 +37,8 @@ import polars as pl
 from puzzlesearch.baselines import fill_with
 from puzzlesearch.config import validate_config
 from puzzlesearch.crossword import kernels
-from puzzlesearch.crossword.fill import FillSettings, american_pattern
+from puzzlesearch.crossword.fill import FillSettings, NoFill, american_pattern, fill
+from puzzlesearch.crossword.io import read_pattern
 from puzzlesearch.crossword.model import Language, runs
 from puzzlesearch.crossword.search import generate
 from puzzlesearch.crossword.settings import GenerateSettings as SearchSettings
@@ -107,6 +115,78 @@ def ratio(base: float, fast: float, budget: float) -> str:
     return f"{base / fast:.1f}x"
 
 
+AMERICAN = PROJECT / "workflow" / "crossword" / "patterns" / "american15"
+AMERICAN_PATTERNS = ("easy", "stairs", "medium", "open")
+HARD = ("stairs", "open")  # run with --hard-seeds seeds (a failed seed costs the whole budget)
+# Published (pure-Python filler, backjumping, scored list at score >= 50): easy grid, a stair-step
+# grid, a harder grid, the most open grid.
+PUBLISHED = {
+    "easy": "0.027 s mean",
+    "stairs": "0.74 s mean",
+    "medium": "harder grid: 5.2 s mean, 73 s worst",
+    "open": "most open grid: unfilled in 150 s",
+}
+AMERICAN_BASELINE = {"backjump": False}  # the fill without conflict-directed backjumping (chronological)
+
+
+def fill_seed(pattern, tables, settings, seed):
+    """(filled, CPU seconds, nodes, mean entry quality, min entry quality, how it ended)."""
+    t = time.process_time()
+    try:
+        r = fill(pattern, tables, settings, seed, progress=False)
+    except NoFill as exc:
+        end = "proved impossible at this floor" if exc.proved else "node budget or time cap"
+        return False, time.process_time() - t, exc.nodes, math.nan, math.nan, end
+    return True, time.process_time() - t, r.nodes, r.mean_entry, r.min_entry, "filled"
+
+
+def p95(values: list[float]) -> float:
+    """The 95th percentile (nearest rank)."""
+    v = sorted(values)
+    return v[min(len(v) - 1, math.ceil(0.95 * len(v)) - 1)]
+
+
+def american_line(label: str, rows: list[tuple]) -> str:
+    """One summary line of a pattern's seeds."""
+    ok = [r for r in rows if r[0]]
+    secs = [r[1] for r in rows]
+    ends = sorted({r[5] for r in rows if not r[0]})
+    quality = (
+        f"entry quality mean {statistics.mean(r[3] for r in ok):.1f}, min {min(r[4] for r in ok):.0f}" if ok else ""
+    )
+    return (
+        f"  {label:9s} filled {len(ok)}/{len(rows)}; s mean {statistics.mean(secs):.3f} p95 {p95(secs):.3f} "
+        f"max {max(secs):.3f}; nodes mean {statistics.mean(r[2] for r in rows):.0f}; {quality}"
+        + (f"; unfilled: {', '.join(ends)}" if ends else "")
+    )
+
+
+def run_american(config, root, seeds: int, hard_seeds: int, max_nodes: int | None, hard_nodes: int) -> None:
+    """The fill and its baseline over the American 15x15 patterns, seeds 0..n-1 each."""
+    default = FillSettings()
+    settings = default.replace(max_nodes=max_nodes) if max_nodes else default
+    tables = open_tables("en", config, root, settings.min_frequency, min_score=settings.min_score)
+    print(
+        f"fill over American 15x15 patterns, default floor: frequency >= {settings.min_frequency}, "
+        f"score >= {settings.min_score} ({int(tables.word_ok.sum())} words); budget {settings.max_nodes} nodes "
+        f"({hard_nodes} on {', '.join(HARD)}; cap {settings.time_budget:g} s); CPU seconds; "
+        f"baseline = the fill with {AMERICAN_BASELINE}; same seeds"
+    )
+    fill(np.full((3, 3), -1, dtype=np.int8), tables, settings, 0, progress=False)  # load the kernel
+    for name in AMERICAN_PATTERNS:
+        pattern = read_pattern(AMERICAN / f"{name}.txt", tables.alphabet)
+        n = hard_seeds if name in HARD else seeds
+        run = settings.replace(max_nodes=hard_nodes) if name in HARD else settings
+        blocks = int((pattern == 0).sum())
+        print(f"{name} ({blocks} blocks; published: {PUBLISHED[name]}):")
+        rows = [fill_seed(pattern, tables, run, seed) for seed in range(n)]
+        print(american_line("fill", rows))
+        b_rows = [fill_seed(pattern, tables, run.replace(**AMERICAN_BASELINE), seed) for seed in range(n)]
+        print(american_line("baseline", b_rows))
+        mean, b_mean = statistics.mean(r[1] for r in rows), statistics.mean(r[1] for r in b_rows)
+        print(f"  ratio baseline/fill mean CPU seconds {b_mean / mean:.1f}x")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seeds", type=int, default=10)
@@ -117,12 +197,20 @@ def main() -> None:
     ap.add_argument("--fill-budget", type=float, default=30.0, help="seconds per fill (a cap when --fill-nodes)")
     ap.add_argument("--fill-nodes", type=int, help="node budget per fill: bound the fills by work, not time")
     ap.add_argument("--max-word", type=int, default=9, help="longest slot of the random patterns")
+    ap.add_argument("--american", action="store_true", help="only the American 15x15 pattern suite")
+    ap.add_argument("--fill-seeds", type=int, default=100, help="--american: seeds per easy/medium pattern")
+    ap.add_argument("--hard-seeds", type=int, default=10, help="--american: seeds per stairs/open pattern")
+    ap.add_argument("--american-nodes", type=int, help="--american: node budget (default crossword.fill.max_nodes)")
+    ap.add_argument("--hard-nodes", type=int, default=300_000, help="--american: node budget of stairs/open")
     ap.add_argument("--root", help="project root holding results/ (default: a temporary folder)")
     args = ap.parse_args()
     root = Path(args.root) if args.root else Path(tempfile.mkdtemp(prefix="cwbench"))
     if args.root is None:
         (root / "workflow").symlink_to(PROJECT / "workflow")
     config = validate_config({"lexicons": {"default": "builtin:en"}}, root)
+    if args.american:
+        run_american(config, root, args.fill_seeds, args.hard_seeds, args.american_nodes, args.hard_nodes)
+        return
     tables = open_tables("en", config, root, args.gen_floor)
     lang = Language("en", tables.name, tables.alphabet, tables.alphabet.letters)
     generate(tables, lang, SearchSettings(size=6, time_budget=1, max_pops=100), 0, progress=False)  # load kernels
@@ -143,7 +231,7 @@ def main() -> None:
     anagrams = {"".join(sorted(w)) for w in words}
     karg = tables.kernel_args()
     t = time.perf_counter()
-    fast = [int(kernels.grid_cost(g, *karg)[0]) for g in grids]
+    fast = [int(kernels.grid_cost(g, karg)[0]) for g in grids]
     t_kernel = time.perf_counter() - t
     t = time.perf_counter()
     slow = [python_cost(g, tables.alphabet, known, anagrams) for g in grids]

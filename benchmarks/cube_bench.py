@@ -2,6 +2,10 @@
 
     python benchmarks/cube_bench.py [--cubes ../shared/cube/random_1000.txt] [--limit N]
                                     [--tables results/cube/tables] [--solver twophase ...]
+                                    [--max-length 20]
+
+Two-phase runs twice: in its default mode (schema budgets) and with --max-length N (stop
+at the first solution of at most N moves; default 20), both on the same cubes.
 
 Tables: --tables DIR (verified, never built), else the artifact store's (built there once).
 
@@ -27,11 +31,13 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
 from puzzlesearch.cube.cubie import parse_cubies, parse_moves, random_cube  # noqa: E402
-from puzzlesearch.cube.solve import SOLVERS, solve_cube, warm_up  # noqa: E402
+from puzzlesearch.cube.settings import TwoPhaseOptions  # noqa: E402
+from puzzlesearch.cube.solve import solve_cube, warm_up  # noqa: E402
 from puzzlesearch.cube.tables import Tables, store_tables  # noqa: E402
 from puzzlesearch.progress import setup_logging  # noqa: E402
 
 SHARED = ROOT.parent / "shared" / "cube"
+BENCH_SOLVERS = ("thistlethwaite", "twophase")  # the optimal solver has its own pipeline target
 
 
 def load_cubes(path: str | None, limit: int | None):
@@ -70,7 +76,8 @@ def main() -> int:
     ap.add_argument("--cubes")
     ap.add_argument("--limit", type=int)
     ap.add_argument("--tables", help="table folder (default: the artifact store)")
-    ap.add_argument("--solver", nargs="+", choices=SOLVERS, default=list(SOLVERS))
+    ap.add_argument("--solver", nargs="+", choices=BENCH_SOLVERS, default=list(BENCH_SOLVERS))
+    ap.add_argument("--max-length", type=int, default=20, help="two-phase's second run (0: skip it)")
     args = ap.parse_args()
     setup_logging()
     cubes, source = load_cubes(args.cubes, args.limit)
@@ -91,10 +98,15 @@ def main() -> int:
     )
     for solver in args.solver:
         warm_up(tables, solver)
+        if solver == "twophase":  # touch every table page and compile for real cubes, outside the timings
+            for cube in cubes[:3]:
+                solve_cube(cube, tables, solver)
     print(f"load + numba warm-up: {time.perf_counter() - t0:.2f} s")
     base = baseline_ms(cubes)
     print(f"baseline (apply 21 moves in Python): median {base:.4f} ms")
+    c0 = time.process_time()
     ref_run = kociemba_baseline(cubes)
+    ref_cpu = (time.process_time() - c0) * 1000 / len(cubes)  # this process's CPU time (its C code runs in it)
     if ref_run is None:
         print("baseline kociemba C package: not installed (pip install -e '.[bench]')")
     else:
@@ -102,19 +114,30 @@ def main() -> int:
         print(
             f"baseline kociemba C package (same cubes, this run): {len(cubes)} verified; mean "
             f"{statistics.mean(ref_run[0]):.3f} moves (max {max(ref_run[0])}); median {ref_med:.2f} ms,"
-            f" mean {statistics.mean(ref_run[1]):.2f} ms, max {max(ref_run[1]):.1f} ms"
+            f" mean {statistics.mean(ref_run[1]):.2f} ms, max {max(ref_run[1]):.1f} ms; CPU mean {ref_cpu:.2f} ms"
+            " (incl. facelet conversion and verification)"
         )
-    for solver in args.solver:
-        lengths, times = [], []
+    runs = [(solver, None) for solver in args.solver]
+    if "twophase" in args.solver and args.max_length:
+        runs.append(("twophase", TwoPhaseOptions(max_length=args.max_length)))
+    for solver, options in runs:
+        lengths, times, cpu = [], [], []
         for cube in cubes:
-            s = solve_cube(cube, tables, solver)  # schema-default budgets; raises unless verified
+            c0 = time.process_time()
+            s = solve_cube(cube, tables, solver, options)  # schema-default budgets; raises unless verified
+            cpu.append((time.process_time() - c0) * 1000)
             lengths.append(len(s.moves))
             times.append(s.milliseconds)
         med = statistics.median(times)
+        name = solver if options is None else f"{solver} --max-length {options.max_length}"
+        within = (
+            "" if options is None else f" {sum(n <= options.max_length for n in lengths)}/{len(lengths)} within it;"
+        )
         print(
-            f"{solver}: {len(cubes)} verified; mean {statistics.mean(lengths):.3f} moves"
+            f"{name}: {len(cubes)} verified;{within} mean {statistics.mean(lengths):.3f} moves"
             f" (min {min(lengths)}, max {max(lengths)}); median {med:.2f} ms, mean {statistics.mean(times):.2f} ms,"
             f" p95 {sorted(times)[int(0.95 * len(times))]:.2f} ms, max {max(times):.1f} ms;"
+            f" CPU mean {statistics.mean(cpu):.2f} ms, median {statistics.median(cpu):.2f} ms;"
             f" median / baseline = {med / base:.0f}x"
             + ("" if ref_run is None else f"; median / kociemba median = {med / ref_med:.2f}")
         )

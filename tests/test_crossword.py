@@ -18,6 +18,7 @@ from puzzlesearch.crossword import kernels
 from puzzlesearch.crossword.fill import FillSettings, NoFill, fill
 from puzzlesearch.crossword.io import read_pattern, to_html, to_ipuz
 from puzzlesearch.crossword.model import Alphabet, Language, runs, slot_word, slots
+from puzzlesearch.crossword.quality import RANK_ORDER
 from puzzlesearch.crossword.search import generate
 from puzzlesearch.crossword.settings import GenerateSettings as SearchSettings
 from puzzlesearch.crossword.tables import WordTables, build_arrays, numeric_words, open_language, open_tables
@@ -49,9 +50,11 @@ def config(project):
 
 @pytest.fixture(scope="session")
 def english(config, project):
-    """The default English lexicon's tables (no frequency floor) and its word set."""
+    """The default English lexicon's tables (no frequency floor) and their word set (names, abbreviations and
+    blocked words are out of the tables, so the lexicon's own list is a superset)."""
     tables = open_tables("en", config, project, 0)
-    words = set(open_lexicon("default", config, project).words["word"])
+    words = {w for L in range(2, tables.width + 1) for w in tables.words_of_length(L)}
+    assert words <= set(open_lexicon("default", config, project).words["word"])
     return tables, words
 
 
@@ -114,7 +117,7 @@ def test_cost_matches_brute_force():
                         grid[len(w), c] = 0
                     if c % 2:
                         grid[: len(w), c] = grid[: len(w), c][::-1]
-        got = kernels.grid_cost(grid, *tables.kernel_args())
+        got = kernels.grid_cost(grid, tables.kernel_args())
         assert got[0] == brute_cost(grid, alphabet, pool, floor_ok)
         assert got[0] == 5 * got[1] + got[2]
 
@@ -125,8 +128,11 @@ def test_cost_matches_brute_force():
 def test_generated_english_grid_words_are_in_the_word_list(english):
     tables, words = english
     settings = SearchSettings(size=12, max_down=4, time_budget=30)
-    g = generate(tables, english_language(tables), settings, seed=1, progress=False)
-    assert g.cost == 0
+    for seed in range(ENGLISH_SEEDS):  # with names and abbreviations out, not every seed reaches cost 0 in max_pops
+        g = generate(tables, english_language(tables), settings, seed=seed, progress=False)
+        if g.cost == 0:
+            break
+    assert g.cost == 0, f"no seed of {ENGLISH_SEEDS} reached cost 0"
     downs = down_words(g.grid, tables.alphabet)
     assert downs and all(len(w) <= 4 for w in downs)
     assert all(w in words for w in downs), [w for w in downs if w not in words]
@@ -372,6 +378,8 @@ def test_bitset_fill_agrees_with_brute_force_on_tiny_grids(tmp_path):
 
 # ---------------------------------------------------------------- CLI outputs (default folders)
 
+ENGLISH_SEEDS = 8  # seeds tried for a cost-0 English 12x12 grid
+
 DOCUMENTED_COLUMNS = [
     "rank",
     "lang",
@@ -392,6 +400,16 @@ DOCUMENTED_COLUMNS = [
     "stopped_by",
     "grid",
     "file",
+    "puz",
+    "page",
+    "entries",
+    "clued_entries",
+    "unclued_entries",
+    "clue_share",
+    "mean_score",
+    "min_score",
+    "low_entries",
+    "low_score",
 ]  # README, Crossword > Results
 
 
@@ -423,7 +441,7 @@ def cli_generated(project, english):
 
 def test_generate_without_out_writes_to_the_cli_folder(cli_generated, project):
     stdout, folder = cli_generated
-    expected = [folder / f"en_8_seed{s}.{ext}" for s in range(3) for ext in ("ipuz", "html")]
+    expected = [folder / f"en_8_seed{s}.{ext}" for s in range(3) for ext in ("ipuz", "html", "puz")]
     expected.append(folder / "puzzles.parquet")
     written = [Path(line.removeprefix("# wrote ")) for line in stdout.splitlines() if line.startswith("# wrote ")]
     assert sorted(written) == sorted(expected)
@@ -460,8 +478,9 @@ def test_puzzles_parquet_has_documented_columns_and_is_ranked_by_cost(cli_genera
     df = pl.read_parquet(folder / "puzzles.parquet")
     assert df.columns == DOCUMENTED_COLUMNS
     assert df["rank"].to_list() == [1, 2, 3] and sorted(df["seed"].to_list()) == [0, 1, 2]
-    keys = list(zip(df["cost"], df["pops"], df["seed"]))  # ranked without timings: reproducible
-    assert keys == sorted(keys) and set(df["stopped_by"]) <= {"cost", "pops"}
+    keys = [tuple(-row[c] if desc else row[c] for c, desc in RANK_ORDER) for row in df.iter_rows(named=True)]
+    assert keys == sorted(keys)  # ranked by cost, then fill quality, never by timings: reproducible
+    assert set(df["stopped_by"]) <= {"cost", "pops"}
     for row in df.iter_rows(named=True):  # each cost is what its grid text costs, by plain Python
         grid = grid_from_text(row["grid"], tables.alphabet)
         assert row["cost"] == pytest.approx(brute_cost(grid, tables.alphabet, words, dict.fromkeys(words, True)) / 5)
@@ -757,3 +776,120 @@ def test_settings_defaults_come_from_the_schema():
     assert FS().max_nodes == sec["fill"]["max_nodes"] and TableSettings().max_factor == sec["numeric"]["max_factor"]
     with pytest.raises(PuzzleError, match="crossword.size"):
         GenerateSettings(size=41)
+
+
+# ---------------------------------------------------------------- fill on American 15x15 patterns (issue 15)
+
+AMERICAN = PROJECT / "workflow" / "crossword" / "patterns" / "american15"
+
+
+def _white_runs(white):
+    """Lengths of the white runs of every row and column, read straight from the mask."""
+    return [n for line in list(white) + list(white.T) for _, n in runs(line)]
+
+
+@pytest.mark.parametrize("name", ["easy", "stairs", "medium", "open"])
+def test_american_patterns_are_standard_and_described(english, name):
+    tables, _ = english
+    path = AMERICAN / f"{name}.txt"
+    white = read_pattern(path, tables.alphabet) != 0
+    assert white.shape == (15, 15)
+    assert (white == white[::-1, ::-1]).all()  # 180-degree rotational symmetry
+    lengths = _white_runs(white)
+    assert min(lengths) >= 3  # every entry 3+ letters, so every white cell is checked both ways
+    cells = set(zip(*np.nonzero(white)))
+    seen, stack = {min(cells)}, [min(cells)]
+    while stack:  # all-over interlock: the white cells are one region
+        r, c = stack.pop()
+        for nb in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
+            if nb in cells and nb not in seen:
+                seen.add(nb)
+                stack.append(nb)
+    assert seen == cells
+    header = path.read_text().splitlines()[0]
+    stated = f"{int((~white).sum())} blocks, {len(lengths)} entries, longest {max(lengths)}"
+    assert stated in header
+
+
+def _eligible(tables, word):
+    """Whether a word is a row of the tables at or above both floors (read from the raw arrays)."""
+    a = tables.arrays
+    codes = tables.alphabet.encode(word)
+    rows = np.nonzero((a["lengths"] == len(word)) & (a["codes"][:, : len(word)] == codes).all(axis=1))[0]
+    return any(a["frequency"][r] >= tables.min_frequency and a["score"][r] >= tables.min_score for r in rows)
+
+
+def test_easy_american_pattern_fills_validly_at_the_default_floor(config, project, english):
+    settings = FillSettings()
+    tables = open_tables("en", config, project, settings.min_frequency, min_score=settings.min_score)
+    pattern = read_pattern(AMERICAN / "easy.txt", tables.alphabet)
+    for seed in (0, 1, 2):
+        result = fill(pattern, tables, settings, seed, progress=False)
+        grid = result.grid
+        assert ((grid == 0) == (pattern == 0)).all() and (grid[pattern != 0] > 0).all()
+        got = across_words(grid, tables.alphabet) + down_words(grid, tables.alphabet)
+        assert sorted(got) == sorted(result.words)  # what the grid spells: crossings agree
+        assert len(got) == 78 and len(set(got)) == 78  # no repeated entry
+        assert all(_eligible(tables, w) for w in got)
+        scores = [int(tables.arrays["score"][_row(tables, w)]) for w in got]
+        assert result.min_entry == min(scores) >= settings.min_score
+        assert result.nodes <= settings.max_nodes
+    again = fill(pattern, tables, settings, 2, progress=False)
+    assert again.words == result.words and again.nodes == result.nodes  # same seed, same grid
+
+
+def _row(tables, word):
+    """The eligible row of a word."""
+    a = tables.arrays
+    codes = tables.alphabet.encode(word)
+    rows = np.nonzero((a["lengths"] == len(word)) & (a["codes"][:, : len(word)] == codes).all(axis=1))[0]
+    return [r for r in rows if tables.word_ok[r]][0]
+
+
+def brute_fill_square(words, n):
+    """Some fill of an all-white n x n grid with 2n distinct words, or None (plain Python)."""
+    ws = set(words)
+    stack = [[]]
+    while stack:
+        rows = stack.pop()
+        if len(rows) == n:
+            downs = ["".join(x) for x in zip(*rows)]
+            if all(d in ws for d in downs) and len(set(rows + downs)) == 2 * n:
+                return rows + downs
+            continue
+        for w in words:
+            prefix = ["".join(x) for x in zip(*(rows + [w]))]
+            if all(any(v.startswith(p) for v in words) for p in prefix):
+                stack.append(rows + [w])
+    return None
+
+
+def test_fill_at_a_score_floor_agrees_with_brute_force(tmp_path):
+    # every fill found is made of words at or above the floor; none found is proved impossible
+    rng = np.random.default_rng(15)
+    checked = {True: 0, False: 0}
+    for n, letters in ((3, "abc"), (4, "ab")):
+        every = ["".join(t) for t in np.array(np.meshgrid(*[list(letters)] * n)).reshape(n, -1).T]
+        for trial in range(12):
+            words = sorted(set(rng.choice(every, int(rng.integers(len(every) // 2, len(every))), replace=False)))
+            scores = rng.integers(0, 101, len(words))
+            floor = int(rng.integers(0, 60))
+            frame = pl.DataFrame(
+                {"word": words, "length": [n] * len(words), "frequency": [100] * len(words), "score": scores}
+            )
+            tables = WordTables("tiny", Alphabet(letters, "ltr"), build_arrays(frame, letters), min_score=floor)
+            ok = [w for w, s in zip(words, scores) if s >= floor]
+            expect = brute_fill_square(ok, n)
+            pattern = np.full((n, n), -1, dtype=np.int8)
+            for backjump in (True, False):
+                settings = FillSettings(backjump=backjump, time_budget=30)
+                if expect is None:
+                    with pytest.raises(NoFill, match="cannot be filled") as exc:
+                        fill(pattern, tables, settings, trial, progress=False)
+                    assert exc.value.proved
+                else:
+                    r = fill(pattern, tables, settings, trial, progress=False)
+                    got = across_words(r.grid, tables.alphabet) + down_words(r.grid, tables.alphabet)
+                    assert len(set(got)) == 2 * n and set(got) <= set(ok)
+                checked[expect is None] += 1
+    assert checked[True] > 0 and checked[False] > 0  # both outcomes were checked

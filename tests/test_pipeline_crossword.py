@@ -35,7 +35,8 @@ def test_raising_seeds_adds_exactly_the_new_seed_jobs(built):
     assert set(df["stopped_by"]) <= {"cost", "pops"}
     assert planned_rules(built, NUM_TABLE, config=[NUM_CONFIG]) == []
     more = NUM_CONFIG.replace("seeds: 4", "seeds: 12")
-    assert planned_rules(built, NUM_TABLE, config=[more]) == ["crossword_gather"] + ["crossword_puzzle"] * 8
+    new_jobs = ["crossword_gather"] + ["crossword_puz"] * 8 + ["crossword_puzzle"] * 8  # .puz: one job per puzzle
+    assert planned_rules(built, NUM_TABLE, config=[more]) == new_jobs
     # a key the puzzles do not use (the fill's) reruns nothing of generation
     assert planned_rules(built, NUM_TABLE, config=[NUM_CONFIG.replace("}", ", fill: {noise: 0.5}}")]) == []
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from puzzlesearch.cube.tables import Tables, build_all
@@ -9,7 +11,14 @@ from puzzlesearch.cube.tables import Tables, build_all
 
 @pytest.fixture(scope="session")
 def cube_tables(tmp_path_factory) -> Tables:
-    """Every move and pruning table (about 5 s plus numba compilation)."""
+    """Every move and pruning table (about 30 s on an idle machine, plus numba compilation).
+
+    PUZZLESEARCH_TEST_CUBE_TABLES=DIR uses a folder built before (verified like any other)
+    instead, to iterate on tests quickly; CI builds them.
+    """
+    given = os.environ.get("PUZZLESEARCH_TEST_CUBE_TABLES")
+    if given:
+        return Tables(given)
     folder = tmp_path_factory.mktemp("cube_tables")
     build_all(folder)
     return Tables(folder)

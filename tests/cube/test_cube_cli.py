@@ -123,6 +123,8 @@ def test_facelet_string_of_a_scramble_is_solved(cube_tables, capsys):
         ("--set", "twophase.time_limit=-1", "--set cube.twophase.time_limit: -1 is less than or equal to"),
         ("--set", "twophase.time_limt=5", "cube.twophase: Additional properties are not allowed ('time_limt'"),
         ("--set", "twophase={x", "--set 'twophase={x'"),
+        ("--max-length", "31", "--max-length 31: config key cube.twophase.max_length: 31 is greater than the maximum"),
+        ("--max-length", "-1", "--max-length -1: config key cube.twophase.max_length: -1 is less than the minimum"),
     ],
 )
 def test_budget_flags_are_checked(cube_tables, capsys, flag, value, fragment):
@@ -150,6 +152,14 @@ def test_budget_flags_accept_the_schema_bounds(cube_tables, capsys):
         "3600",
     )
     assert code == 0 and parse_cube("R U").apply(parse_moves(out)).is_solved
+
+
+def test_max_length_flag(cube_tables, capsys):
+    """--max-length 20 on a cube that needs more than a few moves: a verified answer of at most 20 moves."""
+    cube = "RU LF UB DR DL BL UL FU BD RF BR FD LDF LBD FUL RFD UFR RDB UBL RBU"
+    code, out, _ = run(capsys, "cube", "solve", cube, "--max-length", "20", "--tables", str(cube_tables.dir))
+    moves = parse_moves(out)
+    assert code == 0 and len(moves) <= 20 and parse_cube(cube).apply(moves).is_solved
 
 
 def test_thistlethwaite_flags(cube_tables, capsys):

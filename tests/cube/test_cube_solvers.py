@@ -129,3 +129,36 @@ def test_time_limit_keeps_the_best_solution_so_far(cube_tables):
     s = solve_cube(cube, cube_tables, "twophase", options)
     assert time.perf_counter() - t0 < 3.0
     assert solves(cube, format_moves(s.moves)) and len(s.moves) <= 30
+
+
+def test_max_length_20_holds_on_random_cubes(cube_tables):
+    """--max-length 20: every answer has at most 20 moves (God's number makes 20 always possible)."""
+    rng = random.Random(2026)
+    options = TwoPhaseOptions(max_length=20)
+    for _ in range(30):
+        cube = random_cube(rng)
+        s = solve_cube(cube, cube_tables, "twophase", options)
+        assert solves(cube, format_moves(s.moves)) and len(s.moves) <= 20
+        assert s.stopped_by == "target"
+
+
+def test_max_length_below_what_phase2_max_allows_is_one_line(cube_tables):
+    """A length no search within phase2_max can reach ends with one line naming the keys (no time cap needed)."""
+    cube = random_cube(random.Random(7))
+    with pytest.raises(PuzzleError) as err:
+        solve_cube(cube, cube_tables, "twophase", TwoPhaseOptions(max_length=8, phase2_max=1, time_limit=60))
+    message = str(err.value)
+    assert "no solution of at most 8 moves" in message and "--phase2-max" in message and "\n" not in message
+
+
+def test_every_direction_maps_its_solution_back(cube_tables):
+    """Each of the six search directions (three axes, and the inverse) gives a verified answer for the cube itself."""
+    from puzzlesearch.cube.twophase import DIRECTIONS, back_to_cube, direction_cube
+
+    rng = random.Random(12)
+    for s, inverse in DIRECTIONS:
+        cube = random_cube(rng)
+        turned = direction_cube(cube, s, inverse)
+        answer = solve_cube(turned, cube_tables, "twophase").moves
+        assert turned.apply(answer).is_solved
+        assert cube.apply(back_to_cube(answer, s, inverse)).is_solved

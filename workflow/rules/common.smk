@@ -278,7 +278,7 @@ CUBE = config["cube"]
 CUBE_TABLES = CUBE["tables"].rstrip("/")
 CUBE_SETS = CUBE["testsets"]
 CUBE_RANDOM_SETS = [n for n, v in CUBE_SETS.items() if isinstance(v, dict)]
-CUBE_TABLE_CODE = ["cube/constants.py", "cube/cubie.py", "cube/coords.py", "cube/tables.py"]
+CUBE_TABLE_CODE = ["cube/constants.py", "cube/cubie.py", "cube/coords.py", "cube/symmetry.py", "cube/tables.py"]
 CUBE_SOLVERS = ("thistlethwaite", "twophase")
 CUBE_SOLVE_SETTINGS = {solver: step_settings_json(solver, CUBE) for solver in CUBE_SOLVERS}
 
@@ -345,3 +345,94 @@ def default_targets():
         *cube_targets(),
         *report_targets(),
     ]
+
+
+# ---- Crossword clues
+# Word quality and clues of the crossword tables (crossword/quality.py, crossword/clues.py).
+CW_TABLE_SETTINGS = TableSettings.from_config(CW)
+CW_DATA = SRC / "puzzlesearch" / "crossword" / "data"
+
+
+def crossword_quality_files():
+    """Files the word tables' quality depends on: the blocklist (configured, else shipped) and the function words."""
+    blocklist = CW["quality"]["blocklist"]
+    if blocklist and not Path(blocklist).is_file():
+        fail(f"config key crossword.quality.blocklist: {blocklist}: no such file")
+    return [blocklist or str(CW_DATA / "blocklist.txt"), str(CW_DATA / "function_words.txt")]
+
+
+# ---- Cube optimal (cube_optimal.smk)
+CUBE_OPT = CUBE["optimal"]
+CUBE_OPT_DIR = "results/cube/optimal"
+CUBE_OPT_SETTINGS = step_settings_json("optimal", CUBE)
+CUBE_OPT_CODE = ["cube/constants.py", "cube/cubie.py", "cube/coords.py", "cube/symmetry.py"]
+CUBE_OPT_CODE += ["cube/optimal_tables.py", "cube/optimal_kernels.py"]
+CUBE_OPT_MEM_MB = {"full": 3000, "small": MEM_MB, "tiny": MEM_MB}  # full: ~1.1 GB measured peak
+CUBE_OPT_BUILD_MINUTES = {"full": 120, "small": 10, "tiny": STARTUP_MINUTES}
+
+if CUBE_OPT["testset"] not in CUBE_SETS:
+    fail(
+        f"config key cube.optimal.testset: test set {CUBE_OPT['testset']!r} is not in cube.testsets "
+        f"({', '.join(sorted(CUBE_SETS))})"
+    )
+
+
+def cube_optimal_table(variant=None):
+    """The manifest (.json) of an optimal table variant (default: config cube.optimal.table)."""
+    variant = variant or CUBE_OPT["table"]
+    return f"{CUBE_OPT_DIR}/table_{variant}/optimal_{variant}.json"
+
+
+def cube_optimal_subset_source(wildcards):
+    """The full test set a `<testset>_first<n>` subset is cut from."""
+    return cube_testset_file(wildcards)
+
+
+def cube_optimal_minutes(wildcards):
+    """Cluster runtime of an optimal solve job: the per-cube time cap times the cubes."""
+    return cap_minutes(CUBE_OPT["time_limit"], int(wildcards.n))
+
+
+def cube_optimal_targets():
+    """The non-default target cube_optimal_all: the first cubes of the configured test set, solved optimally."""
+    return [f"{CUBE_OPT_DIR}/{CUBE_OPT['testset']}_first{CUBE_OPT['first']}.parquet"]
+
+
+# ---- Boggle proofs (boggle_proof.smk): not in default_targets(); `snakemake boggle_proofs`
+# builds boggle.lexicons x boggle.proof.shapes, or ask for one certificate.json.
+from puzzlesearch.boggle.settings import ProofSettings
+
+PROOF_MEM_MB = 4000  # 3x3 peak 300 MB; a tree row with its slots is ~150 bytes (3x4 classes: up to 1.4M rows seen)
+
+
+def boggle_proof_settings(shape):
+    """The settings JSON of a proof's jobs (one shape's min_score); a config mistake is one line."""
+    try:
+        return ProofSettings.for_job(BOGGLE, shape).to_json()
+    except PuzzleError as error:
+        fail(error)
+
+
+def boggle_proof_shards(wildcards):
+    """Every shard table of a proof and its manifest."""
+    return expand(
+        "results/boggle/{lexicon}/proof/{shape}/shards/shard{shard}.{ext}",
+        lexicon=wildcards.lexicon,
+        shape=wildcards.shape,
+        shard=range(BOGGLE["proof"]["shards"]),
+        ext=["parquet", "json"],
+    )
+
+
+def boggle_proof_tables(wildcards):
+    """The shard tables (Parquet) a gather merges, in shard order."""
+    return [path for path in boggle_proof_shards(wildcards) if path.endswith(".parquet")]
+
+
+def boggle_proof_targets():
+    """The certificates of every configured proof (the `boggle_proofs` target)."""
+    return expand(
+        "results/boggle/{lexicon}/proof/{shape}/certificate.json",
+        lexicon=BOGGLE_LEXICONS,
+        shape=BOGGLE["proof"]["shapes"],
+    )

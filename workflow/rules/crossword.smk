@@ -9,6 +9,8 @@
 
 localrules:
     crossword_gather,
+    crossword_puz,
+    crossword_fill_puz,
 
 
 wildcard_constraints:
@@ -21,15 +23,19 @@ rule crossword_tables:
     input:
         words=lambda w: lexicon_words(w.lexicon),
         manifest=lambda w: lexicon_words(w.lexicon).replace("words.parquet", "words.json"),
+        quality=crossword_quality_files(),
         code=lib_files(
             "crossword/tables.py",
             "crossword/kernels.py",
             "crossword/model.py",
             "crossword/settings.py",
+            "crossword/clues.py",
+            "crossword/quality.py",
             "lexicon/artifacts.py",
         ),
     output:
         npz="results/crossword/tables/{lexicon}/tables.npz",
+        clues="results/crossword/tables/{lexicon}/clues.parquet",
         manifest="results/crossword/tables/{lexicon}/tables.json",
     log:
         "logs/crossword/tables/{lexicon}.log",
@@ -42,7 +48,7 @@ rule crossword_tables:
         runtime=STARTUP_MINUTES,
     params:
         wildcards=cache_key,
-        settings=TableSettings().to_json(),  # word tables take no settings (max_factor is numeric only)
+        settings=CW_TABLE_SETTINGS.to_json(),  # quality keys (blocklist, names, clue_weight); max_factor unused
     shell:
         "puzzlesearch crossword build-tables --settings {params.settings:q} --words {input.words:q}"
         " --out {output.npz:q} 2> {log:q}"
@@ -50,9 +56,17 @@ rule crossword_tables:
 
 rule crossword_numeric_tables:
     input:
-        code=lib_files("crossword/tables.py", "crossword/kernels.py", "crossword/model.py", "crossword/settings.py"),
+        code=lib_files(
+            "crossword/tables.py",
+            "crossword/kernels.py",
+            "crossword/model.py",
+            "crossword/settings.py",
+            "crossword/clues.py",
+            "crossword/quality.py",
+        ),
     output:
         npz=f"results/crossword/tables/{CW_NUMERIC}/tables.npz",
+        clues=f"results/crossword/tables/{CW_NUMERIC}/clues.parquet",
         manifest=f"results/crossword/tables/{CW_NUMERIC}/tables.json",
     log:
         f"logs/crossword/tables/{CW_NUMERIC}.log",
@@ -63,7 +77,7 @@ rule crossword_numeric_tables:
         runtime=STARTUP_MINUTES,
     params:
         wildcards=cache_key,
-        settings=TableSettings.from_config(CW).to_json(),
+        settings=CW_TABLE_SETTINGS.to_json(),
     shell:
         "puzzlesearch crossword build-tables --settings {params.settings:q} --numeric"
         " --out {output.npz:q} 2> {log:q}"
@@ -72,10 +86,10 @@ rule crossword_numeric_tables:
 rule crossword_puzzle:
     input:
         tables=crossword_job_tables,
-        code=lib_files("crossword"),
+        code=lib_files("crossword", "crossword/page_template.html"),
     output:
         ipuz="results/crossword/{lang}/{size}/{lang}_{size}_seed{seed}.ipuz",
-        html="results/crossword/{lang}/{size}/{lang}_{size}_seed{seed}.html",
+        html="results/crossword/{lang}/{size}/{lang}_{size}_seed{seed}.html",  # the playable page
         summary="results/crossword/{lang}/{size}/{lang}_{size}_seed{seed}.json",
     log:
         "logs/crossword/generate_{lang}_{size}_seed{seed}.log",
@@ -93,12 +107,36 @@ rule crossword_puzzle:
         " --summary {output.summary:q} 2> {log:q}"
 
 
+# Across Lite .puz of a generated puzzle: Latin-1 letters only, so English and numeric (no Arabic).
+rule crossword_puz:
+    input:
+        ipuz="results/crossword/{lang}/{size}/{lang}_{size}_seed{seed}.ipuz",
+        code=lib_files("crossword/puzfile.py", "crossword/cli.py"),
+    output:
+        puz="results/crossword/{lang}/{size}/{lang}_{size}_seed{seed}.puz",
+    log:
+        "logs/crossword/puz_{lang}_{size}_seed{seed}.log",
+    wildcard_constraints:
+        lang="en|num",
+    threads: 1
+    resources:
+        mem_mb=MEM_MB,
+        runtime=STARTUP_MINUTES,
+    shell:
+        "puzzlesearch crossword puz --ipuz {input.ipuz:q} --out {output.puz:q} 2> {log:q}"
+
+
 rule crossword_gather:
     input:
         summaries=expand(
             "results/crossword/{{lang}}/{{size}}/{{lang}}_{{size}}_seed{seed}.json", seed=range(CW["seeds"])
         ),
-        code=lib_files("crossword/io.py", "crossword/cli.py"),
+        puz=lambda w: (
+            expand("results/crossword/{lang}/{size}/{lang}_{size}_seed{seed}.puz", seed=range(CW["seeds"]), **w)
+            if w.lang in ("en", "num")
+            else []
+        ),
+        code=lib_files("crossword/io.py", "crossword/cli.py", "crossword/quality.py"),
     output:
         table="results/crossword/{lang}/{size}/puzzles.parquet",
         manifest="results/crossword/{lang}/{size}/puzzles.json",
@@ -116,7 +154,7 @@ rule crossword_fill:
     input:
         pattern=lambda w: CW_PATTERNS[w.pattern],
         tables=crossword_tables(CW_LEXICON.get(CW["fill"]["lang"], "")) if CW_PATTERNS else [],
-        code=lib_files("crossword"),
+        code=lib_files("crossword", "crossword/page_template.html"),
     output:
         ipuz="results/crossword/fill/{pattern}.ipuz",
         html="results/crossword/fill/{pattern}.html",
@@ -136,3 +174,20 @@ rule crossword_fill:
         "puzzlesearch crossword fill --settings {params.settings:q} --tables {input.tables:q} --pattern {input.pattern:q}"
         " --lang {params.lang:q} --ipuz {output.ipuz:q} --html {output.html:q} --summary {output.summary:q}"
         " > {log:q} 2>&1"
+
+
+# Across Lite .puz of a filled pattern (crossword.fill.lang en; an Arabic fill has none and this job refuses it).
+rule crossword_fill_puz:
+    input:
+        ipuz="results/crossword/fill/{pattern}.ipuz",
+        code=lib_files("crossword/puzfile.py", "crossword/cli.py"),
+    output:
+        puz="results/crossword/fill/{pattern}.puz",
+    log:
+        "logs/crossword/fill_puz_{pattern}.log",
+    threads: 1
+    resources:
+        mem_mb=MEM_MB,
+        runtime=STARTUP_MINUTES,
+    shell:
+        "puzzlesearch crossword puz --ipuz {input.ipuz:q} --out {output.puz:q} 2> {log:q}"

@@ -2,7 +2,8 @@
 # its manifest: sha256, shape, dtype, build seconds; Snakemake forbids `benchmark:` on
 # cached rules) -> manifest.parquet; test sets (generated from a seed, or a configured
 # file); solves per solver and test set, each job given only its solver's settings.
-# Helpers and default targets: common.smk. Measured: tables 1-3 s each, a solve of 100
+# Helpers and default targets: common.smk. Measured: tables 1-3 s each (the two-phase
+# symmetry tables tp1_sym, 141 MB, and tp2_sym, 112 MB: 10-30 s each), a solve of 100
 # cubes 2-12 s; the table directory is derived from the rule's own files (no shared-fs prefix).
 
 

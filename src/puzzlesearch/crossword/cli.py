@@ -52,6 +52,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--out", required=True, help="puzzles.parquet to write (manifest puzzles.json beside it)")
     p.set_defaults(func=cmd_gather)
 
+    p = cmds.add_parser("puz", help="convert a crossword .ipuz to Across Lite .puz (not Arabic: Latin-1 only)")
+    p.add_argument("--ipuz", required=True, help=".ipuz file to read")
+    p.add_argument("--out", required=True, help=".puz file to write")
+    p.set_defaults(func=cmd_puz)
+
 
 def _pipeline_args(p: argparse.ArgumentParser) -> None:
     """The pipeline mode's flags: settings JSON, tables input, explicit outputs."""
@@ -149,11 +154,11 @@ def _pipeline_mode(args, interactive_flags: tuple[str, ...]) -> bool:
     return True
 
 
-def _pipeline_tables(args, min_frequency: int):
-    """The tables of --tables (verified) and the Language of --lang over them."""
+def _pipeline_tables(args, min_frequency: int, min_score: int = 0):
+    """The tables of --tables (verified) with the floors, and the Language of --lang over them."""
     from puzzlesearch.crossword.tables import language_of, load_tables
 
-    tables = load_tables(args.tables, min_frequency)
+    tables = load_tables(args.tables, min_frequency, min_score=min_score)
     return tables, language_of(args.lang, tables)
 
 
@@ -216,14 +221,18 @@ def cmd_generate(args) -> int:
     from puzzlesearch import store
     from puzzlesearch.config import load_config
     from puzzlesearch.crossword import search
-    from puzzlesearch.crossword.io import puzzle_row, puzzle_stem, show, write_generated, write_puzzles_table
+    from puzzlesearch.crossword.clues import write_generated_with_clues
+    from puzzlesearch.crossword.io import puzzle_stem, show
+    from puzzlesearch.crossword.quality import write_ranked
     from puzzlesearch.crossword.tables import open_language
 
     config, root = load_config(args.config)
     settings = _generate_settings(args, config["crossword"])
     if args.seeds < 1:
         raise PuzzleError(f"--seeds {args.seeds}: must be at least 1")
-    tables, language = open_language(args.lang, config, root, settings.min_frequency, args.lexicon)
+    tables, language = open_language(
+        args.lang, config, root, settings.min_frequency, args.lexicon, min_score=settings.min_score
+    )
     out = Path(args.out) if args.out else store.cli_output_root().joinpath(*GENERATE_OUT, args.lang, str(settings.size))
     rows = []
     for seed in range(args.seed, args.seed + args.seeds):
@@ -236,21 +245,24 @@ def cmd_generate(args) -> int:
             )
             print(show(g.grid, language))
         stem = out / puzzle_stem(g)
-        _report(write_generated(g, f"{stem}.ipuz", f"{stem}.html", tables.max_factor), args.quiet)
-        rows.append(puzzle_row(g, f"{stem.name}.ipuz"))
-    _report(write_puzzles_table(rows, out / "puzzles.parquet")[:1], args.quiet)
+        written, row = write_generated_with_clues(
+            g, tables, f"{stem}.ipuz", f"{stem}.html", puz_path=f"{stem}.puz", low_score=settings.low_score
+        )
+        _report(written, args.quiet)
+        rows.append(row)
+    _report(write_ranked(rows, out / "puzzles.parquet")[:1], args.quiet)
     return 0
 
 
 def _generate_pipeline(args) -> int:
     """One puzzle from --settings and --tables into --ipuz/--html/--summary; fails at the time cap."""
     from puzzlesearch.crossword import search
-    from puzzlesearch.crossword.io import write_generated
+    from puzzlesearch.crossword.clues import write_generated_with_clues
     from puzzlesearch.crossword.search import STOP_TIME
     from puzzlesearch.crossword.settings import GenerateSettings
 
     settings = GenerateSettings.from_json(args.settings)
-    tables, language = _pipeline_tables(args, settings.min_frequency)
+    tables, language = _pipeline_tables(args, settings.min_frequency, settings.min_score)
     g = search.generate(tables, language, settings, args.seed)
     _log_generated(g)
     if g.stopped_by == STOP_TIME:
@@ -260,15 +272,26 @@ def _generate_pipeline(args) -> int:
             f"crossword.max_pops={settings.max_pops} pops (the result would depend on machine "
             "load); raise crossword.time_budget or lower crossword.max_pops"
         )
-    write_generated(g, args.ipuz, args.html, tables.max_factor, args.summary)
+    write_generated_with_clues(
+        g, tables, args.ipuz, args.html, args.summary, getattr(args, "puz", None), settings.low_score
+    )
+    return 0
+
+
+def cmd_puz(args) -> int:
+    """Write the .puz of an .ipuz (one-line error for Arabic: .puz is Latin-1, left to right)."""
+    from puzzlesearch.crossword.puzfile import ipuz_to_puz
+
+    ipuz_to_puz(args.ipuz, args.out)
     return 0
 
 
 def cmd_gather(args) -> int:
     """puzzles.parquet (ranked) from verified per-seed summaries."""
-    from puzzlesearch.crossword.io import read_rows, write_puzzles_table
+    from puzzlesearch.crossword.io import read_rows
+    from puzzlesearch.crossword.quality import write_ranked
 
-    write_puzzles_table(read_rows(args.summaries), args.out)
+    write_ranked(read_rows(args.summaries), args.out)
     return 0
 
 
@@ -294,7 +317,8 @@ def _print_fill(result, language) -> None:
     print(
         f"# filled {len(result.words)} slots in {result.seconds:.2f}s ({result.nodes} nodes, "
         f"{result.restarts} restarts); quality {result.quality:.2f} (mean log10 frequency), "
-        f"rarest word frequency {result.min_frequency}"
+        f"rarest word frequency {result.min_frequency}; entry {result.entry_kind} mean {result.mean_entry:.1f}, "
+        f"lowest {result.min_entry:.0f}"
     )
 
 
@@ -307,7 +331,7 @@ def cmd_fill(args) -> int:
         from puzzlesearch.crossword.settings import FillSettings
 
         settings = FillSettings.from_json(args.settings)
-        tables, language = _pipeline_tables(args, settings.min_frequency)
+        tables, language = _pipeline_tables(args, settings.min_frequency, settings.min_score)
         pattern = read_pattern(args.pattern, tables.alphabet)
         result = fillmod.fill(pattern, tables, settings, args.seed)
         write_filled(result, language, args.ipuz, args.html, args.summary, settings)
@@ -318,13 +342,15 @@ def cmd_fill(args) -> int:
 
     config, root = load_config(args.config)
     settings = _fill_settings(args, config["crossword"])
-    tables, language = open_language(args.lang, config, root, settings.min_frequency, args.lexicon)
+    tables, language = open_language(
+        args.lang, config, root, settings.min_frequency, args.lexicon, min_score=settings.min_score
+    )
     pattern = read_pattern(args.pattern, tables.alphabet)
     result = fillmod.fill(pattern, tables, settings, args.seed)
     _print_fill(result, language)
     out = Path(args.out) if args.out else store.cli_output_root().joinpath(*FILL_OUT)
     stem = out / Path(args.pattern).stem
-    _report(write_filled(result, language, f"{stem}.ipuz", f"{stem}.html", f"{stem}.json", settings))
+    _report(write_filled(result, language, f"{stem}.ipuz", f"{stem}.html", f"{stem}.json", settings, f"{stem}.puz"))
     return 0
 
 

@@ -1,16 +1,22 @@
 """Fixed-pattern fill: every slot of a given pattern gets a distinct lexicon word.
 
 Constraint propagation with backtracking (kernels.fill_bits): each slot has a domain
-of words (its length, frequency >= the floor, given letters respected) kept as a bitset
-over the words of its length, narrowed by ANDing per (position, letter) bitsets; each
-cell a set of allowed letters; arc consistency between crossing slots; the slot with the
-fewest words (popcount) per past failure is filled next, with its most frequent words
-(that leave the crossings the most choices) first. Restarts with a little
-randomness and Luby-sequence node limits run until the node budget max_nodes
-(time_budget is only a safety cap). Fill quality is the mean
-log10 frequency of the entries. Slots are the runs of 2+ white cells (a one-letter run
-is unchecked in that direction). A white cell in no slot stays white: its given letter is
-kept; left empty it is an error (no word could ever fill it).
+of words (its length, at or above the tables' frequency and score floors, given letters
+respected) kept as a bitset over the words of its length, narrowed by ANDing per
+(position, letter) bitsets; each cell a set of allowed letters; arc consistency between
+crossing slots; the slot with the fewest words (popcount) per past failure is filled
+next, with its best words (word weight, that leave the crossings the most choices) first.
+A slot that runs out of words backjumps (conflict-directed, `backjump`) to the deepest
+decision that explains its failures. Restarts with a little randomness and Luby-sequence
+node limits run until the node budget max_nodes (time_budget is only a safety cap); a
+complete search without a fill proves the pattern impossible at those floors.
+
+Word weight and entry quality: the tables' 0-100 word `score` when they have one,
+else log10 frequency (`entry_kind`). Seed 0's first attempt takes the best words in
+order; other seeds perturb it (same seed, same grid). Fill quality is reported as the
+mean log10 frequency (`quality`) and the mean and lowest entry quality. Slots are the
+runs of 2+ white cells (a one-letter run is unchecked in that direction). A white cell in
+no slot stays white: its given letter is kept; left empty it is an error.
 """
 
 from __future__ import annotations
@@ -29,7 +35,13 @@ from puzzlesearch.progress import log
 
 
 class NoFill(PuzzleError):
-    """No fill found; names the hardest slot."""
+    """No fill found; names the hardest slot. `proved`: the search was complete (no fill
+    exists at these floors), else a budget ended it; `nodes` searched."""
+
+    def __init__(self, message: str, proved: bool = False, nodes: int = 0):
+        super().__init__(message)
+        self.proved = proved
+        self.nodes = nodes
 
 
 @dataclass
@@ -45,6 +57,9 @@ class Filled:
     restarts: int
     seconds: float
     stopped_by: str = "filled"  # a fill ends only when filled; the budgets end it with NoFill
+    mean_entry: float = 0.0  # mean entry quality (entry_kind: word score, else log10 frequency)
+    min_entry: float = 0.0  # the lowest entry quality
+    entry_kind: str = "log10 frequency"
 
 
 def _structure(white: np.ndarray, slot_list: list[Slot]):
@@ -100,7 +115,7 @@ def fill(
     if k > 62:
         raise PuzzleError(f"alphabet of {k} letters is too large for letter masks")
     slot_len, slot_cells, cross, cross_pos = _structure(white, slot_list)
-    log_freq = np.log(np.maximum(tables.arrays["frequency"], 1).astype(np.float64))
+    word_weight = entry_weights(tables)
     full = np.int64((1 << (k + 1)) - 2)  # bits 1..k
     cell_mask = np.where(pattern.ravel() > 0, np.int64(1) << pattern.ravel().clip(0).astype(np.int64), full).astype(
         np.int64
@@ -110,43 +125,26 @@ def fill(
         if bits[s.length][1] == 0:
             raise NoFill(
                 f"no fill found: slot {s.name} ({s.length} letters) has no word of that length "
-                f"in lexicon {tables.name!r}"
+                f"in lexicon {tables.name!r}",
+                proved=True,
             )
     slot_row0, slot_off, slot_nw, slot_pb, pos_bits, dom0 = _bit_layout(slot_list, bits)
     fail_count = np.zeros(len(slot_list), dtype=np.int64)
     out_word = np.zeros(len(slot_list), dtype=np.int64)
     codes = tables.codes
-    args = (
-        slot_len,
-        slot_cells,
-        cross,
-        cross_pos,
-        slot_row0,
-        slot_off,
-        slot_nw,
-        slot_pb,
-        pos_bits,
-        codes,
-        log_freq,
-        settings.freq_weight,
-        k,
-    )
-    _warm_up(args)
+    struct = (slot_len, slot_cells, cross, cross_pos)
+    words = (slot_row0, slot_off, slot_nw, slot_pb, pos_bits, codes, k)
+    weights = (word_weight, float(settings.freq_weight))
+    start = (dom0, cell_mask)
+    _warm_up(words, weights)
     t0 = time.perf_counter()
     nodes_total, limit, restart = 0, settings.first_nodes, 0
     while True:
         limit = min(limit, settings.max_nodes - nodes_total)
-        status, nodes, failed = kernels.fill_bits(
-            *args,
-            dom0,
-            cell_mask,
-            fail_count,
-            limit,
-            settings.noise if restart else 0.0,
-            seed + restart,
-            out_word,
-            last_conflict and restart % 2 == 0,
-        )
+        noise = settings.noise if restart or seed else 0.0  # seed 0's first attempt: the best words first
+        use_lc = last_conflict and restart % 2 == 0
+        run = (int(limit), float(noise), int(seed + restart), use_lc, bool(settings.backjump))
+        status, nodes, failed = kernels.fill_bits(struct, words, weights, start, fail_count, out_word, run)
         nodes_total += nodes
         if status == 1:
             break
@@ -154,20 +152,24 @@ def fill(
             hard = slot_list[failed] if failed >= 0 else slot_list[int(np.argmax(fail_count))]
             raise NoFill(
                 f"no fill found: the pattern cannot be filled with lexicon {tables.name!r} "
-                f"(hardest slot {hard.name}, {hard.length} letters)"
+                f"(hardest slot {hard.name}, {hard.length} letters)",
+                proved=True,
+                nodes=nodes_total,
             )
         elapsed = time.perf_counter() - t0
         hard = slot_list[int(np.argmax(fail_count))]
         if nodes_total >= settings.max_nodes:
             raise NoFill(
                 f"no fill found within crossword.fill.max_nodes={settings.max_nodes} nodes "
-                f"({restart + 1} attempts, {elapsed:.1f}s; hardest slot {hard.name}, {hard.length} letters)"
+                f"({restart + 1} attempts, {elapsed:.1f}s; hardest slot {hard.name}, {hard.length} letters)",
+                nodes=nodes_total,
             )
         if elapsed >= settings.time_budget:
             raise NoFill(
                 f"no fill found: stopped at the time cap crossword.fill.time_budget="
                 f"{settings.time_budget:g}s after {nodes_total} of {settings.max_nodes} nodes "
-                f"(hardest slot {hard.name}); raise crossword.fill.time_budget or lower max_nodes"
+                f"(hardest slot {hard.name}); raise crossword.fill.time_budget or lower max_nodes",
+                nodes=nodes_total,
             )
         restart += 1
         limit = settings.first_nodes * luby(restart + 1)
@@ -180,16 +182,56 @@ def fill(
     grid = np.zeros(pattern.shape, dtype=np.int8)
     for r, c in lone:  # given letters outside every slot stay as given
         grid[r, c] = pattern[r, c]
-    words, freqs = [], []
-    freq = tables.arrays["frequency"]
+    words = []
     for i, s in enumerate(slot_list):
         w = int(out_word[i])
         for p, (r, c) in enumerate(s.cells()):
             grid[r, c] = codes[w, p]
         words.append(tables.alphabet.decode(codes[w, : s.length]))
-        freqs.append(int(freq[w]))
+    freqs = tables.arrays["frequency"][out_word]
+    entry = entry_quality(tables)[out_word]
     quality = float(np.mean(np.log10(np.maximum(freqs, 1))))
-    return Filled(grid, slot_list, words, quality, int(min(freqs)), nodes_total, restart, seconds)
+    return Filled(
+        grid,
+        slot_list,
+        words,
+        quality,
+        int(freqs.min()),
+        nodes_total,
+        restart,
+        seconds,
+        mean_entry=float(entry.mean()),
+        min_entry=float(entry.min()),
+        entry_kind=entry_kind(tables),
+    )
+
+
+SCORE_WEIGHT = 0.15  # word weight per score point: scores 0-100 span about what ln(frequency) spans
+
+
+def has_scores(tables: WordTables) -> bool:
+    """Whether the tables score their words (a `score` array that is not one constant)."""
+    score = tables.arrays.get("score")
+    return score is not None and len(score) > 0 and int(score.min()) != int(score.max())
+
+
+def entry_kind(tables: WordTables) -> str:
+    """What an entry's quality is measured in: the word score when the tables have one."""
+    return "score" if has_scores(tables) else "log10 frequency"
+
+
+def entry_quality(tables: WordTables) -> np.ndarray:
+    """Per word row: its quality (score 0-100, else log10 frequency)."""
+    if has_scores(tables):
+        return tables.arrays["score"].astype(np.float64)
+    return np.log10(np.maximum(tables.arrays["frequency"], 1).astype(np.float64))
+
+
+def entry_weights(tables: WordTables) -> np.ndarray:
+    """Per word row: its weight in the word order (SCORE_WEIGHT x score, else ln frequency)."""
+    if has_scores(tables):
+        return SCORE_WEIGHT * tables.arrays["score"].astype(np.float64)
+    return np.log(np.maximum(tables.arrays["frequency"], 1).astype(np.float64))
 
 
 def lone_cells(white: np.ndarray, slot_list: list[Slot]) -> list[tuple[int, int]]:
@@ -257,29 +299,19 @@ def _bit_layout(slot_list: list[Slot], bits: dict):
     return slot_row0, slot_off, slot_nw, slot_pb, pos_bits, dom0
 
 
-def _warm_up(args: tuple) -> None:
+def _warm_up(words: tuple, weights: tuple) -> None:
     """Load (or compile) the fill kernel on an empty problem, outside the timer."""
     i1 = np.zeros(0, dtype=np.int64)
     i2 = np.zeros((0, 1), dtype=np.int64)
+    empty_words = (i1, i1, i1, i1) + words[4:]
     kernels.fill_bits(
-        i1,
-        i2,
-        i2,
-        i2,
-        i1,
-        i1,
-        i1,
-        i1,
-        args[8],
-        *args[9:],
-        np.zeros(0, dtype=np.uint64),
-        np.zeros(1, dtype=np.int64),
+        (i1, i2, i2, i2),
+        empty_words,
+        weights,
+        (np.zeros(0, dtype=np.uint64), np.zeros(1, dtype=np.int64)),
         i1.copy(),
-        1,
-        0.0,
-        0,
         i1.copy(),
-        True,
+        (1, 0.0, 0, True, True),
     )
 
 

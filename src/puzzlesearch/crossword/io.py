@@ -1,9 +1,13 @@
-"""Crossword files: .ipuz (ipuz spec v2 JSON), a self-contained HTML page, grid text, patterns.
+"""Crossword files: .ipuz (ipuz spec v2 JSON), .puz, the playable HTML page, grid text, patterns.
 
 Grids are in reading order (model.py); for right-to-left languages the .ipuz arrays and
 the text are mirrored into page order (column 0 = leftmost), numbering runs from the
-right as an Arabic reader expects, and the HTML page uses dir="rtl" (the browser lays
+right as an Arabic reader expects, and the HTML pages use dir="rtl" (the browser lays
 the cells out from the right, so it receives them in reading order).
+
+A puzzle is written as .ipuz, as the playable page (page.py: input cells, check, reveal,
+an answer-key view) under the .html name, and as .puz when the format can hold it
+(puzfile.py: not Arabic). `to_html` is the static answer key (no script).
 
 Pattern files are in page order too: each line is a row as it looks on the page, left to
 right, so a printed grid read back as a pattern is the same grid. For Arabic this means a
@@ -138,7 +142,7 @@ def to_html(
     title: str = "",
     show_solution: bool = True,
 ) -> str:
-    """A self-contained HTML page: the grid (numbered) and the across/down lists."""
+    """The static answer key: a self-contained HTML page (no script), the numbered grid and the lists."""
     num = numbers(grid)
     rows = []
     for r in range(grid.shape[0]):
@@ -173,6 +177,16 @@ def to_html(
     )
 
 
+def has_puz(language: Language) -> bool:
+    """True when a puzzle of this language can be a .puz (left to right, one Latin-1 byte per letter)."""
+    return not language.rtl and all(ord(ch.upper()) < 256 for ch in language.alphabet.letters)
+
+
+def puz_name(language: Language, ipuz_path: str | Path) -> str | None:
+    """File name of the .puz beside an .ipuz (None for a language without .puz)."""
+    return Path(ipuz_path).with_suffix(".puz").name if has_puz(language) else None
+
+
 def write_puzzle(
     grid: np.ndarray,
     language: Language,
@@ -181,12 +195,29 @@ def write_puzzle(
     clue: Callable[[str], str] | None = None,
     title: str = "",
     notes: str = "",
+    puz_path: str | Path | None = None,
 ) -> list[Path]:
-    """Write the .ipuz and .html files (atomically); return the paths."""
+    """Write the .ipuz, the playable .html page and (when asked and possible) the .puz atomically; return the paths.
+
+    A language .puz cannot hold (Arabic) writes no .puz and logs why.
+    """
+    from puzzlesearch.crossword.page import to_page
+    from puzzlesearch.crossword.puzfile import puz_problem, write_puz
+
     ipuz_path, html_path = Path(ipuz_path), Path(html_path)
-    write_json(to_ipuz(grid, language, clue, title, notes), ipuz_path)
-    write_text(to_html(grid, language, clue, title), html_path)
-    return [ipuz_path, html_path]
+    doc = to_ipuz(grid, language, clue, title, notes)
+    write_json(doc, ipuz_path)
+    write_text(to_page(grid, language, clue, doc["title"], notes), html_path)
+    paths = [ipuz_path, html_path]
+    if puz_path is not None:
+        problem = puz_problem(doc)
+        if problem is None:
+            paths.append(write_puz(doc, puz_path))
+        else:
+            from puzzlesearch.progress import log
+
+            log("crossword", f"no .puz for {ipuz_path.name}: {problem}")
+    return paths
 
 
 def show(grid: np.ndarray, language: Language) -> str:
@@ -263,8 +294,8 @@ def puzzle_stem(g) -> str:
     return f"{g.language.code}_{g.settings.size}_seed{g.seed}"
 
 
-def puzzle_row(g, file: str) -> dict:
-    """One generated puzzle's row of puzzles.parquet (without its rank)."""
+def puzzle_row(g, file: str, page: str | None = None) -> dict:
+    """One generated puzzle's row of puzzles.parquet (without its rank): file is the .ipuz, page the .html."""
     ents = entries(g.grid, g.language.alphabet)
     return {
         "lang": g.language.code,
@@ -285,6 +316,8 @@ def puzzle_row(g, file: str) -> dict:
         "stopped_by": g.stopped_by,
         "grid": show(g.grid, g.language),
         "file": file,
+        "puz": puz_name(g.language, file),
+        "page": page if page is not None else str(Path(file).with_suffix(".html")),
     }
 
 
@@ -299,9 +332,14 @@ def search_trace(g) -> dict:
 
 
 def write_generated(
-    g, ipuz_path: str | Path, html_path: str | Path, max_factor: int, summary_path: str | Path | None = None
+    g,
+    ipuz_path: str | Path,
+    html_path: str | Path,
+    max_factor: int,
+    summary_path: str | Path | None = None,
+    puz_path: str | Path | None = None,
 ) -> list[Path]:
-    """Write a generated puzzle's .ipuz and .html (and a .json summary: its row and manifest)."""
+    """Write a generated puzzle's .ipuz, .html page, .puz when asked (and a .json summary: row and manifest)."""
     notes = (
         f"cost {g.cost:g}: {g.unknown_words} unknown and {g.scrambled_words} scrambled "
         f"down words; strategy {g.settings.strategy}, seed {g.seed}, stopped by {g.stopped_by}"
@@ -314,17 +352,13 @@ def write_generated(
         clue_function(g.language, max_factor),
         title=f"puzzlesearch {g.language.code} {g.settings.size}x{g.settings.size} seed {g.seed}",
         notes=notes,
+        puz_path=puz_path,
     )
     if summary_path is not None:
         from puzzlesearch.manifest import write_manifest
 
-        write_manifest(
-            summary_path,
-            paths,
-            PUZZLE_KIND,
-            g.settings.to_dict(),
-            {"row": puzzle_row(g, Path(ipuz_path).name), "trace": search_trace(g)},
-        )
+        row = puzzle_row(g, Path(ipuz_path).name, Path(html_path).name)
+        write_manifest(summary_path, paths, PUZZLE_KIND, g.settings.to_dict(), {"row": row, "trace": search_trace(g)})
         paths.append(Path(summary_path))
     return paths
 
@@ -346,7 +380,7 @@ def puzzles_frame(rows: list[dict]):
     """The ranked table of generated puzzles: by cost, then pops, then seed (no timing: reproducible)."""
     import polars as pl
 
-    df = pl.DataFrame(rows).sort(["cost", "pops", "seed"])
+    df = pl.DataFrame(rows, schema_overrides={"puz": pl.String}).sort(["cost", "pops", "seed"])  # puz: null for ar
     return df.with_columns(pl.int_range(1, df.height + 1, dtype=pl.Int32).alias("rank")).select(
         "rank", pl.exclude("rank")
     )
@@ -365,9 +399,15 @@ def write_puzzles_table(rows: list[dict], path: str | Path) -> list[Path]:
 
 
 def write_filled(
-    result, language: Language, ipuz_path: str | Path, html_path: str | Path, json_path: str | Path, settings
+    result,
+    language: Language,
+    ipuz_path: str | Path,
+    html_path: str | Path,
+    json_path: str | Path,
+    settings,
+    puz_path: str | Path | None = None,
 ) -> list[Path]:
-    """Write a filled pattern's .ipuz, .html and a .json summary (with a manifest of both)."""
+    """Write a filled pattern's .ipuz, .html page, .puz when asked, and a .json summary (a manifest of them)."""
     from puzzlesearch.manifest import write_manifest
 
     floor = settings.min_frequency
@@ -383,6 +423,7 @@ def write_filled(
         None,
         title=f"puzzlesearch fill {Path(ipuz_path).stem}",
         notes=notes,
+        puz_path=puz_path,
     )
     summary = {
         "slots": len(result.words),

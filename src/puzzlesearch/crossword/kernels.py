@@ -76,11 +76,16 @@ def sort_small(q, n):
 
 
 # ---------------------------------------------------------------- cost
+#
+# `words` = (codes, lengths, word_ok, word_table, sig_codes, sig_lengths, sig_ok, sig_table):
+# the word rows, their hash table and the eligible flags, and the same for the anagram
+# signatures (WordTables.kernel_args()).
 
 
 @njit(cache=True)
-def run_cost(q, n, codes, lengths, word_ok, word_table, sig_codes, sig_lengths, sig_ok, sig_table):
+def run_cost(q, n, words):
     """Cost units of one vertical word q[:n] (q is scratch: it gets sorted)."""
+    codes, lengths, word_ok, word_table, sig_codes, sig_lengths, sig_ok, sig_table = words
     if n < 2:
         return 0
     row = find(word_table, codes, lengths, q, n)
@@ -107,7 +112,7 @@ def column_run(grid, r, c):
 
 
 @njit(cache=True)
-def grid_cost(grid, codes, lengths, word_ok, word_table, sig_codes, sig_lengths, sig_ok, sig_table):
+def grid_cost(grid, words):
     """(cost5, unknown letters, scrambled letters, unknown words, scrambled words, words)."""
     n_rows, n_cols = grid.shape
     q = np.zeros(n_rows, dtype=np.int8)
@@ -123,7 +128,7 @@ def grid_cost(grid, codes, lengths, word_ok, word_table, sig_codes, sig_lengths,
                 q[n] = grid[r + n, c]
                 n += 1
             if n >= 2:
-                cost = run_cost(q, n, codes, lengths, word_ok, word_table, sig_codes, sig_lengths, sig_ok, sig_table)
+                cost = run_cost(q, n, words)
                 out[0] += cost
                 out[5] += 1
                 if cost == UNKNOWN_WEIGHT * n:
@@ -137,6 +142,16 @@ def grid_cost(grid, codes, lengths, word_ok, word_table, sig_codes, sig_lengths,
 
 
 # ---------------------------------------------------------------- progressive search
+#
+# progressive_search takes its arrays in tuples:
+#   queue = (qgrid, qcost, qpat, qkey): capacity qgrid.shape[0] grids with their cost,
+#       pattern index and hash;
+#   best = (best_grid, best_info): the cheapest grid seen and [cost5, pattern];
+#   layouts = (slot_row, slot_col, slot_len, n_slots, cell_slot): per pattern index, the
+#       across slots (row, first column, length), their number and each cell's slot;
+#   words: as for the cost above;
+#   draw = (len_start, len_count, fillers): the eligible word rows of each length and the
+#       letters of one-letter slots.
 
 
 @njit(cache=True)
@@ -155,7 +170,7 @@ def grid_key(grid):
 
 
 @njit(cache=True)
-def _slot_delta(grid, r, c0, n, new, codes, lengths, word_ok, word_table, sig_codes, sig_lengths, sig_ok, sig_table, q):
+def _slot_delta(grid, r, c0, n, new, words, q):
     """Cost change when row r, columns c0..c0+n-1 get the letters new[:n]."""
     delta = 0
     for i in range(n):
@@ -167,16 +182,16 @@ def _slot_delta(grid, r, c0, n, new, codes, lengths, word_ok, word_table, sig_co
             continue
         for k in range(m):
             q[k] = grid[top + k, c]
-        delta -= run_cost(q, m, codes, lengths, word_ok, word_table, sig_codes, sig_lengths, sig_ok, sig_table)
+        delta -= run_cost(q, m, words)
         for k in range(m):
             q[k] = grid[top + k, c]
         q[r - top] = new[i]
-        delta += run_cost(q, m, codes, lengths, word_ok, word_table, sig_codes, sig_lengths, sig_ok, sig_table)
+        delta += run_cost(q, m, words)
     return delta
 
 
 @njit(cache=True)
-def _bad_cells(grid, codes, lengths, word_ok, word_table, sig_codes, sig_lengths, sig_ok, sig_table, q, out):
+def _bad_cells(grid, words, q, out):
     """Fill out[:k] with flat indices of cells in costly vertical words; return k."""
     n_rows, n_cols = grid.shape
     k = 0
@@ -190,10 +205,7 @@ def _bad_cells(grid, codes, lengths, word_ok, word_table, sig_codes, sig_lengths
             while r + n < n_rows and grid[r + n, c] != 0:
                 q[n] = grid[r + n, c]
                 n += 1
-            if (
-                n >= 2
-                and run_cost(q, n, codes, lengths, word_ok, word_table, sig_codes, sig_lengths, sig_ok, sig_table) > 0
-            ):
+            if n >= 2 and run_cost(q, n, words) > 0:
                 for i in range(n):
                     out[k] = (r + i) * n_cols + c
                     k += 1
@@ -202,44 +214,88 @@ def _bad_cells(grid, codes, lengths, word_ok, word_table, sig_codes, sig_lengths
 
 
 @njit(cache=True)
-def progressive_search(
-    qgrid,
-    qcost,
-    qpat,
-    qkey,
-    qn,
-    best_grid,
-    best_info,
-    slot_row,
-    slot_col,
-    slot_len,
-    n_slots,
-    cell_slot,
-    codes,
-    lengths,
-    word_ok,
-    word_table,
-    sig_codes,
-    sig_lengths,
-    sig_ok,
-    sig_table,
-    len_start,
-    len_count,
-    fillers,
-    n_mutants,
-    focus,
-    max_pops,
-):
+def _pop_cheapest(queue, qn, parent):
+    """Copy the cheapest queued grid to parent and remove it: (cost, pattern, queue size)."""
+    qgrid, qcost, qpat, qkey = queue
+    i_best = 0
+    for i in range(1, qn):
+        if qcost[i] < qcost[i_best]:
+            i_best = i
+    parent[:, :] = qgrid[i_best]
+    p_cost = qcost[i_best]
+    pat = qpat[i_best]
+    qn -= 1
+    if i_best != qn:
+        qgrid[i_best] = qgrid[qn]
+        qcost[i_best] = qcost[qn]
+        qpat[i_best] = qpat[qn]
+        qkey[i_best] = qkey[qn]
+    return p_cost, pat, qn
+
+
+@njit(cache=True)
+def _draw_word(n, words, draw, new):
+    """new[:n] = a random eligible word of length n (a filler letter for n = 1); ok?"""
+    codes = words[0]
+    len_start, len_count, fillers = draw
+    if n == 1:
+        new[0] = fillers[np.random.randint(fillers.shape[0])]
+        return True
+    cnt = len_count[n]
+    if cnt == 0:
+        return False
+    row = len_start[n] + np.random.randint(cnt)
+    for i in range(n):
+        new[i] = codes[row, i]
+    return True
+
+
+@njit(cache=True)
+def _insert(queue, qn, best, parent, cost, pat):
+    """Queue the grid `parent` unless it is already queued or worse than a full queue's
+    worst (the caller checked room); track the best. Returns the queue size."""
+    qgrid, qcost, qpat, qkey = queue
+    best_grid, best_info = best
+    if qn < qgrid.shape[0]:
+        slot = qn
+    else:
+        slot = 0
+        for i in range(1, qn):
+            if qcost[i] > qcost[slot]:
+                slot = i
+        if cost >= qcost[slot]:
+            return qn
+    key = grid_key(parent)
+    for i in range(qn):
+        if qkey[i] == key and qcost[i] == cost:
+            return qn
+    qgrid[slot] = parent
+    qcost[slot] = cost
+    qpat[slot] = pat
+    qkey[slot] = key
+    if slot == qn:
+        qn += 1
+    if cost < best_info[0]:
+        best_info[0] = cost
+        best_info[1] = pat
+        best_grid[:, :] = parent
+    return qn
+
+
+@njit(cache=True)
+def progressive_search(queue, qn, best, layouts, words, draw, n_mutants, focus, max_pops):
     """Run up to max_pops pops of the progressive search; return (queue size, pops done).
 
-    The queue holds qn grids (capacity qgrid.shape[0]) with their cost, pattern index
-    and hash. A pop removes the cheapest grid and makes n_mutants mutants of it: one
-    horizontal slot gets a random other word of its length (with probability `focus`
-    the slot is one crossing a costly vertical word). A mutant enters the queue when
-    there is room or it beats the worst queued grid and is not already queued.
-    best_grid/best_info ([cost5, pattern]) track the cheapest grid ever seen; the search
-    stops as soon as a cost-0 grid is found.
+    The queue holds qn grids. A pop removes the cheapest grid and makes n_mutants mutants
+    of it: one horizontal slot gets a random other word of its length (with probability
+    `focus` the slot is one crossing a costly vertical word). A mutant enters the queue
+    when there is room or it beats the worst queued grid and is not already queued.
+    best tracks the cheapest grid ever seen; the search stops as soon as a cost-0 grid is
+    found. The tuples are described above.
     """
+    qgrid = queue[0]
+    best_info = best[1]
+    slot_row, slot_col, slot_len, n_slots, cell_slot = layouts
     capacity = qgrid.shape[0]
     n_rows, n_cols = qgrid.shape[1], qgrid.shape[2]
     q = np.zeros(n_rows, dtype=np.int8)
@@ -249,22 +305,8 @@ def progressive_search(
     pops = 0
     while pops < max_pops and qn > 0 and best_info[0] > 0:
         pops += 1
-        i_best = 0
-        for i in range(1, qn):
-            if qcost[i] < qcost[i_best]:
-                i_best = i
-        parent[:, :] = qgrid[i_best]
-        p_cost = qcost[i_best]
-        pat = qpat[i_best]
-        qn -= 1
-        if i_best != qn:
-            qgrid[i_best] = qgrid[qn]
-            qcost[i_best] = qcost[qn]
-            qpat[i_best] = qpat[qn]
-            qkey[i_best] = qkey[qn]
-        n_bad = _bad_cells(
-            parent, codes, lengths, word_ok, word_table, sig_codes, sig_lengths, sig_ok, sig_table, q, bad
-        )
+        p_cost, pat, qn = _pop_cheapest(queue, qn, parent)
+        n_bad = _bad_cells(parent, words, q, bad)
         for _ in range(n_mutants):
             if n_bad > 0 and np.random.random() < focus:
                 cell = bad[np.random.randint(n_bad)]
@@ -272,15 +314,8 @@ def progressive_search(
             else:
                 s = np.random.randint(n_slots[pat])
             r, c0, n = slot_row[pat, s], slot_col[pat, s], slot_len[pat, s]
-            if n == 1:
-                new[0] = fillers[np.random.randint(fillers.shape[0])]
-            else:
-                cnt = len_count[n]
-                if cnt == 0:
-                    continue
-                row = len_start[n] + np.random.randint(cnt)
-                for i in range(n):
-                    new[i] = codes[row, i]
+            if not _draw_word(n, words, draw, new):
+                continue
             same = True
             for i in range(n):
                 if parent[r, c0 + i] != new[i]:
@@ -288,57 +323,51 @@ def progressive_search(
                     break
             if same:
                 continue
-            cost = p_cost + _slot_delta(
-                parent, r, c0, n, new, codes, lengths, word_ok, word_table, sig_codes, sig_lengths, sig_ok, sig_table, q
-            )
-            # insert the mutant (built in place of a queue row)
-            if qn < capacity:
-                slot = qn
-            else:
-                slot = 0
-                for i in range(1, qn):
-                    if qcost[i] > qcost[slot]:
-                        slot = i
-                if cost >= qcost[slot]:
-                    continue
+            cost = p_cost + _slot_delta(parent, r, c0, n, new, words, q)
+            if qn >= capacity and cost >= _worst_cost(queue[1], qn):
+                continue
             old = parent[r, c0 : c0 + n].copy()
             parent[r, c0 : c0 + n] = new[:n]
-            key = grid_key(parent)
-            dup = False
-            for i in range(qn):
-                if qkey[i] == key and qcost[i] == cost:
-                    dup = True
-                    break
-            if not dup:
-                qgrid[slot] = parent
-                qcost[slot] = cost
-                qpat[slot] = pat
-                qkey[slot] = key
-                if slot == qn:
-                    qn += 1
-                if cost < best_info[0]:
-                    best_info[0] = cost
-                    best_info[1] = pat
-                    best_grid[:, :] = parent
+            qn = _insert(queue, qn, best, parent, cost, pat)
             parent[r, c0 : c0 + n] = old
             if best_info[0] == 0:
                 break
     return qn, pops
 
 
-# Slots s have cells slot_cells[s, :slot_len[s]] (flat cell numbers) and the crossing slot
-# at each position cross[s, p] (-1 for an unchecked cell) with its position cross_pos[s, p].
-# A cell's allowed letters are an int64 bit mask (bit = letter code 1..k).
+@njit(cache=True)
+def _worst_cost(qcost, qn):
+    """The highest cost among the qn queued grids."""
+    worst = qcost[0]
+    for i in range(1, qn):
+        if qcost[i] > worst:
+            worst = qcost[i]
+    return worst
+
+
+# ---------------------------------------------------------------- bitset fill
 #
-# Word sets are bitsets (uint64 words, bit i of word i // 64): a slot's domain is a bitset
-# over the eligible words of its length (bit i = word row slot_row0[s] + i; rows of a
-# length are sorted by frequency, so lower bits are more frequent words), stored at
-# dom[slot_off[s] : slot_off[s] + slot_nw[s]]. pos_bits holds, per slot length, position p
-# and letter c, the bitset of the words with letter c at p:
-# pos_bits[slot_pb[s] + (p * (n_letters + 1) + c) * slot_nw[s] + j]. A slot's candidates
-# are the AND over its cells of the OR of their letters' bitsets; counts are popcounts.
-# The search keeps one copy of (domains, cell masks, counts) per level: backtracking is
-# dropping a level.
+# The fill kernels take their arrays in four tuples:
+#   struct = (slot_len, slot_cells, cross, cross_pos): slot s has cells
+#       slot_cells[s, :slot_len[s]] (flat cell numbers) and at position p the crossing slot
+#       cross[s, p] (-1 for an unchecked cell) at its position cross_pos[s, p].
+#   words = (slot_row0, slot_off, slot_nw, slot_pb, pos_bits, codes, n_letters): word sets
+#       are bitsets (uint64 words, bit i in word i // 64); a slot's domain is a bitset over
+#       the eligible words of its length (bit i = word row slot_row0[s] + i; rows of a length
+#       are sorted best first, so lower bits are better words), stored at
+#       dom[slot_off[s] : slot_off[s] + slot_nw[s]]. pos_bits holds, per slot length,
+#       position p and letter c, the bitset of the words with letter c at p:
+#       pos_bits[slot_pb[s] + (p * (n_letters + 1) + c) * slot_nw[s] + j].
+#   state = (dom, cell_mask, count, why): one level of the search: the domains, each
+#       cell's allowed letters (int64 bit mask, bit = letter code 1..n_letters), each
+#       slot's domain size (popcount) and its explanation why[s]: a bitset over search
+#       levels (uint64 words) holding the levels whose assignments may have narrowed the
+#       slot's domain (conflict-directed backjumping). The search keeps one state per
+#       level: backtracking is dropping a level.
+#   work = (queue, inq, dirty, force, assigned, fail_count): the propagation queue and
+#       per-slot flags (dirty = bit mask of positions whose cell changed), which slots are
+#       assigned, and failures per slot (dom/wdeg weights, kept across restarts).
+# A slot's candidates are the AND over its cells of the OR of their letters' bitsets.
 
 ONE = np.uint64(1)
 ZERO = np.uint64(0)
@@ -420,94 +449,73 @@ def match_count(pos_bits, pb, n, n_letters, length, cell_masks, full, scratch):
 
 
 @njit(cache=True)
-def _revise(
-    s,
-    dom,
-    cell_mask,
-    count,
-    dirty,
-    force,
-    slot_len,
-    slot_cells,
-    slot_row0,
-    slot_off,
-    slot_nw,
-    slot_pb,
-    pos_bits,
-    codes,
-    n_letters,
-    full,
-    support,
-):
-    """Filter slot s's domain by its dirty cells; narrow its cells to supported letters.
+def _full_mask(n_letters):
+    """The cell mask allowing every letter (bits 1..n_letters)."""
+    return np.int64((np.int64(1) << np.int64(n_letters + 1)) - 2)
 
-    Returns -1 if the domain empties, else a bit mask of the positions whose cell lost letters."""
-    length = slot_len[s]
+
+@njit(cache=True)
+def _filter_domain(s, state, dirty, struct, words):
+    """AND slot s's domain with the letters allowed in its dirty cells."""
+    slot_len, slot_cells, _, _ = struct
+    _, slot_off, slot_nw, slot_pb, pos_bits, _, n_letters = words
+    dom, cell_mask, _, _ = state
+    full = _full_mask(n_letters)
     nw = slot_nw[s]
     off = slot_off[s]
-    pb = slot_pb[s]
     stride = (n_letters + 1) * nw
     d = dirty[s]
     dirty[s] = 0
-    for p in range(length):
+    for p in range(slot_len[s]):
         if not (d >> p) & 1:
             continue
         m = cell_mask[slot_cells[s, p]]
         if m == full:
             continue
-        base = pb + p * stride
-        single = (m & (m - 1)) == 0
-        if single:
+        base = slot_pb[s] + p * stride
+        if (m & (m - 1)) == 0:  # one letter
             c = 0
             while not (m >> c) & 1:
                 c += 1
             b = base + c * nw
             for j in range(nw):
                 dom[off + j] &= pos_bits[b + j]
-        else:
-            out = full & ~m  # filter by the fewer of the allowed or the excluded letters
-            k_in = 0
-            k_out = 0
-            for c in range(1, n_letters + 1):
-                if (m >> c) & 1:
-                    k_in += 1
-                elif (out >> c) & 1:
-                    k_out += 1
-            for j in range(nw):
-                x = dom[off + j]
-                if not x:
-                    continue
-                acc = ZERO
-                if k_in <= k_out:
-                    for c in range(1, n_letters + 1):
-                        if (m >> c) & 1:
-                            acc |= pos_bits[base + c * nw + j]
-                    dom[off + j] = x & acc
-                else:
-                    for c in range(1, n_letters + 1):
-                        if (out >> c) & 1:
-                            acc |= pos_bits[base + c * nw + j]
-                    dom[off + j] = x & ~acc
-    n = bits_count(dom, off, nw)
-    if n == 0:
-        count[s] = 0
-        force[s] = False
-        return -1
-    if n == count[s] and not force[s]:
-        return 0
-    force[s] = False
-    count[s] = n
-    # supported letters per position (only cells still holding several letters)
-    changed = 0
-    todo = 0
-    for p in range(length):
-        m = cell_mask[slot_cells[s, p]]
-        support[p] = 0
-        if (m & (m - 1)) != 0:
-            todo |= 1 << p
-    if todo == 0:
-        return 0
-    if n <= 256:
+            continue
+        out = full & ~m  # filter by the fewer of the allowed or the excluded letters
+        k_in = 0
+        k_out = 0
+        for c in range(1, n_letters + 1):
+            if (m >> c) & 1:
+                k_in += 1
+            elif (out >> c) & 1:
+                k_out += 1
+        for j in range(nw):
+            x = dom[off + j]
+            if not x:
+                continue
+            acc = ZERO
+            if k_in <= k_out:
+                for c in range(1, n_letters + 1):
+                    if (m >> c) & 1:
+                        acc |= pos_bits[base + c * nw + j]
+                dom[off + j] = x & acc
+            else:
+                for c in range(1, n_letters + 1):
+                    if (out >> c) & 1:
+                        acc |= pos_bits[base + c * nw + j]
+                dom[off + j] = x & ~acc
+
+
+@njit(cache=True)
+def _support(s, todo, state, struct, words, support):
+    """support[p] = the letters at position p of slot s's words, for the positions in todo."""
+    slot_len, slot_cells, _, _ = struct
+    slot_row0, slot_off, slot_nw, slot_pb, pos_bits, codes, n_letters = words
+    dom, cell_mask, count, _ = state
+    length = slot_len[s]
+    nw = slot_nw[s]
+    off = slot_off[s]
+    if count[s] <= 256:
         row0 = slot_row0[s]
         for j in range(nw):
             x = dom[off + j]
@@ -518,20 +526,53 @@ def _revise(
                 for p in range(length):
                     if (todo >> p) & 1:
                         support[p] |= np.int64(1) << np.int64(codes[row0 + i, p])
-    else:
-        for p in range(length):
-            if not (todo >> p) & 1:
+        return
+    stride = (n_letters + 1) * nw
+    for p in range(length):
+        if not (todo >> p) & 1:
+            continue
+        m = cell_mask[slot_cells[s, p]]
+        base = slot_pb[s] + p * stride
+        for c in range(1, n_letters + 1):
+            if not (m >> c) & 1:
                 continue
-            m = cell_mask[slot_cells[s, p]]
-            base = pb + p * stride
-            for c in range(1, n_letters + 1):
-                if not (m >> c) & 1:
-                    continue
-                b = base + c * nw
-                for j in range(nw):
-                    if dom[off + j] & pos_bits[b + j]:
-                        support[p] |= np.int64(1) << c
-                        break
+            b = base + c * nw
+            for j in range(nw):
+                if dom[off + j] & pos_bits[b + j]:
+                    support[p] |= np.int64(1) << c
+                    break
+
+
+@njit(cache=True)
+def _revise(s, state, work, struct, words, support):
+    """Filter slot s's domain by its dirty cells; narrow its cells to supported letters.
+
+    Returns -1 if the domain empties, else a bit mask of the positions whose cell lost letters."""
+    slot_len, slot_cells, _, _ = struct
+    _, slot_off, slot_nw, _, _, _, _ = words
+    dom, cell_mask, count, _ = state
+    _, _, dirty, force, _, _ = work
+    _filter_domain(s, state, dirty, struct, words)
+    n = bits_count(dom, slot_off[s], slot_nw[s])
+    if n == 0:
+        count[s] = 0
+        force[s] = False
+        return -1
+    if n == count[s] and not force[s]:
+        return 0
+    force[s] = False
+    count[s] = n
+    length = slot_len[s]
+    todo = 0  # positions whose cell still holds several letters
+    for p in range(length):
+        m = cell_mask[slot_cells[s, p]]
+        support[p] = 0
+        if (m & (m - 1)) != 0:
+            todo |= 1 << p
+    if todo == 0:
+        return 0
+    _support(s, todo, state, struct, words, support)
+    changed = 0
     for p in range(length):
         if not (todo >> p) & 1:
             continue
@@ -544,31 +585,25 @@ def _revise(
 
 
 @njit(cache=True)
-def _propagate_bits(
-    queue,
-    qlen,
-    inq,
-    dom,
-    cell_mask,
-    count,
-    dirty,
-    force,
-    slot_len,
-    slot_cells,
-    cross,
-    cross_pos,
-    slot_row0,
-    slot_off,
-    slot_nw,
-    slot_pb,
-    pos_bits,
-    codes,
-    n_letters,
-    full,
-    assigned,
-    fail_count,
-):
+def _clear_queue(work, head, qlen):
+    """Empty the propagation queue (after a wipe-out)."""
+    queue, inq, dirty, force, _, _ = work
+    n_slots = queue.shape[0]
+    while qlen > 0:
+        t = queue[head]
+        inq[t] = False
+        dirty[t] = 0
+        force[t] = False
+        head = (head + 1) % n_slots
+        qlen -= 1
+
+
+@njit(cache=True)
+def _propagate_bits(qlen, state, work, struct, words):
     """Arc consistency from the slots in queue[:qlen]; return the slot that emptied or -1."""
+    slot_len, slot_cells, cross, cross_pos = struct
+    queue, inq, dirty, _, _, fail_count = work
+    why = state[3]
     n_slots = slot_len.shape[0]
     support = np.zeros(slot_cells.shape[1], dtype=np.int64)
     head = 0
@@ -577,34 +612,10 @@ def _propagate_bits(
         head = (head + 1) % n_slots
         qlen -= 1
         inq[s] = False
-        changed = _revise(
-            s,
-            dom,
-            cell_mask,
-            count,
-            dirty,
-            force,
-            slot_len,
-            slot_cells,
-            slot_row0,
-            slot_off,
-            slot_nw,
-            slot_pb,
-            pos_bits,
-            codes,
-            n_letters,
-            full,
-            support,
-        )
+        changed = _revise(s, state, work, struct, words, support)
         if changed < 0:
             fail_count[s] += 1
-            while qlen > 0:
-                t = queue[head]
-                inq[t] = False
-                dirty[t] = 0
-                force[t] = False
-                head = (head + 1) % n_slots
-                qlen -= 1
+            _clear_queue(work, head, qlen)
             return s
         if changed == 0:
             continue
@@ -613,6 +624,7 @@ def _propagate_bits(
                 t = cross[s, p]
                 if t >= 0:
                     dirty[t] |= np.int64(1) << cross_pos[s, p]
+                    why[t, :] |= why[s]  # t's narrowing follows from s's
                     if not inq[t]:
                         inq[t] = True
                         queue[(head + qlen) % n_slots] = t
@@ -621,32 +633,17 @@ def _propagate_bits(
 
 
 @njit(cache=True)
-def _assign_bits(
-    s,
-    i,
-    dom,
-    cell_mask,
-    count,
-    dirty,
-    force,
-    queue,
-    inq,
-    slot_len,
-    slot_cells,
-    cross,
-    cross_pos,
-    slot_row0,
-    slot_off,
-    slot_nw,
-    slot_pb,
-    pos_bits,
-    codes,
-    n_letters,
-    full,
-    assigned,
-    fail_count,
-):
-    """Give slot s its word bit i, take that word from same-length slots, propagate; ok?"""
+def _assign_bits(s, i, level, state, work, struct, words):
+    """Give slot s its word bit i (the decision of search level `level`), take that word
+    from same-length slots, propagate; return the slot whose domain emptied, or -1."""
+    slot_len, slot_cells, cross, cross_pos = struct
+    slot_row0, slot_off, slot_nw, _, _, codes, _ = words
+    dom, cell_mask, count, why = state
+    queue, inq, dirty, force, _, fail_count = work
+    lw = level >> 6
+    lbit = ONE << np.uint64(level & 63)
+    why[s, :] = ZERO
+    why[s, lw] = lbit
     off, nw = slot_off[s], slot_nw[s]
     for j in range(nw):
         dom[off + j] = ZERO
@@ -664,6 +661,7 @@ def _assign_bits(
             t = cross[s, p]
             if t >= 0:
                 dirty[t] |= np.int64(1) << cross_pos[s, p]
+                why[t, lw] |= lbit
                 if not inq[t]:
                     inq[t] = True
                     queue[qlen] = t
@@ -673,77 +671,31 @@ def _assign_bits(
             continue
         if dom[slot_off[t] + jw] & bit:
             dom[slot_off[t] + jw] ^= bit
+            why[t, lw] |= lbit
             if count[t] == 1:
                 fail_count[t] += 1
-                for k in range(qlen):
-                    inq[queue[k]] = False
-                    dirty[queue[k]] = 0
-                    force[queue[k]] = False
-                return False
+                _clear_queue(work, 0, qlen)
+                return t
             force[t] = True
             if not inq[t]:
                 inq[t] = True
                 queue[qlen] = t
                 qlen += 1
-    return (
-        _propagate_bits(
-            queue,
-            qlen,
-            inq,
-            dom,
-            cell_mask,
-            count,
-            dirty,
-            force,
-            slot_len,
-            slot_cells,
-            cross,
-            cross_pos,
-            slot_row0,
-            slot_off,
-            slot_nw,
-            slot_pb,
-            pos_bits,
-            codes,
-            n_letters,
-            full,
-            assigned,
-            fail_count,
-        )
-        < 0
-    )
+    return _propagate_bits(qlen, state, work, struct, words)
 
 
 @njit(cache=True)
-def _order_bits(
-    s,
-    dom,
-    cell_mask,
-    slot_len,
-    slot_cells,
-    cross,
-    cross_pos,
-    slot_row0,
-    slot_off,
-    slot_nw,
-    slot_pb,
-    pos_bits,
-    codes,
-    n_letters,
-    assigned,
-    log_freq,
-    freq_weight,
-    noise,
-    log_of,
-    counts,
-    scores,
-    cand,
-    start,
-):
+def _order_bits(s, state, assigned, struct, words, weights, noise, scratch, start):
     """Write slot s's candidate word bits, best first, to cand[start:]; return how many.
 
-    Score: freq_weight x ln(frequency) + sum over unassigned crossings of ln(words of the
-    crossing that agree with the candidate's letter there)."""
+    Score: weight x word_weight + sum over unassigned crossings of ln(words of the crossing
+    that agree with the candidate's letter there). weights = (word_weight, weight);
+    scratch = (log_of, counts, scores, cand)."""
+    slot_len, slot_cells, cross, cross_pos = struct
+    slot_row0, slot_off, slot_nw, slot_pb, pos_bits, codes, n_letters = words
+    word_weight, weight = weights
+    log_of, counts, scores, cand = scratch
+    dom, cell_mask, _, _ = state
     length = slot_len[s]
     for p in range(length):
         counts[p, :] = 1
@@ -765,7 +717,7 @@ def _order_bits(
     for idx in range(n):
         i = cand[start + idx]
         row = row0 + i
-        sc = freq_weight * log_freq[row]
+        sc = weight * word_weight[row]
         ok = True
         for p in range(length):
             cnt = counts[p, codes[row, p]]
@@ -785,96 +737,130 @@ def _order_bits(
 
 
 @njit(cache=True)
-def fill_bits(
-    slot_len,
-    slot_cells,
-    cross,
-    cross_pos,
-    slot_row0,
-    slot_off,
-    slot_nw,
-    slot_pb,
-    pos_bits,
-    codes,
-    log_freq,
-    freq_weight,
-    n_letters,
-    dom0,
-    cell_mask0,
-    fail_count,
-    node_limit,
-    noise,
-    seed,
-    out_word,
-    use_lc,
-):
-    """Backtracking fill on bitset domains: most-constrained slot first (fewest words per
-    past failure), best words first, arc consistency after every choice.
+def _choose_slot(count, work, slot_len, last_conflict):
+    """The next slot: the last-conflict slot if set, else a forced one, else the fewest
+    words per past failure (ties: the longer slot); -1 when every slot is assigned."""
+    _, _, _, _, assigned, fail_count = work
+    if last_conflict >= 0 and not assigned[last_conflict]:
+        return last_conflict
+    best = -1
+    best_key = 0.0
+    for s in range(slot_len.shape[0]):
+        if assigned[s]:
+            continue
+        key = count[s] / (1.0 + fail_count[s])
+        if count[s] == 1:
+            key = -1.0  # forced slots first
+        if best < 0 or key < best_key or (key == best_key and slot_len[s] > slot_len[best]):
+            best = s
+            best_key = key
+    return best
 
-    Returns (status, nodes, failed slot): status 1 = filled (out_word[s] = word row of slot
-    s), 0 = proved impossible, -1 = node limit reached. `noise` > 0 randomises the word
-    order a little (restarts); fail_count (failures per slot) is updated and kept.
-    """
-    np.random.seed(seed)
+
+@njit(cache=True)
+def _read_words(state, struct, words, out_word):
+    """out_word[s] = the word row of each slot's single remaining word."""
+    slot_row0, slot_off, slot_nw, _, _, _, _ = words
+    dom = state[0]
+    idx = np.zeros(1, dtype=np.int64)
+    for s in range(struct[0].shape[0]):
+        bits_list(dom, slot_off[s], slot_nw[s], idx)
+        out_word[s] = slot_row0[s] + idx[0]
+
+
+@njit(cache=True)
+def _new_work(slot_len, fail_count):
+    """The work tuple with every slot queued, dirty and forced (the first propagation)."""
     n_slots = slot_len.shape[0]
-    n_cells = cell_mask0.shape[0]
-    full = np.int64((np.int64(1) << np.int64(n_letters + 1)) - 2)
+    queue = np.arange(n_slots).astype(np.int64)
+    inq = np.ones(n_slots, dtype=np.bool_)
+    dirty = np.zeros(n_slots, dtype=np.int64)
+    for s in range(n_slots):
+        dirty[s] = (np.int64(1) << slot_len[s]) - 1
+    force = np.ones(n_slots, dtype=np.bool_)
+    assigned = np.zeros(n_slots, dtype=np.int64)
+    return (queue, inq, dirty, force, assigned, fail_count)
+
+
+@njit(cache=True)
+def _merge(acc, bits):
+    """acc |= bits (level bitsets)."""
+    for j in range(acc.shape[0]):
+        acc[j] |= bits[j]
+
+
+@njit(cache=True)
+def _level_explanation(s, state, struct, acc):
+    """acc = why the domain of slot s is what it is at this level: its explanation and
+    those of its crossing slots (whose letters filtered its candidates)."""
+    _, _, cross, _ = struct
+    why = state[3]
+    acc[:] = why[s]
+    for p in range(struct[0][s]):
+        t = cross[s, p]
+        if t >= 0:
+            _merge(acc, why[t])
+
+
+@njit(cache=True)
+def _backjump_level(acc, level):
+    """The deepest level below `level` in the conflict set acc (-1: none, no fill exists)."""
+    for lv in range(level - 1, -1, -1):
+        if (acc[lv >> 6] >> np.uint64(lv & 63)) & ONE:
+            return lv
+    return -1
+
+
+@njit(cache=True)
+def fill_bits(struct, words, weights, start, fail_count, out_word, run):
+    """Backtracking fill on bitset domains: most-constrained slot first (fewest words per
+    past failure), best words first, arc consistency after every choice, and (use_cbj)
+    conflict-directed backjumping: a slot that runs out of words sends the search back to
+    the deepest level among the explanations of its failures, not merely one level up.
+
+    start = (dom0, cell_mask0): the initial domains and cell masks; run = (node_limit,
+    noise, seed, use_lc, use_cbj). Returns (status, nodes, failed slot): status 1 = filled
+    (out_word[s] = word row of slot s), 0 = proved impossible, -1 = node limit reached.
+    `noise` > 0 randomises the word order a little (restarts); `use_lc`: after a dead end
+    branch on the failed slot first (last-conflict); fail_count (failures per slot) is
+    updated and kept.
+    """
+    node_limit, noise, seed, use_lc, use_cbj = run
+    dom0, cell_mask0 = start
+    np.random.seed(seed)
+    slot_len = struct[0]
+    n_slots = slot_len.shape[0]
     levels = n_slots + 2
+    n_lw = (levels + 63) // 64
     dom = np.empty((levels, dom0.shape[0]), dtype=np.uint64)
-    mask = np.empty((levels, n_cells), dtype=np.int64)
+    mask = np.empty((levels, cell_mask0.shape[0]), dtype=np.int64)
     count = np.zeros((levels, n_slots), dtype=np.int64)
+    why = np.zeros((levels, n_slots, n_lw), dtype=np.uint64)
+    acc = np.zeros((levels, n_lw), dtype=np.uint64)  # conflict set of each level's slot
     dom[0, :] = dom0
     mask[0, :] = cell_mask0
-    assigned = np.zeros(n_slots, dtype=np.int64)
-    queue = np.zeros(n_slots, dtype=np.int64)
-    inq = np.zeros(n_slots, dtype=np.bool_)
-    dirty = np.zeros(n_slots, dtype=np.int64)
-    force = np.zeros(n_slots, dtype=np.bool_)
-    for s in range(n_slots):
-        queue[s] = s
-        inq[s] = True
-        dirty[s] = (np.int64(1) << slot_len[s]) - 1
-        force[s] = True
-        count[0, s] = -1
-    failed = _propagate_bits(
-        queue,
-        n_slots,
-        inq,
-        dom[0],
-        mask[0],
-        count[0],
-        dirty,
-        force,
-        slot_len,
-        slot_cells,
-        cross,
-        cross_pos,
-        slot_row0,
-        slot_off,
-        slot_nw,
-        slot_pb,
-        pos_bits,
-        codes,
-        n_letters,
-        full,
-        assigned,
-        fail_count,
-    )
+    count[0, :] = -1
+    work = _new_work(slot_len, fail_count)
+    assigned = work[4]
+    failed = _propagate_bits(n_slots, (dom[0], mask[0], count[0], why[0]), work, struct, words)
     if failed >= 0:
         return 0, 0, failed
-    total = 0
+    slot_nw = words[2]
     max_dom = 1
     for s in range(n_slots):
-        total += slot_nw[s] * 64
         max_dom = max(max_dom, count[0, s])
     lv_slot = np.zeros(levels, dtype=np.int64)
     lv_start = np.zeros(levels, dtype=np.int64)
     lv_n = np.zeros(levels, dtype=np.int64)
     lv_next = np.zeros(levels, dtype=np.int64)
-    cand = np.zeros(total + 64, dtype=np.int64)
-    scores = np.zeros(total + 64, dtype=np.float64)
-    counts = np.ones((slot_cells.shape[1], n_letters + 1), dtype=np.int64)
-    log_of = np.log(np.arange(max_dom + 1).astype(np.float64) + 1e-300)
+    total = np.sum(slot_nw) * 64 + 64
+    scratch = (
+        np.log(np.arange(max_dom + 1).astype(np.float64) + 1e-300),
+        np.ones((struct[1].shape[1], words[6] + 1), dtype=np.int64),
+        np.zeros(total, dtype=np.float64),
+        np.zeros(total, dtype=np.int64),
+    )
+    cand = scratch[3]
     nodes = 0
     level = 0
     descend = True
@@ -883,94 +869,37 @@ def fill_bits(
         if descend:
             if last_conflict >= 0 and assigned[last_conflict]:
                 last_conflict = -1
-            best = -1
-            best_key = 0.0
-            if last_conflict >= 0 and not assigned[last_conflict]:
-                best = last_conflict  # the slot that just failed again first (last-conflict)
-            for s in range(n_slots):
-                if assigned[s] or last_conflict >= 0:
-                    continue
-                key = count[level, s] / (1.0 + fail_count[s])
-                if count[level, s] == 1:
-                    key = -1.0  # forced slots first
-                if best < 0 or key < best_key or (key == best_key and slot_len[s] > slot_len[best]):
-                    best = s
-                    best_key = key
+            best = _choose_slot(count[level], work, slot_len, last_conflict)
+            state = (dom[level], mask[level], count[level], why[level])
             if best < 0:
-                for s in range(n_slots):
-                    idx = np.zeros(1, dtype=np.int64)
-                    bits_list(dom[level], slot_off[s], slot_nw[s], idx)
-                    out_word[s] = slot_row0[s] + idx[0]
+                _read_words(state, struct, words, out_word)
                 return 1, nodes, -1
-            start = lv_start[level - 1] + lv_n[level - 1] if level > 0 else 0
-            size = _order_bits(
-                best,
-                dom[level],
-                mask[level],
-                slot_len,
-                slot_cells,
-                cross,
-                cross_pos,
-                slot_row0,
-                slot_off,
-                slot_nw,
-                slot_pb,
-                pos_bits,
-                codes,
-                n_letters,
-                assigned,
-                log_freq,
-                freq_weight,
-                noise,
-                log_of,
-                counts,
-                scores,
-                cand,
-                start,
-            )
+            first = lv_start[level - 1] + lv_n[level - 1] if level > 0 else 0
             lv_slot[level] = best
-            lv_start[level] = start
-            lv_n[level] = size
+            lv_start[level] = first
+            lv_n[level] = _order_bits(best, state, assigned, struct, words, weights, noise, scratch, first)
             lv_next[level] = 0
             assigned[best] = 1
+            _level_explanation(best, state, struct, acc[level])
         s = lv_slot[level]
         placed = False
         while lv_next[level] < lv_n[level]:
+            if nodes >= node_limit:
+                return -1, nodes, -1
             i = cand[lv_start[level] + lv_next[level]]
             lv_next[level] += 1
             nodes += 1
             dom[level + 1, :] = dom[level]
             mask[level + 1, :] = mask[level]
             count[level + 1, :] = count[level]
-            if _assign_bits(
-                s,
-                i,
-                dom[level + 1],
-                mask[level + 1],
-                count[level + 1],
-                dirty,
-                force,
-                queue,
-                inq,
-                slot_len,
-                slot_cells,
-                cross,
-                cross_pos,
-                slot_row0,
-                slot_off,
-                slot_nw,
-                slot_pb,
-                pos_bits,
-                codes,
-                n_letters,
-                full,
-                assigned,
-                fail_count,
-            ):
+            why[level + 1, :, :] = why[level]
+            wiped = _assign_bits(
+                s, i, level, (dom[level + 1], mask[level + 1], count[level + 1], why[level + 1]), work, struct, words
+            )
+            if wiped < 0:
                 placed = True
                 break
-            if nodes >= node_limit:
-                return -1, nodes, -1
+            _merge(acc[level], why[level + 1, wiped])
         if placed:
             if s == last_conflict:
                 last_conflict = -1
@@ -982,5 +911,14 @@ def fill_bits(
             last_conflict = s
         if level == 0:
             return 0, nodes, -1
-        level -= 1
+        target = level - 1
+        if use_cbj:
+            target = _backjump_level(acc[level], level)
+            if target < 0:
+                return 0, nodes, -1  # the conflict involves no decision: no fill exists
+            for lv in range(target + 1, level):
+                assigned[lv_slot[lv]] = 0
+            _merge(acc[target], acc[level])
+            acc[target, target >> 6] &= ~(ONE << np.uint64(target & 63))
+        level = target
         descend = False

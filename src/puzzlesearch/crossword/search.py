@@ -170,8 +170,8 @@ def generate(
     if not any(filler.has_words(L) for L in range(2, min(n, settings.max_across) + 1)):
         raise PuzzleError(f"lexicon {tables.name!r} has no words of length 2..{min(n, settings.max_across)}")
     make = INITIAL[settings.strategy]
-    args = tables.kernel_args()
-    kernels.grid_cost(np.zeros((2, 2), dtype=np.int8), *args)  # load the kernels before the timer
+    words = tables.kernel_args()
+    kernels.grid_cost(np.zeros((2, 2), dtype=np.int8), words)  # load the kernels before the timer
     t0 = time.perf_counter()
     n_pat = settings.queue
     qgrid = np.zeros((n_pat, n, n), dtype=np.int8)
@@ -192,7 +192,7 @@ def generate(
             k = len(sl)
             slot_row[p, :k], slot_col[p, :k], slot_len[p, :k] = sl[:, 0], sl[:, 1], sl[:, 2]
             n_slots[p], cell_slot[p] = k, cs
-            qcost[p] = kernels.grid_cost(grid, *args)[0]
+            qcost[p] = kernels.grid_cost(grid, words)[0]
             qkey[p] = kernels.grid_key(grid)
 
     fresh_queue()
@@ -207,22 +207,12 @@ def generate(
     def search(qn: int, pops: int) -> tuple[int, int]:
         """Run the kernel for at most `pops` pops from a queue of qn grids: (queue length, pops done)."""
         return kernels.progressive_search(
-            qgrid,
-            qcost,
-            qpat,
-            qkey,
+            (qgrid, qcost, qpat, qkey),
             qn,
-            best_grid,
-            best_info,
-            slot_row,
-            slot_col,
-            slot_len,
-            n_slots,
-            cell_slot,
-            *args,
-            len_start,
-            len_count,
-            fillers,
+            (best_grid, best_info),
+            (slot_row, slot_col, slot_len, n_slots, cell_slot),
+            words,
+            (len_start, len_count, fillers),
             settings.mutants,
             settings.focus,
             pops,
@@ -269,7 +259,7 @@ def generate(
     seconds = time.perf_counter() - t0
     if trace[-1][0] != pops:
         trace.append((pops, seconds, int(best_info[0])))  # where the search stopped
-    stats = kernels.grid_cost(best_grid, *args)
+    stats = kernels.grid_cost(best_grid, words)
     assert stats[0] == best_info[0], "incremental and full cost disagree"
     return Generated(
         best_grid,

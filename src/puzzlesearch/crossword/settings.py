@@ -41,6 +41,8 @@ class GenerateSettings(Settings):
     SECTION: ClassVar[str] = SECTION
     size: int = _field(section_defaults(SECTION)["sizes"][0])
     min_frequency: int = _field(section_defaults(SECTION)["min_frequency"]["en"])
+    min_score: int = _field(section_defaults(SECTION)["min_score"]["en"])
+    low_score: int = _field(section_defaults(SECTION)["quality"]["low_score"])
     max_across: int = default(SECTION, "max_across")
     max_down: int = default(SECTION, "max_down")
     queue: int = default(SECTION, "queue")
@@ -56,9 +58,11 @@ class GenerateSettings(Settings):
     def sub_schema(cls) -> dict:
         """The schema of these keys: size is one item of `sizes`, min_frequency one language's floor."""
         props = _props()
-        keys = {k: props[k] for k in cls.keys() if k in props and k != "min_frequency"}
+        keys = {k: props[k] for k in cls.keys() if k in props and k not in ("min_frequency", "min_score")}
         keys["size"] = props["sizes"]["items"]
         keys["min_frequency"] = props["min_frequency"]["properties"]["en"]
+        keys["min_score"] = props["min_score"]["properties"]["en"]
+        keys["low_score"] = props["quality"]["properties"]["low_score"]
         return {"type": "object", "additionalProperties": False, "properties": keys}
 
     @classmethod
@@ -66,9 +70,11 @@ class GenerateSettings(Settings):
         """The settings of the (lang, size) jobs from a validated `crossword` section."""
         if lang not in LANGS:
             raise ConfigError(f"--lang {lang!r}: expected one of {', '.join(LANGS)}")
-        data = {k: section[k] for k in cls.keys() if k in section and k not in ("size", "min_frequency")}
+        data = {k: section[k] for k in cls.keys() if k in section and k not in ("size", "min_frequency", "min_score")}
         data["size"] = size
         data["min_frequency"] = (section.get("min_frequency") or {}).get(lang, cls.min_frequency)
+        data["min_score"] = (section.get("min_score") or {}).get(lang, cls.min_score)
+        data["low_score"] = (section.get("quality") or {}).get("low_score", cls.low_score)
         return cls.from_dict(data).clipped()
 
     def clipped(self) -> GenerateSettings:
@@ -87,10 +93,12 @@ class FillSettings(Settings):
     SECTION: ClassVar[str] = "crossword.fill"
     RULE_KEYS: ClassVar[tuple[str, ...]] = ("patterns", "lang")
     min_frequency: int = _fill_default("min_frequency")
+    min_score: int = _fill_default("min_score")
     first_nodes: int = _fill_default("first_nodes")
     max_nodes: int = _fill_default("max_nodes")
     freq_weight: float = _fill_default("freq_weight")
     noise: float = _fill_default("noise")
+    backjump: bool = _fill_default("backjump")
     time_budget: float = _fill_default("time_budget")
 
     @classmethod
@@ -108,20 +116,33 @@ class FillSettings(Settings):
             )
 
 
+def _quality_default(key: str):
+    return _field(section_defaults(SECTION)["quality"][key])
+
+
 @dataclass(frozen=True)
 class TableSettings(Settings):
-    """Settings of the numeric pseudo-lexicon's tables (word lexicons' tables have none)."""
+    """Settings of the tables: numeric max_factor, and the word quality (`crossword.quality`)."""
 
     SECTION: ClassVar[str] = SECTION
+    QUALITY_KEYS: ClassVar[tuple[str, ...]] = ("blocklist", "names", "clue_weight")
     max_factor: int = _field(section_defaults(SECTION)["numeric"]["max_factor"])
+    blocklist: str = _quality_default("blocklist")
+    names: bool = _quality_default("names")
+    clue_weight: int = _quality_default("clue_weight")
 
     @classmethod
     def sub_schema(cls) -> dict:
-        """`crossword.numeric` restricted to max_factor."""
-        props = _props()["numeric"]["properties"]
-        return {"type": "object", "additionalProperties": False, "properties": {"max_factor": props["max_factor"]}}
+        """`crossword.numeric.max_factor` and the table keys of `crossword.quality`."""
+        props = {"max_factor": _props()["numeric"]["properties"]["max_factor"]}
+        props.update({k: _props()["quality"]["properties"][k] for k in cls.QUALITY_KEYS})
+        return {"type": "object", "additionalProperties": False, "properties": props}
 
     @classmethod
     def from_config(cls, section: dict | None) -> TableSettings:
-        """From the `crossword` section (its `numeric` mapping)."""
-        return cls.from_dict(dict((section or {}).get("numeric") or {}))
+        """From the `crossword` section (its `numeric` and `quality` mappings)."""
+        section = section or {}
+        data = dict(section.get("numeric") or {})
+        quality = section.get("quality") or {}
+        data.update({k: quality[k] for k in cls.QUALITY_KEYS if k in quality})
+        return cls.from_dict(data)

@@ -1,19 +1,25 @@
 """Per-lexicon crossword tables: words by length as code arrays, word and anagram hash sets.
 
-    tables.npz   the arrays below
-    tables.json  its manifest (sha256, array shapes, the settings that built it) plus the
-                 alphabet, counts and build seconds
+    tables.npz    the arrays below
+    clues.parquet word, length, frequency, score, clue ('' when none) of every table word
+    tables.json   the manifest of both (sha256, array shapes, the settings that built them)
+                  plus the alphabet, counts, the clue source and build seconds
 
 The pipeline's are results/crossword/tables/{lexicon}/ (`crossword build-tables`, from
 explicit paths); interactive commands get theirs from the artifact store
 (`open_tables`), keyed by the word table's sha256, the options and the code.
-Rows of `codes` are sorted by (length, frequency descending, word), so the words of
-length L are rows len_start[L]:len_start[L+1] and those with frequency >= a floor are a
-prefix of that range. `sig_*` are the anagram signatures (letters sorted) with the best
-frequency among their words. The pseudo-lexicon `numeric` is built from products x*y.
-The frequency floor is applied when the tables are opened (`WordTables.view`), so one
-artifact serves every floor. Loaders verify the manifest and range-check every array a
-kernel indexes (`load_tables`).
+Word quality (quality.py, clues.py): blocklisted words are left out; for English, words
+that WordNet has only as names/abbreviations or not at all are left out unless
+crossword.quality.names; `score` (0-100) rates each word by frequency and clue.
+Rows of `codes` are sorted by (length, score descending, frequency descending, word), so
+the words of length L are rows len_start[L]:len_start[L+1] and those with score >= a floor
+are a prefix of that range. `sig_*` are the anagram signatures (letters sorted) with the
+best frequency among their words; `word_sig` is each word's signature. The pseudo-lexicon
+`numeric` is built from products x*y (clue 'x*y'). The floors (frequency, score) are
+applied when the tables are opened (`WordTables`), so one artifact serves every floor;
+when both are set, the rows of each length are reordered so the eligible words stay a
+prefix. Loaders verify the manifest and range-check every array a kernel indexes
+(`load_tables`).
 """
 
 from __future__ import annotations
@@ -36,9 +42,9 @@ from puzzlesearch.lexicon.model import ALPHABETS
 from puzzlesearch.progress import Timer, log
 
 NUMERIC = "numeric"  # the pseudo-lexicon of products x*y
-TABLES_VERSION = 3
+TABLES_VERSION = 4
 TABLES_KIND = "crossword-tables"
-TABLES_FILE, TABLES_MANIFEST = "tables.npz", "tables.json"
+TABLES_FILE, TABLES_MANIFEST, CLUES_FILE = "tables.npz", "tables.json", "clues.parquet"
 
 
 # ---------------------------------------------------------------- numeric words
@@ -94,13 +100,24 @@ def table_size(n: int) -> int:
     return size
 
 
-def build_arrays(words: pl.DataFrame, letters: str) -> dict[str, np.ndarray]:
-    """Every table array from a frame with word, length, frequency."""
-    words = words.select("word", pl.col("length").cast(pl.Int64), pl.col("frequency").fill_null(0)).sort(
-        ["length", "frequency", "word"], descending=[False, True, False]
+def sort_words(words: pl.DataFrame) -> pl.DataFrame:
+    """The table's row order: length, score descending, frequency descending, word."""
+    if "score" not in words.columns:  # no clues known: the score is the frequency percentile
+        from puzzlesearch.crossword.quality import word_scores
+
+        freq = words["frequency"].fill_null(0).to_numpy()
+        words = words.with_columns(pl.Series("score", word_scores(freq, np.zeros(len(freq), bool), 0)))
+    return words.with_columns(pl.col("length").cast(pl.Int64), pl.col("frequency").fill_null(0)).sort(
+        ["length", "score", "frequency", "word"], descending=[False, True, True, False]
     )
+
+
+def build_arrays(words: pl.DataFrame, letters: str) -> dict[str, np.ndarray]:
+    """Every table array from a frame with word, length, frequency (and score), in `sort_words` order."""
+    words = sort_words(words)
     codes, lengths = encode_words(words["word"].to_list(), letters)
     frequency = words["frequency"].to_numpy().astype(np.int64)
+    score = words["score"].to_numpy().astype(np.int16)
     width = codes.shape[1]
     len_start = np.searchsorted(lengths, np.arange(width + 2)).astype(np.int64)
     # anagram signatures: letters sorted, padding (0) moved to the end
@@ -116,6 +133,8 @@ def build_arrays(words: pl.DataFrame, letters: str) -> dict[str, np.ndarray]:
         "codes": np.ascontiguousarray(codes),
         "lengths": lengths,
         "frequency": frequency,
+        "score": score,
+        "word_sig": inverse.astype(np.int32),
         "len_start": len_start,
         "word_table": kernels.build_table(codes, lengths, table_size(len(lengths))),
         "sig_codes": sigs,
@@ -125,26 +144,84 @@ def build_arrays(words: pl.DataFrame, letters: str) -> dict[str, np.ndarray]:
     }
 
 
+def scored_words(words: pl.DataFrame, alphabet: str, settings: TableSettings) -> tuple[pl.DataFrame, dict]:
+    """The table words with score and clue: blocklist and (English) names/abbreviations out."""
+    from puzzlesearch.crossword import clues as clue_module
+    from puzzlesearch.crossword import quality
+
+    blocked = quality.read_blocklist(settings.blocklist)
+    before = words.height
+    words = words.filter(~pl.col("word").is_in(sorted(blocked)))
+    n_blocked = before - words.height
+    source = clue_module.ClueSource(alphabet)
+    classes, clue_text = source.classify_and_clue(words["word"].to_list())
+    words = words.with_columns(pl.Series("class", classes, dtype=pl.Utf8), pl.Series("clue", clue_text, dtype=pl.Utf8))
+    n_names = int((words["class"] != clue_module.COMMON).sum())
+    if not settings.names:
+        words = words.filter(pl.col("class") == clue_module.COMMON)
+    clued = (words["clue"] != "").to_numpy()
+    score = quality.word_scores(words["frequency"].fill_null(0).to_numpy(), clued, settings.clue_weight)
+    words = words.with_columns(pl.Series("score", score, dtype=pl.Int16))
+    meta = {
+        "clue_source": source.name,
+        "blocked_words": n_blocked,
+        "blocklist": settings.blocklist or f"(shipped) crossword/data/{quality.BLOCKLIST_FILE}",
+        "names_or_absent": n_names,
+        "names_dropped": 0 if settings.names else n_names,
+    }
+    return words, meta
+
+
+def numeric_scored(settings: TableSettings) -> tuple[pl.DataFrame, dict]:
+    """The numeric words with their 'x*y' clues and scores (every word is clued)."""
+    from puzzlesearch.crossword import quality
+
+    words = numeric_words(settings.max_factor)
+    clue_text = [numeric_clue(w, settings.max_factor) for w in words["word"]]
+    score = quality.word_scores(words["frequency"].to_numpy(), np.ones(words.height, bool), settings.clue_weight)
+    words = words.with_columns(pl.Series("clue", clue_text), pl.Series("score", score, dtype=pl.Int16))
+    return words, {"clue_source": "products x*y"}
+
+
+def clue_frame(words: pl.DataFrame) -> pl.DataFrame:
+    """The clues table: word, length, frequency, score, clue in table row order."""
+    return sort_words(words).select(
+        "word", pl.col("length").cast(pl.Int16), "frequency", pl.col("score").cast(pl.Int16), "clue"
+    )
+
+
 def build_tables(
     out_npz: str | Path, words_path: str | Path | None = None, settings: TableSettings | None = None
 ) -> dict:
-    """Write tables.npz and its manifest tables.json: a lexicon's words.parquet, or `numeric` (no words)."""
+    """Write tables.npz, clues.parquet and their manifest tables.json: a lexicon's words.parquet, or `numeric`."""
+    from puzzlesearch.io import write_parquet
+
     out_npz = Path(out_npz)
     settings = settings or TableSettings()
     with Timer() as t:
         if words_path is None:
-            words, letters, direction, name = numeric_words(settings.max_factor), DIGITS, "ltr", NUMERIC
+            letters, direction, name = DIGITS, "ltr", NUMERIC
+            words, quality_meta = numeric_scored(settings)
             used = {"lexicon": NUMERIC, **settings.to_dict()}
         else:
             from puzzlesearch.lexicon.artifacts import lexicon_from_files
 
             lex = lexicon_from_files(words_path)
-            words = lex.words.select("word", "length", "frequency")
             letters, name = ALPHABETS[lex.spec.alphabet], lex.name
             direction = "rtl" if lex.spec.alphabet == "arabic" else "ltr"
-            used = {"lexicon": "words", "alphabet": lex.spec.alphabet, "words_sha256": manifest.file_sha256(words_path)}
+            words, quality_meta = scored_words(
+                lex.words.select("word", "length", "frequency"), lex.spec.alphabet, settings
+            )
+            used = {
+                "lexicon": "words",
+                "alphabet": lex.spec.alphabet,
+                "words_sha256": manifest.file_sha256(words_path),
+                **settings.to_dict(),
+            }
         arrays = build_arrays(words, letters)
+        clues_df = clue_frame(words)
     lengths = arrays["lengths"]
+    clued = int((clues_df["clue"] != "").sum())
     meta = {
         "version": TABLES_VERSION,
         "lexicon": name,
@@ -154,14 +231,19 @@ def build_tables(
         "signatures": int(len(arrays["sig_lengths"])),
         "words_by_length": {str(int(L)): int(n) for L, n in zip(*np.unique(lengths, return_counts=True))},
         "max_factor": settings.max_factor if words_path is None else None,
+        "clued_words": clued,
+        "clue_share": round(clued / max(len(lengths), 1), 4),
+        **quality_meta,
         "build_seconds": round(t.seconds, 3),
     }
     write_npz(out_npz, **arrays)
-    manifest.write_manifest(out_npz.with_name(TABLES_MANIFEST), [out_npz], TABLES_KIND, used, meta)
+    clues_path = out_npz.with_name(CLUES_FILE)
+    write_parquet(clues_df, clues_path)
+    manifest.write_manifest(out_npz.with_name(TABLES_MANIFEST), [out_npz, clues_path], TABLES_KIND, used, meta)
     log(
         "crossword",
-        f"tables for {name}: {meta['words']} words, {meta['signatures']} anagram "
-        f"signatures in {t.seconds:.2f}s -> {out_npz}",
+        f"tables for {name}: {meta['words']} words ({clued} clued, {meta['clue_share']:.1%}; clues: "
+        f"{meta['clue_source']}), {meta['signatures']} anagram signatures in {t.seconds:.2f}s -> {out_npz}",
     )
     return meta
 
@@ -171,13 +253,20 @@ def build_tables(
 
 @dataclass
 class WordTables:
-    """A lexicon's crossword tables, with a frequency floor applied (`view`)."""
+    """A lexicon's crossword tables with a frequency floor and a score floor applied."""
 
     name: str
     alphabet: Alphabet
     arrays: dict
     min_frequency: int = 0
     meta: dict = field(default_factory=dict)  # the manifest's meta (lexicon, max_factor, ...)
+    min_score: int = 0
+    clues_path: Path | None = None  # clues.parquet beside tables.npz
+
+    def __post_init__(self) -> None:
+        """Reorder the rows of each length (when both floors cut) so eligible words are a prefix."""
+        self.arrays = eligible_first(self.arrays, self.word_ok)
+        self.__dict__.pop("word_ok", None)
 
     @property
     def max_factor(self) -> int:
@@ -195,13 +284,37 @@ class WordTables:
 
     @cached_property
     def word_ok(self) -> np.ndarray:
-        """Per word row: frequency at or above the floor."""
-        return self.arrays["frequency"] >= self.min_frequency
+        """Per word row: frequency and score at or above the floors."""
+        a = self.arrays
+        return (a["frequency"] >= self.min_frequency) & (a["score"] >= self.min_score)
 
     @cached_property
     def sig_ok(self) -> np.ndarray:
-        """Per anagram signature: some word with it is at or above the floor."""
-        return self.arrays["sig_freq"] >= self.min_frequency
+        """Per anagram signature: some eligible word has it."""
+        ok = np.zeros(len(self.arrays["sig_lengths"]), dtype=bool)
+        ok[self.arrays["word_sig"][self.word_ok]] = True
+        return ok
+
+    @cached_property
+    def clue_map(self) -> dict[str, str]:
+        """word -> clue of every table word with one (from clues.parquet)."""
+        if self.clues_path is None:
+            return {}
+        df = manifest.load_parquet(self.clues_path, ["word", "clue"])
+        return {w: c for w, c in zip(df["word"].to_list(), df["clue"].to_list()) if c}
+
+    def clue(self, word: str) -> str:
+        """The clue of a word ('' when it has none or is not a table word)."""
+        return self.clue_map.get(word, "")
+
+    def score(self, word: str) -> int:
+        """The 0-100 score of a table word (0 when it is not one, whatever the floors)."""
+        try:
+            q = self.alphabet.encode(word)
+        except (PuzzleError, KeyError, ValueError):
+            return 0
+        row = kernels.find(self.arrays["word_table"], self.codes, self.arrays["lengths"], q, len(q))
+        return int(self.arrays["score"][row]) if row >= 0 else 0
 
     def len_range(self, length: int) -> tuple[int, int]:
         """Rows [start, end) of all words of a length."""
@@ -247,8 +360,33 @@ class WordTables:
         return row >= 0 and bool(self.word_ok[row])
 
 
-def load_tables(npz_path: str | Path, min_frequency: int = 0, name: str | None = None) -> WordTables:
-    """Open a verified tables.npz (manifest tables.json beside it) with a frequency floor."""
+def eligible_first(arrays: dict, ok: np.ndarray) -> dict:
+    """The arrays with each length's rows stably reordered eligible-first (as is when already so)."""
+    starts = arrays["len_start"]
+    order = np.arange(len(ok))
+    moved = False
+    for a, b in zip(starts[:-1], starts[1:]):
+        seg = ok[a:b]
+        n = int(seg.sum())
+        if n and not seg[:n].all():
+            order[a:b] = a + np.argsort(~seg, kind="stable")
+            moved = True
+    if not moved:
+        return arrays
+    out = dict(arrays)
+    for key in ("codes", "lengths", "frequency", "score", "word_sig"):
+        out[key] = np.ascontiguousarray(arrays[key][order])
+    new_row = np.empty_like(order)
+    new_row[order] = np.arange(len(order))
+    table = arrays["word_table"]
+    out["word_table"] = np.where(table >= 0, new_row[np.maximum(table, 0)], table).astype(table.dtype)
+    return out
+
+
+def load_tables(
+    npz_path: str | Path, min_frequency: int = 0, name: str | None = None, min_score: int = 0
+) -> WordTables:
+    """Open a verified tables.npz (manifest tables.json and clues.parquet beside it) with the floors."""
     npz_path = Path(npz_path)
     if npz_path.is_dir():
         npz_path = npz_path / TABLES_FILE
@@ -260,9 +398,16 @@ def load_tables(npz_path: str | Path, min_frequency: int = 0, name: str | None =
     if missing:
         raise manifest.damaged(npz_path, f"array {missing[0]!r} is missing")
     check_arrays(npz_path, arrays, len(meta["letters"]))
+    manifest.verify(npz_path.with_name(TABLES_MANIFEST), TABLES_KIND, [CLUES_FILE])
     alphabet = Alphabet(meta["letters"], "rtl" if meta.get("direction") == "rtl" else "ltr")
     return WordTables(
-        name or str(meta.get("lexicon", npz_path.parent.name)), alphabet, arrays, int(min_frequency), meta
+        name or str(meta.get("lexicon", npz_path.parent.name)),
+        alphabet,
+        arrays,
+        int(min_frequency),
+        meta,
+        int(min_score),
+        npz_path.with_name(CLUES_FILE),
     )
 
 
@@ -270,6 +415,8 @@ ARRAY_NAMES = (
     "codes",
     "lengths",
     "frequency",
+    "score",
+    "word_sig",
     "len_start",
     "word_table",
     "sig_codes",
@@ -292,6 +439,8 @@ def check_arrays(path: Path, a: dict, n_letters: int) -> None:
     same = (
         len(a["lengths"]) == n
         and len(a["frequency"]) == n
+        and len(a["score"]) == n
+        and len(a["word_sig"]) == n
         and a["sig_codes"].ndim == 2
         and a["sig_codes"].shape[0] == n_sig
         and len(a["sig_freq"]) == n_sig
@@ -308,6 +457,8 @@ def check_arrays(path: Path, a: dict, n_letters: int) -> None:
     manifest.check_range(path, "len_start", a["len_start"], 0, n)
     manifest.check_range(path, "word_table", a["word_table"], -1, n - 1)
     manifest.check_range(path, "sig_table", a["sig_table"], -1, n_sig - 1)
+    manifest.check_range(path, "word_sig", a["word_sig"], 0, n_sig - 1)
+    manifest.check_range(path, "score", a["score"], 0, 100)
     counts = np.diff(a["len_start"])
     if (counts < 0).any() or not np.array_equal(np.repeat(np.arange(width + 1), counts), a["lengths"]):
         raise manifest.damaged(path, "array 'len_start' does not match the word lengths")
@@ -317,16 +468,33 @@ def code_sha256() -> str:
     """Hash of the modules that build the tables (store keys change with them)."""
     import sys
 
-    return store.code_sha256(sys.modules[__name__], kernels, model_module)
+    from puzzlesearch.crossword import clues, quality
+
+    return store.code_sha256(sys.modules[__name__], kernels, model_module, clues, quality)
+
+
+def _blocklist_sha256(settings: TableSettings) -> str:
+    """sha256 of the blocklist file the settings name (the shipped one for '')."""
+    from puzzlesearch.crossword.quality import default_blocklist_path, read_blocklist
+
+    read_blocklist(settings.blocklist)  # one-line error when unreadable
+    return manifest.file_sha256(settings.blocklist or default_blocklist_path())
 
 
 def open_tables(
-    lang: str, config: dict, root: str | Path | None, min_frequency: int = 0, lexicon: str | None = None
+    lang: str,
+    config: dict,
+    root: str | Path | None,
+    min_frequency: int = 0,
+    lexicon: str | None = None,
+    min_score: int = 0,
 ) -> WordTables:
     """A language's tables from the artifact store, built on first use (interactive commands)."""
     section = config["crossword"]
+    settings = TableSettings.from_config(section)
+    if settings.blocklist and root is not None and not Path(settings.blocklist).is_absolute():
+        settings = settings.replace(blocklist=str(Path(root) / settings.blocklist))
     if lang == "num":
-        settings = TableSettings.from_config(section)
         key = store.content_key(kind=TABLES_KIND, settings=settings.to_dict(), code=code_sha256())
         folder = store.ensure(
             TABLES_KIND,
@@ -334,19 +502,26 @@ def open_tables(
             lambda tmp: build_tables(tmp / TABLES_FILE, None, settings),
             f"numeric crossword tables (max_factor {settings.max_factor})",
         )
-        return load_tables(folder / TABLES_FILE, min_frequency)
+        return load_tables(folder / TABLES_FILE, min_frequency, min_score=min_score)
     from puzzlesearch.lexicon.artifacts import WORDS_FILE, open_lexicon
 
     lex = open_lexicon(lexicon or section["lexicons"][lang], config, root, alphabet=LANG_ALPHABET[lang])
     words_sha = lex.stats["manifest"]["files"][WORDS_FILE]["sha256"]
-    key = store.content_key(kind=TABLES_KIND, words_sha256=words_sha, alphabet=lex.spec.alphabet, code=code_sha256())
+    key = store.content_key(
+        kind=TABLES_KIND,
+        words_sha256=words_sha,
+        alphabet=lex.spec.alphabet,
+        settings=settings.to_dict(),
+        blocklist_sha256=_blocklist_sha256(settings),
+        code=code_sha256(),
+    )
     folder = store.ensure(
         TABLES_KIND,
         key,
-        lambda tmp: build_tables(tmp / TABLES_FILE, lex.dir / WORDS_FILE),
+        lambda tmp: build_tables(tmp / TABLES_FILE, lex.dir / WORDS_FILE, settings),
         f"crossword tables of lexicon {lex.name}",
     )
-    return load_tables(folder / TABLES_FILE, min_frequency, lex.name)
+    return load_tables(folder / TABLES_FILE, min_frequency, lex.name, min_score)
 
 
 def language_of(lang: str, tables: WordTables) -> Language:
@@ -362,9 +537,14 @@ def language_of(lang: str, tables: WordTables) -> Language:
 
 
 def open_language(
-    lang: str, config: dict, root: str | Path | None, min_frequency: int | None = None, lexicon: str | None = None
+    lang: str,
+    config: dict,
+    root: str | Path | None,
+    min_frequency: int | None = None,
+    lexicon: str | None = None,
+    min_score: int | None = None,
 ) -> tuple[WordTables, Language]:
-    """The tables (with the frequency floor, default the config's for the language) and the Language."""
+    """The tables (with the frequency and score floors, default the config's for the language) and the Language."""
     if lang not in LANGS:
         raise PuzzleError(f"--lang {lang!r}: expected one of {', '.join(LANGS)}")
     if lang == "num" and lexicon:
@@ -373,5 +553,9 @@ def open_language(
         min_frequency = int(config["crossword"]["min_frequency"].get(lang, 0))
     if min_frequency < 0:
         raise PuzzleError(f"--min-frequency {min_frequency}: must be >= 0")
-    tables = open_tables(lang, config, root, min_frequency, lexicon)
+    if min_score is None:
+        min_score = int((config["crossword"].get("min_score") or {}).get(lang, 0))
+    if not 0 <= min_score <= 100:
+        raise PuzzleError(f"--min-score {min_score}: must be in 0..100")
+    tables = open_tables(lang, config, root, min_frequency, lexicon, min_score)
     return tables, language_of(lang, tables)

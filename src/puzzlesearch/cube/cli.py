@@ -22,6 +22,7 @@ BUDGET_FLAGS = {
     "--target-length": ("twophase", "target_length"),
     "--node-budget": ("twophase", "node_budget"),
     "--phase2-max": ("twophase", "phase2_max"),
+    "--max-length": ("twophase", "max_length"),
     "--time-limit": (None, "time_limit"),
 }
 ALREADY_SOLVED = "already solved (0 moves)"
@@ -35,7 +36,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = cmds.add_parser("solve", help='solve cubes (20 cubie tokens, 54 facelets, or a scramble like "R U2 F\'")')
     p.add_argument("cubes", nargs="*", metavar="CUBE", help="one cube per argument (quote it)")
     p.add_argument("--file", help="a file with one cube per line ('#' comments allowed)")
-    p.add_argument("--solver", choices=("thistlethwaite", "twophase"), default="twophase")
+    p.add_argument(
+        "--solver",
+        choices=("thistlethwaite", "twophase", "optimal"),
+        default="twophase",
+        help="optimal: shortest solutions by IDA* over a large pruning table (config cube.optimal.*)",
+    )
     p.add_argument(
         "--format",
         choices=("standard", "contest"),
@@ -51,6 +57,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--target-length", type=int, help="two-phase: stop at a solution this short")
     p.add_argument("--node-budget", type=int, help="two-phase: nodes searched after a first solution")
     p.add_argument("--phase2-max", type=int, help="two-phase: longest phase 2 tried")
+    p.add_argument(
+        "--max-length",
+        type=int,
+        metavar="N",
+        help="two-phase: stop at the first solution of at most N moves (20 always exists; 0: off)",
+    )
     p.add_argument(
         "--time-limit",
         type=float,
@@ -90,6 +102,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--tables", required=True, help="folder of the move tables (verified)")
     p.add_argument("--out", required=True, help="prune_<name>.npy to write (its .json manifest beside it)")
     p.set_defaults(func=cmd_build_prune_table)
+
+    p = cmds.add_parser("build-optimal-table", help="build the optimal solver's pruning table (full: tens of minutes)")
+    p.add_argument("variant", help="full, small or tiny (config cube.optimal.table)")
+    p.add_argument(
+        "--out-dir", required=True, help="folder to write optimal_<variant>.npy, _classes.npz and .json into"
+    )
+    p.set_defaults(func=cmd_build_optimal_table)
 
     p = cmds.add_parser("manifest", help="(pipeline) write manifest.parquet from the verified table manifests")
     p.add_argument("--tables", required=True, help="the table folder")
@@ -161,8 +180,13 @@ def _read_input(args) -> list:
     return cubes
 
 
-def _open_tables(args):
-    """--tables (verified, never built), else the artifact store's tables."""
+def _open_tables(args, settings=None):
+    """--tables (verified, never built), else the artifact store's tables (optimal: its own table)."""
+    if args.solver == "optimal":
+        from puzzlesearch.cube.optimal_tables import load_table, store_table
+
+        variant = settings.options("optimal").table
+        return load_table(args.tables, variant) if args.tables else store_table(variant)
     from puzzlesearch.cube.tables import Tables, store_tables
 
     return Tables(args.tables) if args.tables else store_tables()
@@ -171,6 +195,16 @@ def _open_tables(args):
 def _print_row(row: dict) -> None:
     """One solved cube on stdout, at once (a later Ctrl-C keeps what was printed)."""
     print(ALREADY_SOLVED if row["stopped_by"] == "solved" else row["solution"], flush=True)
+
+
+def _log_row(row: dict) -> None:
+    """One optimal solve on the log at once (a search takes seconds to minutes)."""
+    from puzzlesearch.progress import log
+
+    log(
+        "cube",
+        f"optimal: {row['moves']} moves, {row['nodes']:,} nodes, {row['milliseconds'] / 1000:.1f} s: {row['solution']}",
+    )
 
 
 def _report_time_stops(run, args, settings) -> None:
@@ -198,7 +232,7 @@ def cmd_solve(args) -> int:
     settings = _pipeline_settings(args) if pipeline else _interactive_settings(args)
     cubes = _read_input(args)
     format_moves([], settings.format)  # reject an unknown style before the work
-    tables = _open_tables(args)
+    tables = _open_tables(args, settings)
     run = solve_many(
         cubes,
         tables,
@@ -206,7 +240,7 @@ def cmd_solve(args) -> int:
         settings.format,
         settings.options(args.solver),
         strict_time=pipeline,
-        on_row=None if args.out else _print_row,
+        on_row=_log_row if args.out and args.solver == "optimal" else None if args.out else _print_row,
     )
     if not pipeline:
         _report_time_stops(run, args, settings)
@@ -264,6 +298,14 @@ def cmd_build_prune_table(args) -> int:
     if args.name not in PRUNE_SPECS:
         raise PuzzleError(f"unknown pruning table {args.name!r}: one of {', '.join(PRUNE_SPECS)}")
     build_prune_table(args.name, table_dir_of(args.tables), args.out)
+    return 0
+
+
+def cmd_build_optimal_table(args) -> int:
+    """Build one optimal table variant (and its manifest) into --out-dir."""
+    from puzzlesearch.cube.optimal_tables import build_table
+
+    build_table(args.variant, args.out_dir)
     return 0
 
 

@@ -17,11 +17,11 @@ from puzzlesearch.errors import ConfigError
 from puzzlesearch.settings import Settings, default, section_defaults
 
 SECTION = "cube"
-SOLVERS = ("thistlethwaite", "twophase")
-# The two-phase kernel's internal limits (not user settings): longest total tried first,
+SOLVERS = ("thistlethwaite", "twophase", "optimal")
+# The two-phase kernel's internal limits (not user settings): longest total tried,
 # and the nodes searched before a solution at the target length is accepted.
 TWOPHASE_MAX_LENGTH = 30
-TWOPHASE_MIN_NODES = 50_000
+TWOPHASE_MIN_NODES = 10_000
 
 
 def _nested_default(key: str, sub: str):
@@ -37,7 +37,8 @@ class TwoPhaseOptions:
     node_budget: int = _nested_default("twophase", "node_budget")
     phase2_max: int = _nested_default("twophase", "phase2_max")
     time_limit: float = _nested_default("twophase", "time_limit")
-    max_length: int = TWOPHASE_MAX_LENGTH
+    max_length: int = _nested_default("twophase", "max_length")  # 0: off (the budget mode)
+    search_length: int = TWOPHASE_MAX_LENGTH
     min_nodes: int = TWOPHASE_MIN_NODES
 
 
@@ -46,6 +47,20 @@ class ThistlethwaiteOptions:
     """Safety cap of one Thistlethwaite solve (default: the schema's `cube.thistlethwaite`)."""
 
     time_limit: float = _nested_default("thistlethwaite", "time_limit")
+
+
+OPTIMAL_SEARCH_KEYS = ("table", "node_budget", "time_limit")  # cube.optimal keys of a solve step
+OPTIMAL_AXES = 3  # table look-ups per node: the position seen with each axis on U-D (not a user setting)
+
+
+@dataclass(frozen=True)
+class OptimalOptions:
+    """Table variant and budgets of one optimal solve (defaults: the schema's `cube.optimal`)."""
+
+    table: str = _nested_default("optimal", "table")
+    node_budget: int = _nested_default("optimal", "node_budget")
+    time_limit: float = _nested_default("optimal", "time_limit")
+    axes: int = OPTIMAL_AXES
 
 
 def _check_finite(section: str, values: dict) -> None:
@@ -62,7 +77,7 @@ class _SolveBase(Settings):
 
     def check(self) -> None:
         """No NaN time limits (the schema's bounds compare false with NaN)."""
-        for name in ("twophase", "thistlethwaite"):
+        for name in ("twophase", "thistlethwaite", "optimal"):
             if name in self.keys():
                 _check_finite(name, getattr(self, name))
 
@@ -72,6 +87,8 @@ class _SolveBase(Settings):
             return TwoPhaseOptions(**self.twophase)
         if solver == "thistlethwaite":
             return ThistlethwaiteOptions(**self.thistlethwaite)
+        if solver == "optimal":
+            return OptimalOptions(**{k: v for k, v in self.optimal.items() if k in OPTIMAL_SEARCH_KEYS})
         raise ConfigError(f"unknown solver {solver!r}: one of {', '.join(SOLVERS)}")
 
 
@@ -92,12 +109,21 @@ class TwoPhaseSettings(_SolveBase):
 
 
 @dataclass(frozen=True)
+class OptimalSettings(_SolveBase):
+    """The pipeline's optimal solve step: output format, table variant and budgets."""
+
+    format: str = default(SECTION, "format")
+    optimal: dict = default(SECTION, "optimal")
+
+
+@dataclass(frozen=True)
 class SolveSettings(_SolveBase):
     """An interactive `cube solve`: both solvers' keys (config section, then --set and flags)."""
 
     format: str = default(SECTION, "format")
     twophase: dict = default(SECTION, "twophase")
     thistlethwaite: dict = default(SECTION, "thistlethwaite")
+    optimal: dict = default(SECTION, "optimal")
 
     def step(self, solver: str) -> _SolveBase:
         """The pipeline step settings of one solver (only the keys it uses)."""
@@ -116,7 +142,7 @@ class SolveSettings(_SolveBase):
             raise ConfigError(f"{flag} {value:g}: {exc}") from None
 
 
-STEP_SETTINGS = {"thistlethwaite": ThistlethwaiteSettings, "twophase": TwoPhaseSettings}
+STEP_SETTINGS = {"thistlethwaite": ThistlethwaiteSettings, "twophase": TwoPhaseSettings, "optimal": OptimalSettings}
 
 
 def step_settings_json(solver: str, section: dict) -> str:

@@ -14,7 +14,7 @@ import polars as pl
 from puzzlesearch.cube import thistlethwaite, twophase
 from puzzlesearch.cube.cubie import CubieCube
 from puzzlesearch.cube.io import format_moves
-from puzzlesearch.cube.settings import SOLVERS, ThistlethwaiteOptions, TwoPhaseOptions
+from puzzlesearch.cube.settings import SOLVERS, OptimalOptions, ThistlethwaiteOptions, TwoPhaseOptions
 from puzzlesearch.cube.tables import Tables
 from puzzlesearch.errors import PuzzleError
 from puzzlesearch.progress import log
@@ -30,7 +30,12 @@ COLUMNS = {
     "milliseconds": pl.Float64,
     "stopped_by": pl.String,
 }
-CONFIG_KEYS = {"thistlethwaite": "cube.thistlethwaite.time_limit", "twophase": "cube.twophase.time_limit"}
+CONFIG_KEYS = {
+    "thistlethwaite": "cube.thistlethwaite.time_limit",
+    "twophase": "cube.twophase.time_limit",
+    "optimal": "cube.optimal.time_limit",
+}
+NODES_COLUMN = {"nodes": pl.Int64}  # rows of solvers that count nodes (optimal)
 
 
 @dataclass(frozen=True)
@@ -41,6 +46,7 @@ class Solution:
     moves: tuple[int, ...]
     milliseconds: float
     stopped_by: str = "complete"
+    nodes: int | None = None  # nodes generated (the optimal solver records them)
 
 
 class UnverifiedSolution(AssertionError):
@@ -55,6 +61,8 @@ def verify(cube: CubieCube, moves) -> None:
 
 def default_options(solver: str):
     """The schema-default options of a solver."""
+    if solver == "optimal":
+        return OptimalOptions()
     return TwoPhaseOptions() if solver == "twophase" else ThistlethwaiteOptions()
 
 
@@ -62,7 +70,10 @@ def solve_cube(cube: CubieCube, tables: Tables, solver: str = "thistlethwaite", 
     """Solve and verify one cube (`options`: the solver's TwoPhaseOptions / ThistlethwaiteOptions)."""
     options = options or default_options(solver)
     t0 = time.perf_counter()
-    if solver == "thistlethwaite":
+    nodes = None
+    if solver == "optimal":
+        moves, nodes, stop = _optimal(cube, tables, options)
+    elif solver == "thistlethwaite":
         moves, stop = thistlethwaite.solve(cube, tables, options), "complete"
     elif solver == "twophase":
         moves, _nodes, stop = twophase.search(cube, tables, options)
@@ -70,7 +81,17 @@ def solve_cube(cube: CubieCube, tables: Tables, solver: str = "thistlethwaite", 
         raise ValueError(f"unknown solver {solver!r}")
     ms = (time.perf_counter() - t0) * 1000
     verify(cube, moves)
-    return Solution(cube, tuple(moves), ms, STOP_SOLVED if cube.is_solved else stop)
+    return Solution(cube, tuple(moves), ms, STOP_SOLVED if cube.is_solved else stop, nodes)
+
+
+def _optimal(cube: CubieCube, table, options) -> tuple[tuple[int, ...], int, str]:
+    """(moves, nodes, stop) of an optimal search (`table`: an OptimalTable); a spent budget is an error."""
+    from puzzlesearch.cube import optimal
+
+    result = optimal.search(cube, table, options)
+    if result.stop != "complete":
+        raise PuzzleError(optimal.budget_message(result, options))
+    return result.moves, result.nodes, result.stop
 
 
 WARM_UP_SECONDS = 3600.0  # the warm-up compiles and verifies: not under the per-cube cap
@@ -104,7 +125,8 @@ class SolveRun:
 
     def frame(self) -> pl.DataFrame:
         """The rows as a table (cube, solution, moves, milliseconds, stopped_by)."""
-        return pl.DataFrame(self.rows, schema=COLUMNS)
+        extra = NODES_COLUMN if self.rows and "nodes" in self.rows[0] else {}
+        return pl.DataFrame(self.rows, schema={**COLUMNS, **extra})
 
 
 @contextlib.contextmanager
@@ -165,6 +187,8 @@ def solve_many(
                 "milliseconds": round(s.milliseconds, 3),
                 "stopped_by": s.stopped_by,
             }
+            if s.nodes is not None:
+                row["nodes"] = s.nodes
             run.rows.append(row)
             if on_row:
                 on_row(row)

@@ -3,7 +3,14 @@
 Files in a table folder (the pipeline's `results/cube/tables/`, or a store folder):
   move_<coord>.npy   int32 (size x 18): coordinate after each move (-1: move not allowed)
   cperm_class.npy, cperm_half.npy   corner permutation -> class / index in H
-  prune_<name>.npy   int8 distances over a * n_b + b (-1: not reachable)
+  sym_*.npy          symmetry lookups of the two-phase class tables (cube/symmetry.py, the
+                     16 U-D symmetries): sym_fsclass (E slice * 2048 + flip -> class << 4 |
+                     symmetry), sym_fsrep (class -> raw representative), sym_fsself (class ->
+                     bits of the symmetries fixing it), sym_twistconj (twist x symmetry ->
+                     conjugated twist); sym_cpclass, sym_cprep, sym_cpself, sym_udconj the same
+                     for corner permutations and the U/D edges
+  prune_<name>.npy   int8 distances over a * n_b + b (-1: not reachable); tp1_sym and tp2_sym
+                     over class * n_b + b (tp2_sym capped: PHASE2_CAP stands for "at least")
   <file>.json        the table's manifest (sha256, shape, dtype: puzzlesearch.manifest) plus
                      its metadata (depth distribution, build seconds; the four corner tables
                      are built in one step, its seconds on cperm_class only)
@@ -25,8 +32,20 @@ import polars as pl
 
 from puzzlesearch import manifest
 from puzzlesearch.cube import constants as K
-from puzzlesearch.cube.coords import BASIC_COORDS, CPERM, DERIVED_COORDS, all_perms, apply_move, perm_rank
+from puzzlesearch.cube.coords import (
+    BASIC_COORDS,
+    CPERM,
+    DERIVED_COORDS,
+    ESLICE,
+    FLIP,
+    TWIST,
+    UDEDGE,
+    all_perms,
+    apply_move,
+    perm_rank,
+)
 from puzzlesearch.cube.cubie import SOLVED
+from puzzlesearch.cube.symmetry import N_SYM_UD, SYM_SHIFT
 from puzzlesearch.errors import PuzzleError
 from puzzlesearch.io import write_npy, write_parquet
 from puzzlesearch.progress import log
@@ -45,6 +64,7 @@ class PruneSpec:
     b: str
     moves: tuple[int, ...]
     what: str
+    sym: bool = False  # a is a symmetry class (SYM_TABLES), b conjugated along (bfs_sym_distances)
 
 
 PRUNE_SPECS = {
@@ -54,14 +74,73 @@ PRUNE_SPECS = {
         PruneSpec("th2", "twist", "eslice", K.G1_MOVES, "Thistlethwaite phase 2: G1 -> G2 (twists x E slice)"),
         PruneSpec("th3", "cclass", "mslice", K.G2_MOVES, "Thistlethwaite phase 3: G2 -> G3 (corner class x M slice)"),
         PruneSpec("th4", "chalf", "edgeslices", K.G3_MOVES, "Thistlethwaite phase 4: G3 -> solved"),
-        PruneSpec("tp1_twist", "twist", "eslice", K.ALL_MOVES, "two-phase phase 1 bound (twists x E slice)"),
-        PruneSpec("tp1_flip", "flip", "eslice", K.ALL_MOVES, "two-phase phase 1 bound (flips x E slice)"),
+        PruneSpec("tp1_twist", "twist", "eslice", K.ALL_MOVES, "two-phase phase 1 quick bound (twists x E slice)"),
+        PruneSpec("tp1_flip", "flip", "eslice", K.ALL_MOVES, "two-phase phase 1 quick bound (flips x E slice)"),
+        PruneSpec(
+            "tp1_sym",
+            "fsclass",
+            "twist",
+            K.ALL_MOVES,
+            "two-phase phase 1 exact distance (flip x E slice classes under 16 symmetries x twist)",
+            sym=True,
+        ),
+        PruneSpec(
+            "tp2_sym",
+            "cpclass",
+            "udedge",
+            K.G2_MOVES,
+            "two-phase phase 2 bound (corner perm classes under 16 symmetries x U/D edges)",
+            sym=True,
+        ),
         PruneSpec("tp2_corner", "cperm", "sliceperm", K.G2_MOVES, "two-phase phase 2 bound (corners x E perm)"),
         PruneSpec("tp2_edge", "udedge", "sliceperm", K.G2_MOVES, "two-phase phase 2 bound (U/D edges x E perm)"),
     )
 }
 MOVE_TABLES = tuple(BASIC_COORDS) + tuple(DERIVED_COORDS)
-COORD_SIZES = {**{n: c.size for n, c in BASIC_COORDS.items()}, **DERIVED_COORDS}
+N_FLIPSLICE_CLASS = 64430  # classes of (E slice, flip) under the 16 U-D symmetries (Kociemba)
+N_CPERM_CLASS = 2768  # classes of corner permutations under them (Kociemba, min2phase)
+N_FLIPSLICE = K.N_SLICE * K.N_FLIP
+# Symmetry lookups: file stem -> (shape, largest entry).
+SYM_LOOKUPS = {
+    "sym_fsclass": ((N_FLIPSLICE,), (N_FLIPSLICE_CLASS << SYM_SHIFT) - 1),
+    "sym_fsrep": ((N_FLIPSLICE_CLASS,), N_FLIPSLICE - 1),
+    "sym_fsself": ((N_FLIPSLICE_CLASS,), (1 << N_SYM_UD) - 1),
+    "sym_twistconj": ((K.N_TWIST, N_SYM_UD), K.N_TWIST - 1),
+    "sym_cpclass": ((K.N_CPERM,), (N_CPERM_CLASS << SYM_SHIFT) - 1),
+    "sym_cprep": ((N_CPERM_CLASS,), K.N_CPERM - 1),
+    "sym_cpself": ((N_CPERM_CLASS,), (1 << N_SYM_UD) - 1),
+    "sym_udconj": ((K.N_UDEDGE, N_SYM_UD), K.N_UDEDGE - 1),
+}
+COORD_SIZES = {
+    **{n: c.size for n, c in BASIC_COORDS.items()},
+    **DERIVED_COORDS,
+    "fsclass": N_FLIPSLICE_CLASS,
+    "cpclass": N_CPERM_CLASS,
+}
+
+
+# The phase-2 searches go at most phase2_max (schema maximum 18, default 12) or 20 - phase 1
+# moves deep, so the phase-2 class table needs exact values only below this (a larger
+# phase2_max still gets a valid, weaker bound); the deep layers it skips hold most entries
+# and most of the build time.
+PHASE2_CAP = 13
+
+
+@dataclass(frozen=True)
+class SymTable:
+    """How to BFS a symmetry-reduced table: raw pair b * n_a + a -> class, t conjugated along."""
+
+    coords: tuple[str, str, str]  # a, b, t (move tables)
+    lookups: tuple[str, str, str, str]  # class << 4 | sym, representatives, self-symmetries, t conjugation
+    cap: int = 0  # > 0: distances from cap on are stored as cap (a lower bound; the BFS stops there)
+
+
+SYM_TABLES = {
+    "tp1_sym": SymTable(("flip", "eslice", "twist"), ("sym_fsclass", "sym_fsrep", "sym_fsself", "sym_twistconj")),
+    "tp2_sym": SymTable(
+        ("cperm", "none", "udedge"), ("sym_cpclass", "sym_cprep", "sym_cpself", "sym_udconj"), cap=PHASE2_CAP
+    ),
+}
 
 
 def move_file(dir: Path, coord: str) -> Path:
@@ -75,7 +154,11 @@ def prune_file(dir: Path, name: str) -> Path:
 def move_table_files(dir) -> list[Path]:
     """Every file `build_move_tables` writes."""
     d = Path(dir)
-    return [move_file(d, c) for c in MOVE_TABLES] + [d / "cperm_class.npy", d / "cperm_half.npy"]
+    return (
+        [move_file(d, c) for c in MOVE_TABLES]
+        + [d / "cperm_class.npy", d / "cperm_half.npy"]
+        + [d / f"{stem}.npy" for stem in SYM_LOOKUPS]
+    )
 
 
 # ------------------------------------------------------------------ building
@@ -159,8 +242,42 @@ def build_move_tables(out_dir) -> dict[str, np.ndarray]:
         {"cperm_class": cls, "cperm_half": half, "move_cclass": tables["cclass"], "move_chalf": tables["chalf"]},
         time.perf_counter() - t0,
     )
+    build_sym_lookups(out)
     log("cube", f"move tables written to {out}")
     return tables
+
+
+def sym_lookups() -> dict[str, np.ndarray]:
+    """The symmetry lookups (SYM_LOOKUPS) from the 16 U-D symmetries."""
+    from puzzlesearch.cube.symmetry import coord_conjugation, flipslice_conjugation, sym_classes
+
+    classes = sym_classes(flipslice_conjugation(FLIP, ESLICE))
+    if classes.n_classes != N_FLIPSLICE_CLASS:
+        raise AssertionError(f"{classes.n_classes} flip-slice classes, expected {N_FLIPSLICE_CLASS}")
+    corners = sym_classes(coord_conjugation(CPERM))
+    if corners.n_classes != N_CPERM_CLASS:
+        raise AssertionError(f"{corners.n_classes} corner permutation classes, expected {N_CPERM_CLASS}")
+    return {
+        "sym_fsclass": (classes.class_of << SYM_SHIFT) | classes.sym_of,
+        "sym_fsrep": classes.reps,
+        "sym_fsself": classes.selfsym,
+        "sym_twistconj": coord_conjugation(TWIST),
+        "sym_cpclass": (corners.class_of << SYM_SHIFT) | corners.sym_of,
+        "sym_cprep": corners.reps,
+        "sym_cpself": corners.selfsym,
+        "sym_udconj": coord_conjugation(UDEDGE),
+    }
+
+
+def build_sym_lookups(out: Path) -> None:
+    """Build and save the symmetry lookups (one step: its seconds on the first)."""
+    t0 = time.perf_counter()
+    arrays = sym_lookups()
+    seconds = time.perf_counter() - t0
+    first = next(iter(arrays))
+    for name, arr in arrays.items():
+        note = f"build_seconds covers all {len(arrays)} sym_* lookups" if name == first else f"built with {first}"
+        _save(out, name, arr.astype(np.int32), "lookup", seconds if name == first else 0.0, {"note": note})
 
 
 def _save_corner_tables(out: Path, arrays: dict[str, np.ndarray], seconds: float) -> None:
@@ -201,6 +318,15 @@ def build_prune_table(name: str, table_dir, out=None) -> np.ndarray:
     if out.name != prune_file(Path("."), name).name:
         raise PuzzleError(f"--out {out}: a pruning table {name!r} must be named {prune_file(Path('.'), name).name}")
     tables = Tables(table_dir)
+    if spec.sym:
+        dist, seconds = _bfs_sym(tables, spec)
+        extra = {"a": spec.a, "b": spec.b, "moves": len(spec.moves), "what": spec.what}
+        cap = SYM_TABLES[name].cap
+        if cap:
+            extra["note"] = f"capped: distances of {cap} or more are stored as {cap} (a lower bound)"
+        _save(out.parent, f"prune_{name}", dist, "prune", seconds, extra)
+        log("cube", f"pruning table {name}: {dist.size:,} entries, depth {int(dist.max())}, {seconds:.2f}s")
+        return dist
     move_a, move_b = tables.move(spec.a), tables.move(spec.b)
     n_b = COORD_SIZES[spec.b]
     size = COORD_SIZES[spec.a] * n_b
@@ -221,9 +347,26 @@ def build_prune_table(name: str, table_dir, out=None) -> np.ndarray:
     return dist
 
 
+def _bfs_sym(tables: Tables, spec: PruneSpec) -> tuple[np.ndarray, float]:
+    """(distances, seconds) of a symmetry-reduced table (SYM_TABLES)."""
+    from puzzlesearch.cube.kernels import bfs_sym_distances
+
+    how = SYM_TABLES[spec.name]
+    mv = [tables.move(c) for c in how.coords]
+    sym = [tables.sym(s) for s in how.lookups]
+    n_a, n_t = COORD_SIZES[how.coords[0]], COORD_SIZES[how.coords[2]]
+    moves = np.array(spec.moves, dtype=np.int64)
+    bfs_sym_distances(*mv, sym[0], sym[1][:1], sym[2][:1], sym[3], n_a, 1, 0, moves, 0)  # compile/load first
+    start = int(sym[0][0] >> SYM_SHIFT) * n_t  # raw 0 and t 0: the solved cube
+    t0 = time.perf_counter()
+    dist = bfs_sym_distances(*mv, *sym, n_a, n_t, start, moves, how.cap)
+    return dist, time.perf_counter() - t0
+
+
 def distribution(arr: np.ndarray) -> dict[int, int]:
     """depth -> count over the reached entries of a pruning table."""
-    counts = np.bincount(arr[arr >= 0].astype(np.int64))
+    top = int(arr.max()) if arr.size else -1
+    counts = (np.count_nonzero(arr == d) for d in range(top + 1))  # no int64 copy of a 141 MB table
     return {d: int(c) for d, c in enumerate(counts) if c}
 
 
@@ -251,7 +394,12 @@ def _save(out: Path, stem: str, arr: np.ndarray, kind: str, seconds: float, extr
 
 def table_stems() -> list[str]:
     """Every table of a complete folder, by file stem."""
-    return [f"move_{c}" for c in MOVE_TABLES] + ["cperm_class", "cperm_half"] + [f"prune_{n}" for n in PRUNE_SPECS]
+    return (
+        [f"move_{c}" for c in MOVE_TABLES]
+        + ["cperm_class", "cperm_half"]
+        + list(SYM_LOOKUPS)
+        + [f"prune_{n}" for n in PRUNE_SPECS]
+    )
 
 
 def write_manifest(table_dir, out=None, complete: bool = True) -> pl.DataFrame:
@@ -302,10 +450,10 @@ def build_all(table_dir) -> None:
 def code_sha256() -> str:
     """sha256 of the code that shapes the tables (the store key)."""
     from puzzlesearch import store
-    from puzzlesearch.cube import coords, cubie, kernels
+    from puzzlesearch.cube import coords, cubie, kernels, symmetry
     from puzzlesearch.cube import tables as tables_module
 
-    return store.code_sha256(K, cubie, coords, kernels, tables_module)
+    return store.code_sha256(K, cubie, coords, kernels, symmetry, tables_module)
 
 
 def store_tables() -> Tables:
@@ -327,7 +475,9 @@ def table_dir_of(path) -> Path:
 
 def _kind_of(stem: str) -> str:
     """The manifest kind of a table file stem."""
-    return MANIFEST_KINDS["prune" if stem.startswith("prune_") else "lookup" if stem.startswith("cperm_") else "move"]
+    if stem.startswith("prune_"):
+        return MANIFEST_KINDS["prune"]
+    return MANIFEST_KINDS["lookup" if stem.startswith(("cperm_", "sym_")) else "move"]
 
 
 def _entry_bounds(stem: str, meta: dict, meta_path: Path) -> tuple[int, int]:
@@ -338,6 +488,8 @@ def _entry_bounds(stem: str, meta: dict, meta_path: Path) -> tuple[int, int]:
         return 0, K.N_CORNER_CLASS - 1
     if stem == "cperm_half":
         return -1, K.N_CORNER_HALF - 1
+    if stem in SYM_LOOKUPS:
+        return 0, SYM_LOOKUPS[stem][1]
     max_depth = meta.get("max_depth")
     if not isinstance(max_depth, int) or not 0 <= max_depth <= PRUNE_DEPTH_CAP:
         raise manifest.damaged(meta_path, f"max_depth {max_depth!r} is not a depth 0..{PRUNE_DEPTH_CAP}")
@@ -349,6 +501,7 @@ _EXPECTED_SHAPES = {
     **{f"move_{c}": (COORD_SIZES[c], K.N_MOVES) for c in MOVE_TABLES},
     "cperm_class": (K.N_CPERM,),
     "cperm_half": (K.N_CPERM,),
+    **{stem: shape for stem, (shape, _) in SYM_LOOKUPS.items()},
     **{f"prune_{n}": (COORD_SIZES[s.a] * COORD_SIZES[s.b],) for n, s in PRUNE_SPECS.items()},
 }
 
@@ -394,6 +547,10 @@ class Tables:
     def prune(self, name: str) -> np.ndarray:
         """Pruning table (int8 distances)."""
         return self._load(f"prune_{name}")
+
+    def sym(self, stem: str) -> np.ndarray:
+        """A symmetry lookup (SYM_LOOKUPS, int32)."""
+        return self._load(stem)
 
     @property
     def lookups(self) -> dict[str, np.ndarray]:

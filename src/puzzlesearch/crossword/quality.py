@@ -1,0 +1,150 @@
+"""Word quality for crosswords: a blocklist, a 0-100 score per word, fill quality per puzzle.
+
+    score = (100 - clue_weight) x frequency percentile + clue_weight x (has a clue)
+
+The frequency percentile is the word's mid-rank among the table's words (ties share it),
+so the score does not depend on the scale of a list's frequencies. A word without a clue
+scores at most 100 - clue_weight: a score floor above that keeps only clued words, and
+any floor prefers them (the `clue_weight` setting; 0 turns the preference off).
+
+The blocklist (offensive words) is a text file, one or more words a line, '#' comments:
+by default the shipped data/blocklist.txt, or the file of `crossword.quality.blocklist`.
+Blocklisted words are left out of the tables, so no grid can contain them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+
+from puzzlesearch.errors import PuzzleError
+
+BLOCKLIST_FILE = "blocklist.txt"  # in puzzlesearch/crossword/data
+MAX_SCORE = 100
+
+
+def parse_word_file(text: str) -> frozenset[str]:
+    """Words of a word-list text: whitespace-separated, lowercase, '#' starts a comment."""
+    return frozenset(w.lower() for line in text.splitlines() for w in line.split("#")[0].split())
+
+
+def default_blocklist_path() -> Path:
+    """The shipped blocklist file."""
+    return Path(str(resources.files("puzzlesearch.crossword").joinpath("data", BLOCKLIST_FILE)))
+
+
+def read_blocklist(path: str | Path | None = None) -> frozenset[str]:
+    """The blocked words of `path` ('' or None: the shipped list)."""
+    path = Path(path) if path else default_blocklist_path()
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise PuzzleError(f"config key crossword.quality.blocklist: {path}: cannot read ({exc.strerror})") from None
+    except UnicodeDecodeError:
+        raise PuzzleError(f"config key crossword.quality.blocklist: {path}: not UTF-8 text") from None
+    return parse_word_file(text)
+
+
+def frequency_percentile(frequency: np.ndarray) -> np.ndarray:
+    """Mid-rank percentile (0..1) of each frequency among all of them (ties share a value)."""
+    frequency = np.asarray(frequency, dtype=np.int64)
+    if len(frequency) == 0:
+        return np.zeros(0)
+    ordered = np.sort(frequency)
+    below = np.searchsorted(ordered, frequency, side="left")
+    upto = np.searchsorted(ordered, frequency, side="right")
+    return (below + upto) / (2.0 * len(frequency))
+
+
+def word_scores(frequency: np.ndarray, clued: np.ndarray, clue_weight: int) -> np.ndarray:
+    """0-100 score per word: frequency percentile and clue availability (weight clue_weight)."""
+    if not 0 <= clue_weight <= MAX_SCORE:
+        raise PuzzleError(f"config key crossword.quality.clue_weight: {clue_weight} is not in 0..{MAX_SCORE}")
+    pct = frequency_percentile(frequency)
+    score = (MAX_SCORE - clue_weight) * pct + clue_weight * np.asarray(clued, dtype=bool)
+    return np.clip(np.rint(score), 0, MAX_SCORE).astype(np.int16)
+
+
+@dataclass(frozen=True)
+class FillQuality:
+    """A puzzle's entries: clue coverage and score statistics."""
+
+    entries: int
+    clued: int
+    mean_score: float
+    min_score: int
+    low_entries: int  # entries scoring below the threshold (non-words score 0)
+    low_score: int  # the threshold
+
+    @property
+    def clue_share(self) -> float:
+        return self.clued / self.entries if self.entries else 0.0
+
+    def row(self) -> dict:
+        """Columns of the puzzles table."""
+        return {
+            "entries": self.entries,
+            "clued_entries": self.clued,
+            "unclued_entries": self.entries - self.clued,
+            "clue_share": round(self.clue_share, 4),
+            "mean_score": round(self.mean_score, 2),
+            "min_score": self.min_score,
+            "low_entries": self.low_entries,
+            "low_score": self.low_score,
+        }
+
+
+def fill_quality(scores: list[int], clues: list[str], low_score: int) -> FillQuality:
+    """Quality of a puzzle from its entries' scores (0 for non-words) and clues ('' = none)."""
+    n = len(scores)
+    return FillQuality(
+        entries=n,
+        clued=sum(1 for c in clues if c),
+        mean_score=float(np.mean(scores)) if n else 0.0,
+        min_score=int(min(scores)) if n else 0,
+        low_entries=sum(1 for s in scores if s < low_score),
+        low_score=low_score,
+    )
+
+
+RANK_ORDER = (  # column, descending: a valid grid first, then fewer weak entries, more clues, better words
+    ("cost", False),
+    ("low_entries", False),
+    ("clue_share", True),
+    ("mean_score", True),
+    ("pops", False),
+    ("seed", False),
+)
+
+
+def rank_puzzles(rows: list[dict]):
+    """The ranked puzzles table: by cost, then fill quality (RANK_ORDER), reproducible (no timing)."""
+    import polars as pl
+
+    df = pl.DataFrame(rows)
+    keys = [(c, d) for c, d in RANK_ORDER if c in df.columns]
+    df = df.sort([c for c, _ in keys], descending=[d for _, d in keys])
+    return df.with_columns(pl.int_range(1, df.height + 1, dtype=pl.Int32).alias("rank")).select(
+        "rank", pl.exclude("rank")
+    )
+
+
+def write_ranked(rows: list[dict], path: str | Path) -> list[Path]:
+    """Write the ranked puzzles.parquet and its manifest puzzles.json (clue coverage in its meta)."""
+    from puzzlesearch.crossword.io import TABLE_KIND
+    from puzzlesearch.io import write_parquet
+    from puzzlesearch.manifest import write_manifest
+
+    path = Path(path)
+    df = rank_puzzles(rows)
+    write_parquet(df, path)
+    meta = {"puzzles": len(rows)}
+    if "entries" in df.columns and df.height:
+        entries, clued = int(df["entries"].sum()), int(df["clued_entries"].sum())
+        meta.update(entries=entries, clued_entries=clued, clue_share=round(clued / max(entries, 1), 4))
+    json_path = path.with_suffix(".json")
+    write_manifest(json_path, [path], TABLE_KIND, {}, meta)
+    return [path, json_path]

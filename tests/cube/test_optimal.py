@@ -1,0 +1,215 @@
+"""The optimal solver: shortest answers checked against a plain meet-in-the-middle BFS over
+full cube states, pruning-table entries against a plain BFS over the table's coordinates,
+published symmetry-class counts, damaged tables. The solver runs on the `tiny` table here
+(the big one takes tens of minutes to build); the superflip (optimal 20 moves) is the
+optional long check `benchmarks/cube_optimal_bench.py --superflip` (needs the full table).
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from puzzlesearch.cli import main
+from puzzlesearch.cube import constants as K
+from puzzlesearch.cube.coords import ESLICE, TWIST, apply_move, solved_arrays
+from puzzlesearch.cube.cubie import SOLVED, parse_moves
+from puzzlesearch.cube.optimal_tables import EXPECTED_CLASSES, build_table, load_table, table_path
+from puzzlesearch.cube.settings import OptimalOptions
+from puzzlesearch.cube.solve import solve_cube
+from puzzlesearch.manifest import ArtifactError
+
+OPTIONS = OptimalOptions(table="tiny", time_limit=600)
+
+
+@pytest.fixture(scope="module")
+def tiny_dir(tmp_path_factory):
+    """The tiny table (E-slice positions x twist classes), built once for the module."""
+    folder = tmp_path_factory.mktemp("optimal_tiny")
+    build_table("tiny", folder)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def tiny(tiny_dir):
+    return load_table(tiny_dir, "tiny")
+
+
+# ------------------------------------------------------------------ independent BFS helpers
+
+
+def _keys(arrays) -> list[tuple[int, int]]:
+    """A hashable key per state: corners (cubie * 3 + twist) and edges (cubie * 2 + flip), base 24."""
+    cp, co, ep, eo = arrays
+    corner = cp * 3 + co  # 0..23
+    edge = ep * 2 + eo  # 0..23
+    kc = (corner * (24 ** np.arange(8))).sum(axis=1)
+    ke = (edge * (24 ** np.arange(12, dtype=np.int64))).sum(axis=1)
+    return list(zip(kc.tolist(), ke.tolist()))
+
+
+def _expand(frontier, seen: dict, level: int):
+    """States one move from the frontier not seen yet (marked with `level`)."""
+    new_rows, new_keys = [], set()
+    for m in range(K.N_MOVES):
+        nxt = apply_move(frontier, m)
+        for i, key in enumerate(_keys(nxt)):
+            if key not in seen and key not in new_keys:
+                new_keys.add(key)
+                new_rows.append(tuple(a[i] for a in nxt))
+    for key in new_keys:
+        seen[key] = level
+    arrays = tuple(np.array([r[k] for r in new_rows]) for k in range(4))
+    return arrays, new_keys
+
+
+def meet_in_the_middle_distance(cube, limit: int = 8) -> int:
+    """Distance from solved by BFS from both ends over full cube states (grow the smaller side)."""
+    start = tuple(np.array([x]) for x in (cube.cp, cube.co, cube.ep, cube.eo))
+    ends = [[start, {_keys(start)[0]: 0}, 0], [solved_arrays(1), {_keys(solved_arrays(1))[0]: 0}, 0]]
+    if set(ends[0][1]) & set(ends[1][1]):
+        return 0
+    while ends[0][2] + ends[1][2] < limit:
+        side, other = sorted(ends, key=lambda e: len(e[0][0]))
+        side[2] += 1
+        side[0], new_keys = _expand(side[0], side[1], side[2])
+        met = [other[1][k] for k in new_keys if k in other[1]]
+        if met:
+            return side[2] + min(met)
+    raise AssertionError(f"no meeting within {limit} moves")
+
+
+def scramble(rng: random.Random, n: int) -> list[int]:
+    """n moves, no face twice in a row and opposite faces in one order (no obvious cancelling)."""
+    moves: list[int] = []
+    while len(moves) < n:
+        m = rng.randrange(K.N_MOVES)
+        if moves and (m // 3 == moves[-1] // 3 or m // 3 + 3 == moves[-1] // 3):
+            continue
+        moves.append(m)
+    return moves
+
+
+# ------------------------------------------------------------------ tests
+
+
+def test_meet_in_the_middle_helper_on_known_cubes():
+    assert meet_in_the_middle_distance(SOLVED.apply(parse_moves("R U R' U'"))) == 4
+    assert meet_in_the_middle_distance(SOLVED.apply(parse_moves("R L"))) == 2
+    assert meet_in_the_middle_distance(SOLVED.apply(parse_moves("R R'"))) == 0
+
+
+@pytest.mark.parametrize("length", [1, 2, 3, 4, 5, 6, 7])
+def test_short_scrambles_match_bidirectional_bfs(tiny, length):
+    rng = random.Random(1400 + length)
+    for _ in range(2):
+        cube = SOLVED.apply(scramble(rng, length))
+        solution = solve_cube(cube, tiny, "optimal", OPTIONS)
+        assert cube.apply(solution.moves).is_solved
+        assert len(solution.moves) == meet_in_the_middle_distance(cube), cube
+        assert solution.nodes is not None and solution.nodes >= len(solution.moves)
+
+
+@pytest.mark.parametrize("length", [8, 9, 10])
+def test_longer_scrambles_no_longer_than_the_scramble(tiny, length):
+    rng = random.Random(2400 + length)
+    for _ in range(3):
+        cube = SOLVED.apply(scramble(rng, length))
+        solution = solve_cube(cube, tiny, "optimal", OPTIONS)
+        assert cube.apply(solution.moves).is_solved
+        assert len(solution.moves) <= length
+
+
+def test_solved_cube_needs_no_moves(tiny):
+    solution = solve_cube(SOLVED, tiny, "optimal", OPTIONS)
+    assert solution.moves == () and solution.stopped_by == "solved"
+
+
+def _coordinate_bfs() -> np.ndarray:
+    """Distances over (E-slice positions, twist) under all 18 moves, by plain BFS (-1: unreached)."""
+    move_e = _move_table(ESLICE)
+    move_t = _move_table(TWIST)
+    n_t = K.N_TWIST
+    dist = np.full(K.N_SLICE * n_t, -1, dtype=np.int64)
+    start = ESLICE.of(SOLVED) * n_t + TWIST.of(SOLVED)
+    dist[start] = 0
+    frontier, depth = np.array([start]), 0
+    while len(frontier):
+        depth += 1
+        e, t = frontier // n_t, frontier % n_t
+        for m in range(K.N_MOVES):
+            nxt = move_e[e, m] * n_t + move_t[t, m]
+            dist[nxt[dist[nxt] < 0]] = depth
+        frontier = np.flatnonzero(dist == depth)
+    return dist
+
+
+def _move_table(coord) -> np.ndarray:
+    """Coordinate after each move, from cubie representatives (plain numpy)."""
+    reps = coord.decode()
+    return np.stack([coord.encode(apply_move(reps, m)) for m in range(K.N_MOVES)], axis=1)
+
+
+def test_table_entries_equal_bfs_distances(tiny):
+    from puzzlesearch.cube.optimal_kernels import exact_depth
+
+    dist = _coordinate_bfs()
+    assert (dist >= 0).all()
+    data = tiny.search_data()
+    rng = np.random.default_rng(14)
+    sample = np.concatenate(
+        [
+            rng.choice(np.flatnonzero(dist == d), min(40, int((dist == d).sum())), replace=False)
+            for d in range(int(dist.max()) + 1)
+        ]
+    )
+    identity = data[8][0]
+    for x in sample:
+        e, t = divmod(int(x), K.N_TWIST)
+        assert exact_depth(data, 0, e * K.N_SLICE_PERM, t, identity) == dist[x]
+    assert tiny.meta["max_depth"] == dist.max()
+
+
+def test_class_counts_match_published_figures():
+    """Phase-1 flip x slice classes (64,430) and flip x sorted-slice classes (1,523,864), Kociemba."""
+    from puzzlesearch.cube.optimal_tables import build_classes
+
+    assert EXPECTED_CLASSES["small"] == 64_430 and EXPECTED_CLASSES["full"] == 1_523_864
+    classes = build_classes("small")  # raises if the count differs
+    assert len(classes.rep) == 64_430
+    fs = classes.rep
+    assert (classes.classidx[fs] == np.arange(len(fs))).all() and (classes.symidx[fs] == 0).all()
+
+
+def test_damaged_table_is_one_line_naming_the_file(tiny_dir, tmp_path):
+    import shutil
+
+    copy = tmp_path / "tables"
+    shutil.copytree(tiny_dir, copy)
+    path = table_path(copy, "tiny")
+    data = bytearray(path.read_bytes())
+    data[-1] ^= 0xFF
+    path.write_bytes(bytes(data))
+    with pytest.raises(ArtifactError) as err:
+        load_table(copy, "tiny")
+    message = str(err.value)
+    assert "\n" not in message and str(path) in message
+
+
+def test_missing_table_names_the_build_command(tmp_path):
+    with pytest.raises(Exception) as err:
+        load_table(tmp_path, "tiny")
+    assert "build-optimal-table tiny" in str(err.value)
+
+
+def test_cli_solves_optimally(tiny_dir, capsys):
+    code = main(
+        ["cube", "solve", "--solver", "optimal", "--set", "optimal.table=tiny", "--tables", str(tiny_dir), "R U2 F'"]
+    )
+    out, _ = capsys.readouterr()
+    assert code == 0
+    answer = out.strip()
+    assert len(parse_moves(answer)) == 3
+    assert SOLVED.apply(parse_moves("R U2 F'")).apply(parse_moves(answer)).is_solved

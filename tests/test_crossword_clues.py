@@ -1,0 +1,257 @@
+"""Crossword clues and word quality: no clue names its answer, blocklist, names out, score floors.
+
+Facts checked independently of the code under test: clue text against the answer's letters,
+WordNet's own case of a lemma (Yalu, PD) and absence (EZ), brute-force sets over clues.parquet
+for the floors, counts of the clues written into the .ipuz against the reported coverage.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import numpy as np
+import polars as pl
+import pytest
+
+from puzzlesearch.cli import main
+from puzzlesearch.config import validate_config
+from puzzlesearch.crossword import clues, quality
+from puzzlesearch.crossword.fill import FillSettings, NoFill, fill
+from puzzlesearch.crossword.io import read_pattern
+from puzzlesearch.crossword.settings import TableSettings
+from puzzlesearch.crossword.tables import build_tables, load_tables, open_tables
+from puzzlesearch.lexicon import open_lexicon
+from puzzlesearch.lexicon.artifacts import WORDS_FILE
+
+CONFIG_TEXT = "lexicons:\n  default: builtin:en\n  arabic: {source: builtin:ar, alphabet: arabic}\n"
+SAMPLE_LENGTHS = (3, 4, 5, 6)
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory):
+    """A temporary project root (Snakefile and config.yaml with the builtin word lists)."""
+    root = tmp_path_factory.mktemp("clueproject")
+    (root / "Snakefile").write_text("")
+    (root / "config.yaml").write_text(CONFIG_TEXT)
+    return root
+
+
+@pytest.fixture(scope="module")
+def config():
+    return validate_config(
+        {"lexicons": {"default": "builtin:en", "arabic": {"source": "builtin:ar", "alphabet": "arabic"}}}
+    )
+
+
+@pytest.fixture(scope="module")
+def english(config, project):
+    """The default English tables (store-built, shared with test_crossword's) and their clues table."""
+    tables = open_tables("en", config, project, 0)
+    return tables, pl.read_parquet(tables.clues_path)
+
+
+def tiny_lexicon(folder, words: dict[str, int]):
+    """A lexicon built from a word-frequency file; its words.parquet path."""
+    path = folder / "tiny.txt"
+    path.write_text("".join(f"{w} {f}\n" for w, f in words.items()))
+    lex = open_lexicon("tiny", config={"lexicons": {"tiny": str(path)}}, root=folder)
+    return lex.dir / WORDS_FILE
+
+
+# ---------------------------------------------------------------- no clue names its answer
+
+
+def letters_form(token: str, answer: str) -> bool:
+    """The documented rule, restated on plain strings: shared first min(4,len) letters, a 3+ start, containment."""
+    k = min(4, len(answer))
+    return (
+        token[:k] == answer[:k]
+        or (len(token) >= 3 and answer.startswith(token))
+        or (len(answer) >= 4 and answer in token)
+    )
+
+
+def test_no_english_clue_contains_its_answer(english):
+    _, df = english
+    sample = df.filter(pl.col("length").is_in(SAMPLE_LENGTHS) & (pl.col("clue") != ""))
+    assert sample.height > 5000
+    for word, clue in zip(sample["word"], sample["clue"]):
+        text = clue.lower()
+        tokens = re.findall(r"[a-z]+", text)
+        assert word not in tokens, (word, clue)
+        assert not any(letters_form(t, word) for t in tokens), (word, clue)
+        if len(word) >= 4:
+            assert word not in text, (word, clue)
+
+
+def test_irregular_forms_are_not_named_by_their_base():
+    wn = clues.load_wordnet()
+    for word, base in (("mice", "mouse"), ("ran", "run"), ("geese", "goose"), ("cats", "cat"), ("went", "go")):
+        clue = wn.clue(word)
+        assert clue, word
+        assert base not in re.findall(r"[a-z]+", clue.lower()), (word, clue)
+
+
+def test_no_arabic_clue_contains_its_answer(config, project):
+    tables = open_tables("ar", config, project, 0)
+    df = pl.read_parquet(tables.clues_path).filter(pl.col("clue") != "")
+    assert df.height > 1000
+    for word, clue in zip(df["word"], df["clue"]):
+        answer, text = clues.arabic_normal(word), clues.arabic_normal(clue)
+        assert answer not in re.findall("[\u0621-\u064a]+", text), (word, clue)
+        if len(answer) >= 4:
+            assert answer not in text, (word, clue)
+
+
+def test_clue_forms_rule_on_known_cases():
+    assert not clues.clue_ok("Domestic cats and wildcats", ["cat"])
+    assert not clues.clue_ok("A running race", ["runner"])  # first 4 letters shared
+    assert not clues.clue_ok("The act of a catalog", ["catalogue"])
+    assert clues.clue_ok("Feline mammal", ["cat"])
+
+
+# ---------------------------------------------------------------- names, abbreviations, blocklist
+
+
+def test_names_and_abbreviations_are_out_of_the_default_english_table(english):
+    tables, _ = english
+    wn = clues.load_wordnet()
+    # WordNet writes these only capitalised or all-caps (a river, an abbreviation) or lacks them
+    assert any(s.lemmas and "Yalu" in s.lemmas for s in wn.senses["yalu"])
+    assert all("yalu" not in s.lemmas for s in wn.senses["yalu"])
+    assert "ez" not in wn.senses
+    for word in ("yalu", "pd", "ez"):
+        assert wn.word_class(word) != clues.COMMON
+        assert not tables.contains(word), word
+    for word in ("cat", "the", "area", "cats"):
+        assert tables.contains(word), word
+
+
+def test_names_setting_keeps_them(tmp_path):
+    words = tiny_lexicon(tmp_path, {"cat": 500, "yalu": 900, "pd": 800, "ez": 700, "dog": 400})
+    kept = load_tables(build_tables_dir(tmp_path / "kept", words, TableSettings(names=True)))
+    dropped = load_tables(build_tables_dir(tmp_path / "dropped", words, TableSettings()))
+    assert all(kept.contains(w) for w in ("cat", "yalu", "pd", "ez", "dog"))
+    assert [w for w in ("cat", "yalu", "pd", "ez", "dog") if dropped.contains(w)] == ["cat", "dog"]
+
+
+def build_tables_dir(folder, words_path, settings):
+    folder.mkdir(parents=True, exist_ok=True)
+    build_tables(folder / "tables.npz", words_path, settings)
+    return folder / "tables.npz"
+
+
+def test_blocklisted_words_never_appear_in_a_fill(tmp_path):
+    shipped = quality.read_blocklist()
+    assert {"fuck", "orgasmic", "nigger"} <= shipped
+    # the blocked words are the most frequent ones, so a fill would pick them first
+    freqs = {"cum": 9000, "tit": 8000, "cat": 50, "car": 60, "ace": 70, "tar": 40, "arc": 30, "tea": 20}
+    words = tiny_lexicon(tmp_path, freqs)
+    block = tmp_path / "block.txt"
+    block.write_text("# mine\ncum tit\ncar\n")
+    npz = build_tables_dir(tmp_path / "t", words, TableSettings(blocklist=str(block), names=True))
+    tables = load_tables(npz)
+    assert not any(tables.contains(w) for w in ("cum", "tit", "car"))
+    pattern_file = tmp_path / "p.txt"
+    pattern_file.write_text("ca.\n")
+    result = fill(read_pattern(pattern_file, tables.alphabet), tables, FillSettings(time_budget=30), progress=False)
+    assert result.words == ["cat"]  # car is blocked
+    pattern_file.write_text("ti.\n")
+    with pytest.raises(NoFill):
+        fill(read_pattern(pattern_file, tables.alphabet), tables, FillSettings(time_budget=30), progress=False)
+
+
+def test_shipped_blocklist_words_are_not_in_the_english_table(english):
+    tables, df = english
+    assert not set(df["word"]) & quality.read_blocklist()
+    assert not tables.contains("orgasmic")
+
+
+# ---------------------------------------------------------------- scores and floors
+
+
+def test_score_floor_is_a_prefix_of_each_length(english):
+    tables, _ = english
+    score, starts = tables.arrays["score"], tables.arrays["len_start"]
+    for L in range(2, len(starts) - 1):
+        seg = score[starts[L] : starts[L + 1]]
+        assert (np.diff(seg.astype(int)) <= 0).all(), L  # descending, so any floor keeps a prefix
+        for floor in (0, 30, 50, 70, 90):
+            n = int((seg >= floor).sum())
+            assert (seg[:n] >= floor).all()
+
+
+def test_both_floors_keep_eligible_words_a_prefix_and_match_brute_force(english):
+    tables, df = english
+    t = load_tables(tables.clues_path.with_name("tables.npz"), min_frequency=2000, min_score=50)
+    start, count = t.len_arrays(8)
+    for L in range(3, 9):
+        want = set(df.filter((pl.col("length") == L) & (pl.col("frequency") >= 2000) & (pl.col("score") >= 50))["word"])
+        a, b = t.len_range(L)
+        assert t.word_ok[a : a + count[L]].all() and not t.word_ok[a + count[L] : b].any(), L
+        assert set(t.words_of_length(L)) == want, L
+        got = {t.alphabet.decode(t.codes[r, :L]) for r in range(start[L], start[L] + count[L])}
+        assert got == want, L
+    sample = df.filter(pl.col("length") == 5).head(300)
+    for w, f, s in zip(sample["word"], sample["frequency"], sample["score"]):
+        assert t.contains(w) == (f >= 2000 and s >= 50)
+
+
+def test_frequency_percentile_and_scores_match_brute_force():
+    rng = np.random.default_rng(3)
+    freq = rng.integers(1, 20, 200)
+    pct = quality.frequency_percentile(freq)
+    for f, p in zip(freq[:50], pct[:50]):
+        below, equal = (freq < f).sum(), (freq == f).sum()
+        assert p == pytest.approx((below + equal / 2) / len(freq))
+    clued = rng.random(200) < 0.5
+    scores = quality.word_scores(freq, clued, 40)
+    assert scores.min() >= 0 and scores.max() <= 100
+    assert (scores[~clued] <= 60).all() and (scores[clued] >= 40).all()
+    assert (scores == np.rint(60 * pct + 40 * clued)).all()
+
+
+# ---------------------------------------------------------------- reported coverage = output
+
+
+def test_clue_coverage_reported_equals_the_clues_written(project, english, tmp_path, capsys):
+    out = tmp_path / "gen"
+    code = main(
+        [
+            "--config",
+            str(project / "config.yaml"),
+            "crossword",
+            "generate",
+            "--lang",
+            "en",
+            "--size",
+            "6",
+            "--seeds",
+            "2",
+            "--max-pops",
+            "500",
+            "--quiet",
+            "--out",
+            str(out),
+        ]
+    )
+    assert code == 0
+    capsys.readouterr()
+    df = pl.read_parquet(out / "puzzles.parquet")
+    tables, _ = english
+    total_entries = total_clued = 0
+    for row in df.iter_rows(named=True):
+        doc = json.loads((out / row["file"]).read_text())
+        items = doc["clues"]["Across"] + doc["clues"]["Down"]
+        clued = [c for c in items if c["clue"]]
+        assert row["entries"] == len(items) and row["clued_entries"] == len(clued)
+        assert row["clue_share"] == pytest.approx(len(clued) / len(items), abs=1e-4)
+        scores = [tables.score(c["answer"].lower()) for c in items]
+        assert row["min_score"] == min(scores) and row["mean_score"] == pytest.approx(np.mean(scores), abs=0.01)
+        assert row["low_entries"] == sum(s < row["low_score"] for s in scores)
+        total_entries += len(items)
+        total_clued += len(clued)
+    meta = json.loads((out / "puzzles.json").read_text())
+    assert meta["entries"] == total_entries and meta["clued_entries"] == total_clued
+    assert list(df["rank"]) == list(range(1, df.height + 1))

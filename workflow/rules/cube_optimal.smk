@@ -1,0 +1,83 @@
+# Rubik's cube, optimal solver (non-default: `snakemake cube_optimal_all`): the pruning table
+# (flip x sorted E slice classes x twist, 2 bits an entry; its .json manifest records size,
+# build seconds and the depth distribution) -> the first N cubes of a test set solved
+# optimally (every answer verified; nodes and milliseconds per cube in the Parquet table).
+# Helpers: common.smk (`# ---- Cube optimal`). Measured: the full table 1,027 s on one core
+# of a 2-core machine at load ~15, ~1.2 GB peak; a solve loads ~1.1 GB and runs 1.3-2.7 M
+# nodes/s: a 15-move cube takes seconds, a random cube (17-18 moves) minutes or more.
+
+
+localrules:
+    cube_optimal_all,
+    cube_optimal_subset,
+
+
+rule cube_optimal_all:
+    input:
+        cube_optimal_targets(),
+
+
+rule cube_optimal_table:
+    input:
+        code=lib_files(*CUBE_OPT_CODE),
+    output:
+        npy=f"{CUBE_OPT_DIR}/table_{{variant}}/optimal_{{variant}}.npy",
+        classes=f"{CUBE_OPT_DIR}/table_{{variant}}/optimal_{{variant}}_classes.npz",
+        meta=f"{CUBE_OPT_DIR}/table_{{variant}}/optimal_{{variant}}.json",
+    log:
+        "logs/cube/optimal_table_{variant}.log",
+    wildcard_constraints:
+        variant="full|small|tiny",
+    cache: True
+    threads: 1
+    resources:
+        mem_mb=lambda w: CUBE_OPT_MEM_MB[w.variant],
+        runtime=lambda w: CUBE_OPT_BUILD_MINUTES[w.variant],
+    params:
+        wildcards=cache_key,
+        dir=lambda w, output: str(Path(output.npy).parent),
+    shell:
+        "puzzlesearch cube build-optimal-table {wildcards.variant:q} --out-dir {params.dir:q} 2> {log:q}"
+
+
+rule cube_optimal_subset:
+    input:
+        cube_optimal_subset_source,
+    output:
+        "results/cube/testsets/{testset}_first{n}.txt",
+    log:
+        "logs/cube/testset_{testset}_first{n}.log",
+    wildcard_constraints:
+        testset="|".join(CUBE_SETS),
+        n=r"\d+",
+    threads: 1
+    resources:
+        mem_mb=MEM_MB,
+        runtime=STARTUP_MINUTES,
+    shell:
+        "head -n {wildcards.n:q} {input:q} > {output:q} 2> {log:q}"
+
+
+rule cube_optimal_solve:
+    input:
+        cubes="results/cube/testsets/{testset}_first{n}.txt",
+        table=cube_optimal_table(),
+        code=lib_files("cube"),
+    output:
+        f"{CUBE_OPT_DIR}/{{testset}}_first{{n}}.parquet",
+    log:
+        "logs/cube/optimal/{testset}_first{n}.log",
+    benchmark:
+        "benchmarks/cube/optimal/{testset}_first{n}.tsv"
+    wildcard_constraints:
+        testset="|".join(CUBE_SETS),
+        n=r"\d+",
+    threads: 1
+    resources:
+        mem_mb=CUBE_OPT_MEM_MB[CUBE_OPT["table"]],
+        runtime=cube_optimal_minutes,
+    params:
+        settings=CUBE_OPT_SETTINGS,
+    shell:
+        "puzzlesearch cube solve --settings {params.settings:q} --solver optimal"
+        " --tables {input.table:q} --file {input.cubes:q} --out {output:q} 2> {log:q}"
