@@ -17,6 +17,9 @@ SHARED = PROJECT.parent / "shared"
 # project's results/store or the user's cache (subprocesses inherit the variable).
 if not os.environ.get("PUZZLESEARCH_TEST_KEEP_STORE"):
     os.environ["PUZZLESEARCH_STORE"] = tempfile.mkdtemp(prefix="puzzlesearch-store-")
+# Snakemake's between-workflow output cache, used only by runs that pass pipeline_util.CUBE_TABLE_CACHE
+# (pipeline tests about something else than the cube tables get them built once per session).
+os.environ["SNAKEMAKE_OUTPUT_CACHE"] = tempfile.mkdtemp(prefix="puzzlesearch-smk-cache-")
 
 
 @pytest.fixture(scope="session")

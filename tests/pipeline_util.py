@@ -10,6 +10,10 @@ from pathlib import Path
 
 PROJECT = Path(__file__).resolve().parents[1]
 SNAKEMAKE = [sys.executable, "-m", "snakemake"]
+# Pipeline tests that need the cube tables but do not test how they are built take them from
+# Snakemake's output cache ($SNAKEMAKE_OUTPUT_CACHE, set per session by conftest): one build
+# per test session instead of one per project copy. Pass after the targets.
+CUBE_TABLE_CACHE = ("--cache", "cube_move_tables", "cube_prune_table")
 TARGETS = [
     "results/lexicon/tiny/words.parquet",
     "results/lexicon/tiny/dawg.npz",

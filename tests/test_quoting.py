@@ -13,7 +13,7 @@ from pathlib import Path
 
 import polars as pl
 import pytest
-from pipeline_util import PROJECT, copy_project, snakemake
+from pipeline_util import CUBE_TABLE_CACHE, PROJECT, copy_project, snakemake
 
 RULES = sorted((PROJECT / "workflow" / "rules").glob("*.smk"))
 UNQUOTED_OK = {"PS"}  # the command itself: built with q() in common.smk
@@ -133,7 +133,7 @@ def test_cube_tables_and_test_set_paths_are_data(tmp_path):
         f'cube={{tables: "{tables}", testsets: {{spaced: "my cubes/set one.txt"}}, '
         "default_testsets: [spaced], solvers: [twophase]}"
     ]
-    run(root, "results/cube/twophase/spaced.parquet", "--config", *config)
+    run(root, "results/cube/twophase/spaced.parquet", *CUBE_TABLE_CACHE, "--config", *config)
     no_canary(tmp_path)
     assert any((root / tables).glob("*.npy")), "no table under the configured folder"
     table = pl.read_parquet(root / "results/cube/twophase/spaced.parquet")

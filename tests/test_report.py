@@ -9,7 +9,7 @@ import zipfile
 import numpy as np
 import polars as pl
 import pytest
-from pipeline_util import copy_project, snakemake
+from pipeline_util import CUBE_TABLE_CACHE, copy_project, snakemake
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 CATEGORIES = ("Boggle", "Spelling Bee", "Rubik's cube", "Crossword", "Benchmarks")
@@ -59,7 +59,7 @@ def run(tmp_path_factory):
     from puzzlesearch.report.targets import FILL_BENCH_PATTERN
 
     (root / FILL_BENCH_PATTERN).write_text(FRAME)
-    out = snakemake(root, cores="2")
+    out = snakemake(root, *CUBE_TABLE_CACHE, cores="2")
     assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
     for name in ("report.html", "report.zip"):
         rep = snakemake(root, "--report", name)

@@ -1,4 +1,4 @@
-"""Cube fixtures: the tables, built once per test session into a temporary folder."""
+"""Cube fixtures: the tables, built once per test session into the session's artifact store."""
 
 from __future__ import annotations
 
@@ -6,11 +6,11 @@ import os
 
 import pytest
 
-from puzzlesearch.cube.tables import Tables, build_all
+from puzzlesearch.cube.tables import Tables, store_tables
 
 
 @pytest.fixture(scope="session")
-def cube_tables(tmp_path_factory) -> Tables:
+def cube_tables() -> Tables:
     """Every move and pruning table (about 30 s on an idle machine, plus numba compilation).
 
     PUZZLESEARCH_TEST_CUBE_TABLES=DIR uses a folder built before (verified like any other)
@@ -19,9 +19,7 @@ def cube_tables(tmp_path_factory) -> Tables:
     given = os.environ.get("PUZZLESEARCH_TEST_CUBE_TABLES")
     if given:
         return Tables(given)
-    folder = tmp_path_factory.mktemp("cube_tables")
-    build_all(folder)
-    return Tables(folder)
+    return store_tables()  # the session's artifact store (conftest): later store users reuse this build
 
 
 @pytest.fixture(scope="session")

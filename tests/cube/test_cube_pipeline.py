@@ -5,7 +5,7 @@ from __future__ import annotations
 import shutil
 
 import polars as pl
-from pipeline_util import PROJECT, copy_project, planned_rules, snakemake
+from pipeline_util import CUBE_TABLE_CACHE, PROJECT, copy_project, planned_rules, snakemake
 
 from puzzlesearch.cube.cubie import SOLVED, parse_cube, parse_moves
 
@@ -42,7 +42,7 @@ def test_quoted_paths_and_per_solver_settings(tmp_path):
     (root / "my cubes").mkdir()
     (root / SPACED).write_text("# three cubes\n" + "\n".join(LINES) + "\n")
     targets = [f"results/cube/{s}/spaced.parquet" for s in ("thistlethwaite", "twophase")]
-    out = snakemake(root, *targets, "--config", *cube_config(), cores="2")
+    out = snakemake(root, *targets, *CUBE_TABLE_CACHE, "--config", *cube_config(), cores="2")
     assert out.returncode == 0, out.stdout + out.stderr
     assert not (root / "X").exists() and not (root / "results/cube/t").exists()
     assert (root / INJECTED / "manifest.parquet").exists()

@@ -24,11 +24,11 @@ rule cube_move_tables:
     resources:
         mem_mb=MEM_MB,
         runtime=STARTUP_MINUTES,
+    # the folder comes from the outputs in the shell (not a param), so the cache key does not depend on it
     params:
         wildcards=cache_key,
-        dir=lambda w, output: str(Path(output[0]).parent),
     shell:
-        "puzzlesearch cube build-move-tables --out-dir {params.dir:q} 2> {log:q}"
+        'puzzlesearch cube build-move-tables --out-dir "$(dirname {output[0]:q})" 2> {log:q}'
 
 
 rule cube_prune_table:
@@ -49,9 +49,9 @@ rule cube_prune_table:
         runtime=STARTUP_MINUTES,
     params:
         wildcards=cache_key,
-        dir=lambda w, input: str(Path(input.moves[0]).parent),
     shell:
-        "puzzlesearch cube build-prune-table {wildcards.table:q} --tables {params.dir:q} --out {output.npy:q} 2> {log:q}"
+        'puzzlesearch cube build-prune-table {wildcards.table:q} --tables "$(dirname {input.moves[0]:q})"'
+        " --out {output.npy:q} 2> {log:q}"
 
 
 rule cube_manifest:

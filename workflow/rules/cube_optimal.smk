@@ -14,7 +14,7 @@ localrules:
 
 rule cube_optimal_all:
     input:
-        cube_optimal_targets(),
+        cube_optimal_targets,
 
 
 rule cube_optimal_table:
