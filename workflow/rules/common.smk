@@ -370,6 +370,7 @@ CUBE_OPT_CODE += ["cube/optimal_tables.py", "cube/optimal_kernels.py"]
 CUBE_OPT_MEM_MB = {"full": 3000, "small": MEM_MB, "tiny": MEM_MB}  # full: ~1.1 GB measured peak
 CUBE_OPT_BUILD_MINUTES = {"full": 120, "small": 10, "tiny": STARTUP_MINUTES}
 
+
 def cube_optimal_table(variant=None):
     """The manifest (.json) of an optimal table variant (default: config cube.optimal.table)."""
     variant = variant or CUBE_OPT["table"]
