@@ -272,7 +272,7 @@ def crossword_targets():
 
 # ---------------------------------------------------------------- Rubik's cube (cube.smk)
 from puzzlesearch.cube.settings import step_settings_json
-from puzzlesearch.cube.tables import PRUNE_SPECS, SUMMARY, move_table_files
+from puzzlesearch.cube.tables import PRUNE_SPECS, SUMMARY, move_file, move_table_files
 
 CUBE = config["cube"]
 CUBE_TABLES = CUBE["tables"].rstrip("/")

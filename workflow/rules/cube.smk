@@ -28,12 +28,13 @@ rule cube_move_tables:
     params:
         wildcards=cache_key,
     shell:
-        'puzzlesearch cube build-move-tables --out-dir "$(dirname {output[0]:q})" 2> {log:q}'
+        'puzzlesearch cube build-move-tables --out-dir "$(dirname {output.move_flip_npy:q})" 2> {log:q}'
 
 
 rule cube_prune_table:
     input:
         moves=[str(p) for p in move_table_files(CUBE_TABLES)],
+        flip=str(move_file(Path(CUBE_TABLES), "flip")),  # one of `moves`, named: the shell takes the folder from it
         code=lib_files(*CUBE_TABLE_CODE, "cube/kernels.py"),
     output:
         npy=f"{CUBE_TABLES}/prune_{{table}}.npy",
@@ -50,7 +51,7 @@ rule cube_prune_table:
     params:
         wildcards=cache_key,
     shell:
-        'puzzlesearch cube build-prune-table {wildcards.table:q} --tables "$(dirname {input.moves[0]:q})"'
+        'puzzlesearch cube build-prune-table {wildcards.table:q} --tables "$(dirname {input.flip:q})"'
         " --out {output.npy:q} 2> {log:q}"
 
 
