@@ -71,7 +71,7 @@ wildcard_constraints:
 
 def lib_files(*names):
     """Library files (or whole sub-packages), relative paths: edits rebuild the outputs."""
-    out = [str(SRC / "puzzlesearch" / f) for f in ("io.py", "errors.py", "settings.py", "manifest.py")]
+    out = [str(SRC / "puzzlesearch" / f) for f in ("io.py", "errors.py", "settings.py", "manifest.py", "bits.py")]
     for name in names:
         path = SRC / "puzzlesearch" / name
         out += sorted(str(p) for p in path.rglob("*.py")) if path.is_dir() else [str(path)]

@@ -35,8 +35,9 @@ node = mask | terminal << 26 | first_edge << 32, edge = target | rank << 32.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, types
-from numba.extending import intrinsic
+from numba import njit
+
+from puzzlesearch.bits import popcount as _popcount
 
 MASK_BITS = (1 << 26) - 1
 TERMINAL_BIT = 26
@@ -47,20 +48,6 @@ KIND, CELL, BASE, POINTS, PARENT, LINK, SIBLING, WORDS = range(8)
 N_COLUMNS = 8
 MAX_CHOICES = 32  # letter choices per cell (26 letters fit)
 EMPTY = -1
-
-
-@intrinsic
-def _popcount(typingctx, x):
-    """Set bits of an int64 (LLVM ctpop)."""
-    if not isinstance(x, types.Integer):
-        return None
-    sig = types.int64(x)
-
-    def codegen(context, builder, signature, args):
-        value = context.cast(builder, args[0], x, types.int64)
-        return builder.ctpop(value)
-
-    return sig, codegen
 
 
 def pack_dawg(mask, first_edge, terminal, edge_target, edge_rank):

@@ -11,27 +11,14 @@ Words are de-duplicated with per-word stamps (`stamps[rank] == stamp`: already c
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, types
-from numba.extending import intrinsic
+from numba import njit
+
+from puzzlesearch.bits import popcount as _popcount
 
 MAX_DEPTH = 37  # 36 cells + 1
 MASK_BITS = (1 << 26) - 1  # packed node word: letters with an edge
 TERMINAL_BIT = 26  # packed node word: a word ends here
 LOW32 = (1 << 32) - 1
-
-
-@intrinsic
-def _popcount(typingctx, x):
-    """Set bits of an int64 (one `popcnt` instruction via LLVM's ctpop)."""
-    if not isinstance(x, types.Integer):
-        return None
-    sig = types.int64(x)
-
-    def codegen(context, builder, signature, args):
-        value = context.cast(builder, args[0], x, types.int64)
-        return builder.ctpop(value)
-
-    return sig, codegen
 
 
 @njit(cache=True)

@@ -21,9 +21,10 @@ only needs a new stamp value (no clearing, no allocation per board).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, types
-from numba.extending import intrinsic
+from numba import njit
 
+from puzzlesearch.bits import lowest_bit as _lowest_bit
+from puzzlesearch.bits import popcount as _popcount
 from puzzlesearch.boggle.trie import WORD_BIT
 
 MAX_DEPTH = 37  # 36 cells + 1 (also >= N_LETTERS: a work row holds cells_of)
@@ -31,34 +32,6 @@ WORK_ROWS = 5  # stacks of cells, node words, next cells to try; near; cells_of
 N_LETTERS = 26
 LETTER_MASK = (1 << N_LETTERS) - 1
 NO_STAMP = -1  # a guard stamp no node ever holds
-
-
-@intrinsic
-def _popcount(typingctx, x):
-    """Set bits of an int64 (one `popcnt` instruction via LLVM's ctpop)."""
-    if not isinstance(x, types.Integer):
-        return None
-    sig = types.int64(x)
-
-    def codegen(context, builder, signature, args):
-        value = context.cast(builder, args[0], x, types.int64)
-        return builder.ctpop(value)
-
-    return sig, codegen
-
-
-@intrinsic
-def _lowest_bit(typingctx, x):
-    """Index of the lowest set bit of a non-zero int64 (LLVM's cttz: one `tzcnt`)."""
-    if not isinstance(x, types.Integer):
-        return None
-    sig = types.int64(x)
-
-    def codegen(context, builder, signature, args):
-        value = context.cast(builder, args[0], x, types.int64)
-        return builder.cttz(value, context.get_constant(types.boolean, True))
-
-    return sig, codegen
 
 
 @njit(cache=True)
