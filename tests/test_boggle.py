@@ -149,6 +149,26 @@ def test_matches_brute_force(scorer, reference, shape, n):
     assert counts.sum() > 2 * n  # the boards really hold words
 
 
+def test_batch_in_locality_order_matches_brute_force(scorer, reference):
+    """A batch big enough to be walked in locality order (kernels.MIN_ORDERED): near-duplicate
+    3x3 boards, shuffled, each scored like the brute-force walk at its own row."""
+    from puzzlesearch.boggle.kernels import MIN_ORDERED, locality_order
+
+    words, pre = reference
+    rng = np.random.default_rng(12)
+    shape = Shape(3, 3)
+    n = MIN_ORDERED + 44
+    boards = np.repeat(parse_board("streaedlp").array[None, :], n, axis=0)
+    cells = rng.integers(0, shape.cells, (n, 2))
+    boards[np.arange(n)[:, None], cells] = rng.integers(0, 26, (n, 2))
+    assert not np.array_equal(locality_order(boards), np.arange(n))  # really walked out of order
+    scores, counts = scorer.score_array(boards, shape)
+    for cells_, s, c in zip(boards, scores, counts):
+        board = Board(shape.rows, shape.cols, tuple(int(x) for x in cells_))
+        assert (int(s), int(c)) == reference_score(board, words, prefix_set=pre), str(board)
+    assert len(set(scores.tolist())) > 20  # the rows really differ
+
+
 def test_words_listing_matches_brute_force(scorer, reference):
     from puzzlesearch.boggle.reference import reference_words
 
