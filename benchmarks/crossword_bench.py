@@ -129,11 +129,11 @@ PUBLISHED = {
 AMERICAN_BASELINE = {"backjump": False}  # the fill without conflict-directed backjumping (chronological)
 
 
-def fill_seed(pattern, tables, settings, seed):
+def fill_seed(pattern, tables, settings, seed, engine="trail"):
     """(filled, CPU seconds, nodes, mean entry quality, min entry quality, how it ended)."""
     t = time.process_time()
     try:
-        r = fill(pattern, tables, settings, seed, progress=False)
+        r = fill(pattern, tables, settings, seed, progress=False, engine=engine)
     except NoFill as exc:
         end = "proved impossible at this floor" if exc.proved else "node budget or time cap"
         return False, time.process_time() - t, exc.nodes, math.nan, math.nan, end
@@ -161,7 +161,16 @@ def american_line(label: str, rows: list[tuple]) -> str:
     )
 
 
-def run_american(config, root, seeds: int, hard_seeds: int, max_nodes: int | None, hard_nodes: int) -> None:
+def run_american(
+    config,
+    root,
+    seeds: int,
+    hard_seeds: int,
+    max_nodes: int | None,
+    hard_nodes: int,
+    engine_seeds: int = 0,
+    names: tuple[str, ...] = AMERICAN_PATTERNS,
+) -> None:
     """The fill and its baseline over the American 15x15 patterns, seeds 0..n-1 each."""
     default = FillSettings()
     settings = default.replace(max_nodes=max_nodes) if max_nodes else default
@@ -173,7 +182,7 @@ def run_american(config, root, seeds: int, hard_seeds: int, max_nodes: int | Non
         f"baseline = the fill with {AMERICAN_BASELINE}; same seeds"
     )
     fill(np.full((3, 3), -1, dtype=np.int8), tables, settings, 0, progress=False)  # load the kernel
-    for name in AMERICAN_PATTERNS:
+    for name in names:
         pattern = read_pattern(AMERICAN / f"{name}.txt", tables.alphabet)
         n = hard_seeds if name in HARD else seeds
         run = settings.replace(max_nodes=hard_nodes) if name in HARD else settings
@@ -185,6 +194,15 @@ def run_american(config, root, seeds: int, hard_seeds: int, max_nodes: int | Non
         print(american_line("baseline", b_rows))
         mean, b_mean = statistics.mean(r[1] for r in rows), statistics.mean(r[1] for r in b_rows)
         print(f"  ratio baseline/fill mean CPU seconds {b_mean / mean:.1f}x")
+        if engine_seeds:  # the previous search kernel (kernels.fill_bits): the same nodes and fills
+            k = min(n, engine_seeds)
+            o_rows = [fill_seed(pattern, tables, run, seed, engine="copy") for seed in range(k)]
+            print(american_line("old kernel", o_rows))
+            same = sum(a[2] == b[2] for a, b in zip(rows, o_rows))
+            t_new, t_old = sum(r[1] for r in rows[:k]), sum(r[1] for r in o_rows)
+            print(
+                f"  ratio old kernel/fill CPU seconds over seeds 0..{k - 1}: {t_old / t_new:.2f}x ({same}/{k} same nodes)"
+            )
 
 
 def main() -> None:
@@ -202,6 +220,8 @@ def main() -> None:
     ap.add_argument("--hard-seeds", type=int, default=10, help="--american: seeds per stairs/open pattern")
     ap.add_argument("--american-nodes", type=int, help="--american: node budget (default crossword.fill.max_nodes)")
     ap.add_argument("--hard-nodes", type=int, default=300_000, help="--american: node budget of stairs/open")
+    ap.add_argument("--engine-seeds", type=int, default=20, help="--american: seeds also run on the old kernel")
+    ap.add_argument("--only", help="--american: comma-separated patterns (default all)")
     ap.add_argument("--root", help="project root holding results/ (default: a temporary folder)")
     args = ap.parse_args()
     root = Path(args.root) if args.root else Path(tempfile.mkdtemp(prefix="cwbench"))
@@ -209,7 +229,16 @@ def main() -> None:
         (root / "workflow").symlink_to(PROJECT / "workflow")
     config = validate_config({"lexicons": {"default": "builtin:en"}}, root)
     if args.american:
-        run_american(config, root, args.fill_seeds, args.hard_seeds, args.american_nodes, args.hard_nodes)
+        run_american(
+            config,
+            root,
+            args.fill_seeds,
+            args.hard_seeds,
+            args.american_nodes,
+            args.hard_nodes,
+            args.engine_seeds,
+            tuple(args.only.split(",")) if args.only else AMERICAN_PATTERNS,
+        )
         return
     tables = open_tables("en", config, root, args.gen_floor)
     lang = Language("en", tables.name, tables.alphabet, tables.alphabet.letters)

@@ -334,7 +334,7 @@ def cmd_fill(args) -> int:
         tables, language = _pipeline_tables(args, settings.min_frequency, settings.min_score)
         pattern = read_pattern(args.pattern, tables.alphabet)
         result = fillmod.fill(pattern, tables, settings, args.seed)
-        write_filled(result, language, args.ipuz, args.html, args.summary, settings)
+        write_filled(result, language, args.ipuz, args.html, args.summary, settings, clue=tables.clue)
         return 0
     from puzzlesearch import store
     from puzzlesearch.config import load_config
@@ -348,9 +348,15 @@ def cmd_fill(args) -> int:
     pattern = read_pattern(args.pattern, tables.alphabet)
     result = fillmod.fill(pattern, tables, settings, args.seed)
     _print_fill(result, language)
+    clued = sum(1 for w in result.words if tables.clue(w))
+    print(f"# {clued} of {len(result.words)} entries clued")
     out = Path(args.out) if args.out else store.cli_output_root().joinpath(*FILL_OUT)
     stem = out / Path(args.pattern).stem
-    _report(write_filled(result, language, f"{stem}.ipuz", f"{stem}.html", f"{stem}.json", settings, f"{stem}.puz"))
+    _report(
+        write_filled(
+            result, language, f"{stem}.ipuz", f"{stem}.html", f"{stem}.json", settings, f"{stem}.puz", tables.clue
+        )
+    )
     return 0
 
 

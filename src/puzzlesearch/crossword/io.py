@@ -406,21 +406,27 @@ def write_filled(
     json_path: str | Path,
     settings,
     puz_path: str | Path | None = None,
+    clue: Callable[[str], str] | None = None,
 ) -> list[Path]:
-    """Write a filled pattern's .ipuz, .html page, .puz when asked, and a .json summary (a manifest of them)."""
+    """Write a filled pattern's .ipuz, .html page, .puz when asked, and a .json summary (a manifest of them).
+
+    `clue`: the clue of an answer, as for generated puzzles (WordTables.clue: clues that
+    pass the answer-form rule, '' when none); the summary counts the clued entries."""
     from puzzlesearch.manifest import write_manifest
 
     floor = settings.min_frequency
+    clues = [clue(w) if clue else "" for w in result.words]
+    clued = sum(1 for c in clues if c)
     notes = (
         f"fixed-pattern fill: quality {result.quality:.2f} (mean log10 frequency), "
-        f"frequency floor {floor}, {result.nodes} nodes, {result.seconds:.2f}s"
+        f"frequency floor {floor}, {clued} of {len(clues)} entries clued, {result.nodes} nodes, {result.seconds:.2f}s"
     )
     paths = write_puzzle(
         result.grid,
         language,
         ipuz_path,
         html_path,
-        None,
+        clue,
         title=f"puzzlesearch fill {Path(ipuz_path).stem}",
         notes=notes,
         puz_path=puz_path,
@@ -428,6 +434,8 @@ def write_filled(
     summary = {
         "slots": len(result.words),
         "words": result.words,
+        "clued": clued,
+        "unclued": [w for w, c in zip(result.words, clues) if not c],
         "quality": round(result.quality, 4),
         "rarest_frequency": result.min_frequency,
         "min_frequency": floor,

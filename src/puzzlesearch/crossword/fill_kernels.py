@@ -1,0 +1,671 @@
+"""Numba kernels of the fixed-pattern fill (fill.py): the fast bitset search.
+
+The same search as kernels.fill_bits (its tuples struct, words, state, work are
+documented there; the same seed visits the same nodes and gives the same fill), with
+cheaper nodes:
+- popcounts and bit scans are single instructions (puzzlesearch.bits);
+- a slot's letter support is read from its remaining words when they are few, else by
+  scanning only the non-zero 64-bit words of its domain per (position, letter), stopping
+  at the first hit;
+- the crossing counts of the value order ("for each cell, how many words of the crossing
+  slot keep each letter") come from one pass over the crossing's non-zero domain words,
+  or from its words when they are few;
+- the search state of a level is copied slot by slot only for the slots it touches: a
+  level holds the domains it changed (`trail`), so a node copies the cell masks, counts
+  and explanations (a few hundred integers), not every domain;
+- level 0 (arc consistency on the full domains) is computed once per fill
+  (`start_state`) and every buffer is allocated once (`new_buffers`), not per restart.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from puzzlesearch.bits import lowest_bit, popcount
+
+ONE = np.uint64(1)
+ZERO = np.uint64(0)
+SCAN_WORDS = 2  # domain words a (position, letter) test is expected to read (the residue mostly hits)
+
+
+@njit(cache=True)
+def _bits_count(bits, off, nw):
+    """Popcount of bits[off:off + nw]."""
+    n = 0
+    for j in range(nw):
+        x = bits[off + j]
+        if x:
+            n += popcount(x)
+    return n
+
+
+@njit(cache=True)
+def _nonzero_words(bits, off, nw, out):
+    """out[:k] = the indices j < nw with bits[off + j] != 0; return k."""
+    k = 0
+    for j in range(nw):
+        if bits[off + j]:
+            out[k] = j
+            k += 1
+    return k
+
+
+@njit(cache=True)
+def _letters_of(mask, n_letters, out):
+    """out[:k] = the letter codes in a cell mask; return k."""
+    k = 0
+    for c in range(1, n_letters + 1):
+        if (mask >> c) & 1:
+            out[k] = c
+            k += 1
+    return k
+
+
+@njit(cache=True)
+def _full_mask(n_letters):
+    """The cell mask allowing every letter (bits 1..n_letters)."""
+    return np.int64((np.int64(1) << np.int64(n_letters + 1)) - 2)
+
+
+@njit(cache=True)
+def _filter_domain(s, dom, cell_mask, dirty, struct, words, letters):
+    """AND slot s's domain with the letters allowed in its dirty cells."""
+    slot_len, slot_cells, _, _ = struct
+    _, slot_off, slot_nw, slot_pb, pos_bits, _, n_letters = words
+    full = _full_mask(n_letters)
+    nw = slot_nw[s]
+    off = slot_off[s]
+    stride = (n_letters + 1) * nw
+    d = dirty[s]
+    dirty[s] = 0
+    for p in range(slot_len[s]):
+        if not (d >> p) & 1:
+            continue
+        m = cell_mask[slot_cells[s, p]]
+        if m == full:
+            continue
+        base = slot_pb[s] + p * stride
+        if (m & (m - 1)) == 0:  # one letter
+            b = base + lowest_bit(m) * nw
+            for j in range(nw):
+                dom[off + j] &= pos_bits[b + j]
+            continue
+        k_in = _letters_of(m, n_letters, letters)
+        keep = k_in <= n_letters - k_in  # filter by the fewer of the allowed or the excluded letters
+        if not keep:
+            k_in = _letters_of(full & ~m, n_letters, letters)
+        for j in range(nw):
+            x = dom[off + j]
+            if not x:
+                continue
+            acc = ZERO
+            for i in range(k_in):
+                acc |= pos_bits[base + letters[i] * nw + j]
+            dom[off + j] = x & acc if keep else x & ~acc
+
+
+@njit(cache=True)
+def _support(s, n, todo, dom, cell_mask, struct, words, scratch):
+    """support[p] = the letters at position p of slot s's n words, for the positions in todo.
+
+    Few words: read their letters. Else per (position, letter) test the 64-bit domain word
+    that held such a word last time (`residue`, a hint kept across the search), then scan
+    the non-zero domain words to the first hit."""
+    slot_len, slot_cells, _, _ = struct
+    slot_row0, slot_off, slot_nw, slot_pb, pos_bits, codes, n_letters = words
+    support, nz, letters, residue = scratch
+    length = slot_len[s]
+    nw = slot_nw[s]
+    off = slot_off[s]
+    k = _nonzero_words(dom, off, nw, nz)
+    n_todo = 0
+    scan = 0  # domain words the letter tests are expected to read
+    for p in range(length):
+        if (todo >> p) & 1:
+            n_todo += 1
+            scan += popcount(cell_mask[slot_cells[s, p]]) * min(k, SCAN_WORDS)
+    if n * n_todo <= scan:  # read the letters off the words
+        row0 = slot_row0[s]
+        for a in range(k):
+            j = nz[a]
+            x = dom[off + j]
+            while x:
+                i = j * 64 + lowest_bit(x)
+                x &= x - ONE
+                for p in range(length):
+                    if (todo >> p) & 1:
+                        support[p] |= np.int64(1) << np.int64(codes[row0 + i, p])
+        return
+    stride = (n_letters + 1) * nw
+    for p in range(length):
+        if not (todo >> p) & 1:
+            continue
+        base = slot_pb[s] + p * stride
+        n_in = _letters_of(cell_mask[slot_cells[s, p]], n_letters, letters)
+        for i in range(n_in):
+            c = letters[i]
+            b = base + c * nw
+            r = residue[s, p, c]  # where this letter had a word last time
+            if dom[off + r] & pos_bits[b + r]:
+                support[p] |= np.int64(1) << c
+                continue
+            for a in range(k):
+                j = nz[a]
+                if dom[off + j] & pos_bits[b + j]:
+                    support[p] |= np.int64(1) << c
+                    residue[s, p, c] = j
+                    break
+
+
+@njit(cache=True)
+def _save(s, level, dom, words, trail, saved):
+    """Keep slot s's domain on the trail before its first change at this level."""
+    if saved[s] == level:
+        return
+    _, slot_off, slot_nw, _, _, _, _ = words
+    t_slot, t_off, t_bits, top = trail
+    n = top[0]
+    t_slot[n] = s
+    t_off[n + 1] = t_off[n] + slot_nw[s]
+    off = slot_off[s]
+    base = t_off[n]
+    for j in range(slot_nw[s]):
+        t_bits[base + j] = dom[off + j]
+    top[0] = n + 1
+    saved[s] = level
+
+
+@njit(cache=True)
+def _undo(mark, dom, words, trail, saved):
+    """Restore the domains saved since trail entry `mark`."""
+    _, slot_off, slot_nw, _, _, _, _ = words
+    t_slot, t_off, t_bits, top = trail
+    n = top[0]
+    while n > mark:
+        n -= 1
+        s = t_slot[n]
+        off = slot_off[s]
+        base = t_off[n]
+        for j in range(slot_nw[s]):
+            dom[off + j] = t_bits[base + j]
+        saved[s] = -1
+    top[0] = mark
+
+
+@njit(cache=True)
+def _revise(s, level, state, work, struct, words, scratch):
+    """Filter slot s's domain by its dirty cells; narrow its cells to supported letters.
+
+    Returns -1 if the domain empties, else a bit mask of the positions whose cell lost letters."""
+    slot_len, slot_cells, _, _ = struct
+    _, slot_off, slot_nw, _, _, _, _ = words
+    dom, cell_mask, count, _, trail, saved = state
+    _, _, dirty, force, _, _ = work
+    support = scratch[0]
+    _save(s, level, dom, words, trail, saved)
+    _filter_domain(s, dom, cell_mask, dirty, struct, words, scratch[2])
+    n = _bits_count(dom, slot_off[s], slot_nw[s])
+    if n == 0:
+        count[s] = 0
+        force[s] = False
+        return -1
+    if n == count[s] and not force[s]:
+        return 0
+    force[s] = False
+    count[s] = n
+    length = slot_len[s]
+    todo = 0  # positions whose cell still holds several letters
+    for p in range(length):
+        m = cell_mask[slot_cells[s, p]]
+        support[p] = 0
+        if (m & (m - 1)) != 0:
+            todo |= 1 << p
+    if todo == 0:
+        return 0
+    _support(s, n, todo, dom, cell_mask, struct, words, scratch)
+    changed = 0
+    for p in range(length):
+        if not (todo >> p) & 1:
+            continue
+        cell = slot_cells[s, p]
+        new = cell_mask[cell] & support[p]
+        if new != cell_mask[cell]:
+            cell_mask[cell] = new
+            changed |= 1 << p
+    return changed
+
+
+@njit(cache=True)
+def _clear_queue(work, head, qlen):
+    """Empty the propagation queue (after a wipe-out)."""
+    queue, inq, dirty, force, _, _ = work
+    n_slots = queue.shape[0]
+    while qlen > 0:
+        t = queue[head]
+        inq[t] = False
+        dirty[t] = 0
+        force[t] = False
+        head = (head + 1) % n_slots
+        qlen -= 1
+
+
+@njit(cache=True)
+def _propagate(qlen, level, state, work, struct, words, scratch):
+    """Arc consistency from the slots in queue[:qlen]; return the slot that emptied or -1."""
+    slot_len, slot_cells, cross, cross_pos = struct
+    queue, inq, dirty, _, _, fail_count = work
+    why = state[3]
+    n_slots = slot_len.shape[0]
+    head = 0
+    while qlen > 0:
+        s = queue[head]
+        head = (head + 1) % n_slots
+        qlen -= 1
+        inq[s] = False
+        changed = _revise(s, level, state, work, struct, words, scratch)
+        if changed < 0:
+            fail_count[s] += 1
+            _clear_queue(work, head, qlen)
+            return s
+        if changed == 0:
+            continue
+        for p in range(slot_len[s]):
+            if (changed >> p) & 1:
+                t = cross[s, p]
+                if t >= 0:
+                    dirty[t] |= np.int64(1) << cross_pos[s, p]
+                    why[t, :] |= why[s]  # t's narrowing follows from s's
+                    if not inq[t]:
+                        inq[t] = True
+                        queue[(head + qlen) % n_slots] = t
+                        qlen += 1
+    return -1
+
+
+@njit(cache=True)
+def _assign(s, i, level, state, work, struct, words, scratch):
+    """Give slot s its word bit i (the decision of search level `level`), take that word
+    from same-length slots, propagate; return the slot whose domain emptied, or -1."""
+    slot_len, slot_cells, cross, cross_pos = struct
+    slot_row0, slot_off, slot_nw, _, _, codes, _ = words
+    dom, cell_mask, count, why, trail, saved = state
+    queue, inq, dirty, force, _, fail_count = work
+    lw = level >> 6
+    lbit = ONE << np.uint64(level & 63)
+    why[s, :] = ZERO
+    why[s, lw] = lbit
+    _save(s, level, dom, words, trail, saved)
+    off, nw = slot_off[s], slot_nw[s]
+    for j in range(nw):
+        dom[off + j] = ZERO
+    jw = i >> 6
+    bit = ONE << np.uint64(i & 63)
+    dom[off + jw] = bit
+    count[s] = 1
+    row = slot_row0[s] + i
+    qlen = 0
+    for p in range(slot_len[s]):  # the word's letters fix the cells
+        cell = slot_cells[s, p]
+        m = np.int64(1) << np.int64(codes[row, p])
+        if cell_mask[cell] != m:
+            cell_mask[cell] = m
+            t = cross[s, p]
+            if t >= 0:
+                dirty[t] |= np.int64(1) << cross_pos[s, p]
+                why[t, lw] |= lbit
+                if not inq[t]:
+                    inq[t] = True
+                    queue[qlen] = t
+                    qlen += 1
+    for t in range(slot_len.shape[0]):  # no repeats
+        if t == s or slot_len[t] != slot_len[s] or slot_row0[t] != slot_row0[s]:
+            continue
+        if dom[slot_off[t] + jw] & bit:
+            _save(t, level, dom, words, trail, saved)
+            dom[slot_off[t] + jw] ^= bit
+            why[t, lw] |= lbit
+            if count[t] == 1:
+                fail_count[t] += 1
+                _clear_queue(work, 0, qlen)
+                return t
+            force[t] = True
+            if not inq[t]:
+                inq[t] = True
+                queue[qlen] = t
+                qlen += 1
+    return _propagate(qlen, level, state, work, struct, words, scratch)
+
+
+@njit(cache=True)
+def _crossing_counts(t, q, m, dom, count, words, counts_p, nz, letters):
+    """counts_p[c] = the words of crossing slot t with letter c at its position q, for
+    the letters c of cell mask m (0 for the others)."""
+    slot_row0, slot_off, slot_nw, slot_pb, pos_bits, codes, n_letters = words
+    counts_p[:] = 0
+    nw = slot_nw[t]
+    off = slot_off[t]
+    k = _nonzero_words(dom, off, nw, nz)
+    n_in = _letters_of(m, n_letters, letters)
+    if count[t] <= n_in * k:  # read the letters off the words
+        row0 = slot_row0[t]
+        for a in range(k):
+            j = nz[a]
+            x = dom[off + j]
+            while x:
+                i = j * 64 + lowest_bit(x)
+                x &= x - ONE
+                counts_p[codes[row0 + i, q]] += 1
+        for c in range(n_letters + 1):
+            if not (m >> c) & 1:
+                counts_p[c] = 0
+        return
+    base = slot_pb[t] + q * (n_letters + 1) * nw
+    for a in range(k):
+        j = nz[a]
+        x = dom[off + j]
+        for i in range(n_in):
+            c = letters[i]
+            y = x & pos_bits[base + c * nw + j]
+            if y:
+                counts_p[c] += popcount(y)
+
+
+@njit(cache=True)
+def _order(s, state, assigned, struct, words, weights, noise, order_scratch, start, scratch):
+    """Write slot s's candidate word bits, best first, to cand[start:]; return how many.
+
+    Score: weight x word_weight + sum over unassigned crossings of ln(words of the crossing
+    that agree with the candidate's letter there). weights = (word_weight, weight);
+    order_scratch = (log_of, counts, scores, cand)."""
+    slot_len, slot_cells, cross, cross_pos = struct
+    slot_row0, slot_off, slot_nw, _, _, codes, _ = words
+    word_weight, weight = weights
+    log_of, counts, scores, cand = order_scratch
+    dom, cell_mask, count, _, _, _ = state
+    nz, letters = scratch[1], scratch[2]
+    length = slot_len[s]
+    for p in range(length):
+        t = cross[s, p]
+        if t < 0 or assigned[t]:
+            counts[p, :] = 1
+            continue
+        m = cell_mask[slot_cells[s, p]]
+        _crossing_counts(t, cross_pos[s, p], m, dom, count, words, counts[p], nz, letters)
+    n = 0
+    off = slot_off[s]
+    for j in range(slot_nw[s]):
+        x = dom[off + j]
+        while x:
+            cand[start + n] = j * 64 + lowest_bit(x)
+            x &= x - ONE
+            n += 1
+    row0 = slot_row0[s]
+    k = 0
+    for idx in range(n):
+        i = cand[start + idx]
+        row = row0 + i
+        sc = weight * word_weight[row]
+        ok = True
+        for p in range(length):
+            cnt = counts[p, codes[row, p]]
+            if cnt == 0:
+                ok = False
+                break
+            sc += log_of[min(cnt, log_of.shape[0] - 1)]
+        if ok:
+            if noise > 0:
+                sc += noise * np.random.exponential()
+            cand[start + k] = i
+            scores[k] = -sc
+            k += 1
+    if k > 1:
+        order = np.argsort(scores[:k], kind="mergesort")
+        cand[start : start + k] = cand[start : start + k][order]
+    return k
+
+
+@njit(cache=True)
+def _choose_slot(count, work, slot_len, last_conflict):
+    """The next slot: the last-conflict slot if set, else a forced one, else the fewest
+    words per past failure (ties: the longer slot); -1 when every slot is assigned."""
+    _, _, _, _, assigned, fail_count = work
+    if last_conflict >= 0 and not assigned[last_conflict]:
+        return last_conflict
+    best = -1
+    best_key = 0.0
+    for s in range(slot_len.shape[0]):
+        if assigned[s]:
+            continue
+        key = count[s] / (1.0 + fail_count[s])
+        if count[s] == 1:
+            key = -1.0  # forced slots first
+        if best < 0 or key < best_key or (key == best_key and slot_len[s] > slot_len[best]):
+            best = s
+            best_key = key
+    return best
+
+
+@njit(cache=True)
+def _read_words(dom, struct, words, out_word):
+    """out_word[s] = the word row of each slot's single remaining word."""
+    slot_row0, slot_off, slot_nw, _, _, _, _ = words
+    for s in range(struct[0].shape[0]):
+        for j in range(slot_nw[s]):
+            x = dom[slot_off[s] + j]
+            if x:
+                out_word[s] = slot_row0[s] + j * 64 + lowest_bit(x)
+                break
+
+
+@njit(cache=True)
+def _new_work(slot_len, fail_count):
+    """The work tuple with every slot queued, dirty and forced (the first propagation)."""
+    n_slots = slot_len.shape[0]
+    queue = np.arange(n_slots).astype(np.int64)
+    inq = np.ones(n_slots, dtype=np.bool_)
+    dirty = np.zeros(n_slots, dtype=np.int64)
+    for s in range(n_slots):
+        dirty[s] = (np.int64(1) << slot_len[s]) - 1
+    force = np.ones(n_slots, dtype=np.bool_)
+    assigned = np.zeros(n_slots, dtype=np.int64)
+    return (queue, inq, dirty, force, assigned, fail_count)
+
+
+@njit(cache=True)
+def _merge(acc, bits):
+    """acc |= bits (level bitsets)."""
+    for j in range(acc.shape[0]):
+        acc[j] |= bits[j]
+
+
+@njit(cache=True)
+def _level_explanation(s, why, cross, length, acc):
+    """acc = why the domain of slot s is what it is at this level: its explanation and
+    those of its crossing slots (whose letters filtered its candidates)."""
+    acc[:] = why[s]
+    for p in range(length):
+        t = cross[s, p]
+        if t >= 0:
+            _merge(acc, why[t])
+
+
+@njit(cache=True)
+def _backjump_level(acc, level):
+    """The deepest level below `level` in the conflict set acc (-1: none, no fill exists)."""
+    for lv in range(level - 1, -1, -1):
+        if (acc[lv >> 6] >> np.uint64(lv & 63)) & ONE:
+            return lv
+    return -1
+
+
+@njit(cache=True)
+def new_buffers(struct, words, n_cells):
+    """Every array of the search, allocated once per fill and reused by its restarts:
+    (base, mask, count, why, acc, trail, saved, levels, scratch, order_scratch)."""
+    slot_len, slot_cells, _, _ = struct
+    slot_nw = words[2]
+    n_letters = words[6]
+    n_slots = slot_len.shape[0]
+    levels = n_slots + 2
+    n_lw = (levels + 63) // 64
+    total_nw = int(np.sum(slot_nw))
+    width = slot_cells.shape[1]
+    max_nw = 1
+    for s in range(n_slots):
+        max_nw = max(max_nw, slot_nw[s])
+    base = (np.zeros(total_nw, dtype=np.uint64), np.zeros(total_nw, dtype=np.uint64))  # level 0, working
+    trail = (  # per entry a slot and its saved domain; a level saves a slot at most once
+        np.zeros(levels * n_slots + 1, dtype=np.int64),
+        np.zeros(levels * n_slots + 2, dtype=np.int64),
+        np.zeros(levels * total_nw + 1, dtype=np.uint64),
+        np.zeros(1, dtype=np.int64),
+    )
+    lv = np.zeros((5, levels), dtype=np.int64)  # per level: slot, first candidate, candidates, next, trail mark
+    scratch = (
+        np.zeros(width, dtype=np.int64),
+        np.zeros(max_nw, dtype=np.int64),
+        np.zeros(n_letters + 1, dtype=np.int64),
+        np.zeros((n_slots, width, n_letters + 1), dtype=np.int64),
+    )
+    total = total_nw * 64 + 64
+    order_scratch = (
+        np.ones((width, n_letters + 1), dtype=np.int64),
+        np.zeros(total, dtype=np.float64),
+        np.zeros(total, dtype=np.int64),
+    )
+    return (
+        base,
+        np.zeros((levels, n_cells), dtype=np.int64),
+        np.zeros((levels, n_slots), dtype=np.int64),
+        np.zeros((levels, n_slots, n_lw), dtype=np.uint64),
+        np.zeros((levels, n_lw), dtype=np.uint64),
+        trail,
+        np.full(n_slots, -1, dtype=np.int64),
+        lv,
+        scratch,
+        order_scratch,
+    )
+
+
+@njit(cache=True)
+def start_state(struct, words, start, buffers, fail_count):
+    """Level 0 of every restart: arc consistency on the initial domains and cell masks
+    (start = (dom0, cell_mask0)); return the slot that emptied (no fill exists) or -1."""
+    dom0, cell_mask0 = start
+    base, mask, count, why, _, trail, saved, _, scratch, _ = buffers
+    n_slots = struct[0].shape[0]
+    base[0][:] = dom0
+    mask[0, :] = cell_mask0
+    count[0, :] = -1
+    why[0] = ZERO
+    saved[:] = -1
+    trail[3][0] = 0
+    work = _new_work(struct[0], fail_count)
+    failed = _propagate(n_slots, -2, (base[0], mask[0], count[0], why[0], trail, saved), work, struct, words, scratch)
+    trail[3][0] = 0  # level 0's domains are the base: never undone
+    saved[:] = -1
+    return failed
+
+
+@njit(cache=True)
+def _search_work(n_slots, fail_count):
+    """The work tuple of a search from level 0: nothing queued or assigned."""
+    queue = np.zeros(n_slots, dtype=np.int64)
+    inq = np.zeros(n_slots, dtype=np.bool_)
+    dirty = np.zeros(n_slots, dtype=np.int64)
+    force = np.zeros(n_slots, dtype=np.bool_)
+    assigned = np.zeros(n_slots, dtype=np.int64)
+    return (queue, inq, dirty, force, assigned, fail_count)
+
+
+@njit(cache=True)
+def fill_search(struct, words, weights, buffers, fail_count, out_word, run):
+    """One attempt of the search of kernels.fill_bits (same results for the same run) from
+    the level 0 of start_state, on one domain array with an undo trail (module docstring).
+
+    run = (node_limit, noise, seed, use_lc, use_cbj). Returns (status, nodes, failed slot):
+    status 1 = filled (out_word[s] = word row of slot s), 0 = proved impossible, -1 = node
+    limit reached.
+    """
+    node_limit, noise, seed, use_lc, use_cbj = run
+    np.random.seed(seed)
+    slot_len, _, cross, _ = struct
+    base, mask, count, why, acc, trail, saved, lv, scratch, order_scratch = buffers
+    dom = base[1]
+    dom[:] = base[0]
+    trail[3][0] = 0
+    saved[:] = -1
+    lv_slot, lv_start, lv_n, lv_next, lv_mark = lv[0], lv[1], lv[2], lv[3], lv[4]
+    n_slots = slot_len.shape[0]
+    max_dom = 1
+    for s in range(n_slots):
+        max_dom = max(max_dom, count[0, s])
+    log_of = np.log(np.arange(max_dom + 1).astype(np.float64) + 1e-300)
+    ordering = (log_of,) + order_scratch
+    cand = order_scratch[2]
+    work = _search_work(n_slots, fail_count)
+    assigned = work[4]
+    nodes = 0
+    level = 0
+    descend = True
+    last_conflict = -1
+    while True:
+        if descend:
+            if last_conflict >= 0 and assigned[last_conflict]:
+                last_conflict = -1
+            best = _choose_slot(count[level], work, slot_len, last_conflict)
+            state = (dom, mask[level], count[level], why[level], trail, saved)
+            if best < 0:
+                _read_words(dom, struct, words, out_word)
+                return 1, nodes, -1
+            first = lv_start[level - 1] + lv_n[level - 1] if level > 0 else 0
+            lv_slot[level] = best
+            lv_start[level] = first
+            lv_n[level] = _order(best, state, assigned, struct, words, weights, noise, ordering, first, scratch)
+            lv_next[level] = 0
+            lv_mark[level] = trail[3][0]
+            assigned[best] = 1
+            _level_explanation(best, why[level], cross, slot_len[best], acc[level])
+        s = lv_slot[level]
+        placed = False
+        while lv_next[level] < lv_n[level]:
+            if nodes >= node_limit:
+                return -1, nodes, -1
+            i = cand[lv_start[level] + lv_next[level]]
+            lv_next[level] += 1
+            nodes += 1
+            _undo(lv_mark[level], dom, words, trail, saved)
+            mask[level + 1, :] = mask[level]
+            count[level + 1, :] = count[level]
+            why[level + 1, :, :] = why[level]
+            child = (dom, mask[level + 1], count[level + 1], why[level + 1], trail, saved)
+            wiped = _assign(s, i, level, child, work, struct, words, scratch)
+            if wiped < 0:
+                placed = True
+                break
+            _merge(acc[level], why[level + 1, wiped])
+        if placed:
+            if s == last_conflict:
+                last_conflict = -1
+            level += 1
+            descend = True
+            continue
+        _undo(lv_mark[level], dom, words, trail, saved)
+        assigned[s] = 0
+        if use_lc:
+            last_conflict = s
+        if level == 0:
+            return 0, nodes, -1
+        target = level - 1
+        if use_cbj:
+            target = _backjump_level(acc[level], level)
+            if target < 0:
+                return 0, nodes, -1  # the conflict involves no decision: no fill exists
+            for lv_i in range(target + 1, level):
+                assigned[lv_slot[lv_i]] = 0
+            _merge(acc[target], acc[level])
+            acc[target, target >> 6] &= ~(ONE << np.uint64(target & 63))
+        _undo(lv_mark[target + 1], dom, words, trail, saved)
+        level = target
+        descend = False

@@ -1,0 +1,95 @@
+"""The fixed-pattern fill on an American 15x15 pattern: its fills checked against the raw word list
+(every entry a word at the floors, no repeats, crossings agree), the two search engines agree, and
+pattern fills carry clues that do not contain their answers."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+import pytest
+
+from puzzlesearch.config import validate_config
+from puzzlesearch.crossword.fill import FillSettings, fill
+from puzzlesearch.crossword.io import read_pattern, write_filled
+from puzzlesearch.crossword.model import slots
+from puzzlesearch.crossword.tables import open_language
+from puzzlesearch.lexicon import open_lexicon
+
+PROJECT = Path(__file__).resolve().parents[1]
+EASY = PROJECT / "workflow" / "crossword" / "patterns" / "american15" / "easy.txt"
+
+
+@pytest.fixture(scope="module")
+def english(tmp_path_factory):
+    """(tables, language, config, root) of the default English fill floors."""
+    root = tmp_path_factory.mktemp("fillroot")
+    (root / "workflow").symlink_to(PROJECT / "workflow")
+    config = validate_config({"lexicons": {"default": "builtin:en"}}, root)
+    s = FillSettings()
+    tables, language = open_language("en", config, root, s.min_frequency, min_score=s.min_score)
+    return tables, language, config, root
+
+
+def grid_words(grid: np.ndarray, letters: str) -> list[str]:
+    """Every run of 2+ non-black cells of a grid, across then down, as text."""
+    out = []
+    for g in (grid, grid.T):
+        for row in g:
+            text = "".join(letters[v - 1] if v else "#" for v in row)
+            out += [w for w in text.split("#") if len(w) >= 2]
+    return out
+
+
+def test_fill_entries_are_distinct_list_words_at_the_floor(english):
+    tables, _, config, root = english
+    s = FillSettings()
+    words = open_lexicon("default", config, root).words
+    allowed = set(words.filter(pl.col("frequency").fill_null(0) >= s.min_frequency)["word"].to_list())
+    pattern = read_pattern(EASY, tables.alphabet)
+    result = fill(pattern, tables, s, seed=1, progress=False)
+    found = grid_words(result.grid, tables.alphabet.letters)
+    assert sorted(found) == sorted(result.words)  # the grid's runs are the reported entries
+    assert len(found) == len(slots(pattern != 0, min_length=2)) == 78
+    assert len(set(found)) == len(found)
+    assert all(w in allowed for w in found)
+    assert all(tables.score(w) >= s.min_score for w in found)
+
+
+def test_trail_engine_gives_the_old_engines_fill(english):
+    tables = english[0]
+    pattern = read_pattern(EASY, tables.alphabet)
+    settings = FillSettings(first_nodes=50)
+    for seed in (0, 2):
+        new = fill(pattern, tables, settings, seed=seed, progress=False)
+        old = fill(pattern, tables, settings, seed=seed, progress=False, engine="copy")
+        assert new.words == old.words and new.nodes == old.nodes and new.restarts == old.restarts
+
+
+def test_pattern_fill_gets_clues_without_its_answers(english, tmp_path):
+    tables, language, _, _ = english
+    s = FillSettings()
+    result = fill(read_pattern(EASY, tables.alphabet), tables, s, seed=0, progress=False)
+    paths = write_filled(
+        result, language, tmp_path / "f.ipuz", tmp_path / "f.html", tmp_path / "f.json", s, clue=tables.clue
+    )
+    assert all(p.exists() for p in paths)
+    doc = json.loads((tmp_path / "f.ipuz").read_text())
+    sol = doc["solution"]
+    clued = 0
+    for direction in ("Across", "Down"):
+        for item in doc["clues"][direction]:
+            r, c = next((i, j) for i, row in enumerate(doc["puzzle"]) for j, v in enumerate(row) if v == item["number"])
+            dr, dc = (0, 1) if direction == "Across" else (1, 0)
+            answer = ""
+            while r < 15 and c < 15 and sol[r][c] != "#":
+                answer += sol[r][c].lower()
+                r, c = r + dr, c + dc
+            if item["clue"]:
+                clued += 1
+                assert answer not in item["clue"].lower()
+    summary = json.loads((tmp_path / "f.json").read_text())
+    assert clued == summary["clued"] == len(result.words) - len(summary["unclued"])
+    assert clued >= len(result.words) // 2
