@@ -42,12 +42,32 @@ def planned_rules(root: Path, *targets: str, config: list[str] | None = None) ->
     )
 
 
+def copy_numba_cache(root: Path) -> None:
+    """Give the copy this checkout's compiled numba kernels (*.nbi index, *.nbc code).
+
+    copytree keeps the sources' mtimes, and numba keys its cache on the source's mtime and size
+    and the function's bytecode, not its path: the copy's jobs load the kernels instead of
+    compiling them again in every project copy (an edited source is simply compiled anew).
+    Hard links where the file system allows: numba replaces a cache file (temp file + rename),
+    never writes into one, so the checkout's files are never changed through the copy.
+    """
+    for index in (PROJECT / "src").glob("**/__pycache__/*.nbi"):
+        target = root / index.parent.relative_to(PROJECT)
+        target.mkdir(parents=True, exist_ok=True)
+        for path in [index, *index.parent.glob(index.name.removesuffix(".nbi") + ".*.nbc")]:
+            try:
+                os.link(path, target / path.name)
+            except OSError:  # another file system
+                shutil.copy2(path, target / path.name)
+
+
 def copy_project(root: Path) -> Path:
     """Copy Snakefile, workflow/ and src/ into root, with a config naming a tiny word list."""
     root.mkdir(parents=True, exist_ok=True)
     shutil.copy(PROJECT / "Snakefile", root)
     shutil.copytree(PROJECT / "workflow", root / "workflow", symlinks=True)
     shutil.copytree(PROJECT / "src", root / "src", ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
+    copy_numba_cache(root)
     if (PROJECT / "profiles").is_dir():
         shutil.copytree(PROJECT / "profiles", root / "profiles")
     (root / "tiny.txt").write_text("cat\r\ncats\r\ndog\r\nDogs\r\nqueen\r\n")
