@@ -21,7 +21,14 @@ from puzzlesearch.crossword.model import Alphabet, Language, runs, slot_word, sl
 from puzzlesearch.crossword.quality import RANK_ORDER
 from puzzlesearch.crossword.search import generate
 from puzzlesearch.crossword.settings import GenerateSettings as SearchSettings
-from puzzlesearch.crossword.tables import WordTables, build_arrays, numeric_words, open_language, open_tables
+from puzzlesearch.crossword.tables import (
+    TABLES_FILE,
+    WordTables,
+    build_arrays,
+    numeric_words,
+    open_language,
+    open_tables,
+)
 from puzzlesearch.errors import PuzzleError
 from puzzlesearch.lexicon import open_lexicon
 
@@ -705,9 +712,7 @@ def test_damaged_tables_give_one_line_naming_the_file(tmp_path):
 
 
 def test_pipeline_time_cap_fails_naming_the_key(tmp_path, english, config, project):
-    words = open_lexicon("default", config, project).dir / "words.parquet"
-    npz = tmp_path / "tables.npz"
-    run_ps(["crossword", "build-tables", "--settings", "{}", "--words", str(words), "--out", str(npz)], tmp_path)
+    npz = english[0].clues_path.parent / TABLES_FILE  # the session's English tables (built once, in the store)
     settings = {"size": 12, "max_down": 8, "max_pops": 0, "time_budget": 0.05}
     line = one_error_line(pipeline_generate(npz, tmp_path, settings, lang="en", check=False))
     assert "crossword.time_budget" in line and not list(tmp_path.glob("en_seed0.*"))
