@@ -2,7 +2,7 @@
 
     python benchmarks/cube_optimal_bench.py [--table results/cube/optimal/table_full]
         [--variant full] [--cubes ../shared/cube/random_1000.txt] [--first 20]
-        [--baseline 4] [--superflip] [--out rows.tsv]
+        [--bound DIR] [--baseline 4] [--baseline-length 15] [--node-budget N] [--superflip] [--out rows.tsv]
 
 Tables: --table DIR (verified, never built), else the artifact store's (built there once,
 tens of minutes for `full`).
@@ -11,8 +11,11 @@ Printed: per cube the optimal length, nodes, CPU seconds (time.process_time) and
 the length distribution beside the published one for random cubes (16: 2.7%, 17: 26.7%,
 18: 67.0%, 19: 3.3%; mean 17.7) and Kociemba's Python optimal solver (794 MB table,
 37-1,167 s per random cube under PyPy, mean 17.80 over 10 cubes, 2.5M nodes/s).
-Same-run baseline (--baseline N): N 13-move scrambles solved with the table looked up in the
-three axis orientations and in the U-D one only: the ratio of nodes and of CPU time.
+The solver looks the big table up in the three axis views of the position and (with the
+bound table, --bound DIR or the store's, built from the big table in about a minute) of its
+inverse. Same-run baseline (--baseline N): N scrambles solved by the earlier move-by-move
+kernel (three axes), the batched kernel without and with the inverse look-ups: nodes and
+CPU time of each and their ratios (answers must agree).
 --superflip: the optional long check, the superflip must need exactly 20 moves.
 """
 
@@ -41,7 +44,6 @@ PUBLISHED_SHARE = {16: 2.7, 17: 26.7, 18: 67.0, 19: 3.3}  # % of random cubes by
 PUBLISHED_MEAN = 17.7
 KOCIEMBA_PYPY = "Kociemba's Python optimal solver under PyPy: 37-1,167 s per cube, 2.5M nodes/s"
 SUPERFLIP = "U R2 F B R B2 R U2 L B2 R U' D' R2 F R' L B2 U2 F2"  # 20 moves; optimal is 20 (Reid 1995)
-BASELINE_LENGTH = 13
 
 
 def solve_timed(cube, table, options):
@@ -51,30 +53,41 @@ def solve_timed(cube, table, options):
     return solution, time.process_time() - c0
 
 
-def run_random(table, options, cubes, out):
-    """Solve each cube, printing a line per cube; returns the rows."""
+def run_random(tables, options, cubes, out):
+    """Solve each cube (a spent --node-budget is reported, not an error), a line per cube; returns the rows."""
+    from puzzlesearch.cube.optimal import search
+
     rows = []
     for i, cube in enumerate(cubes, 1):
-        s, cpu = solve_timed(cube, table, options)
-        rate = s.nodes / cpu if cpu > 0 else 0.0
-        rows.append({"cube": i, "moves": len(s.moves), "nodes": s.nodes, "cpu_s": cpu, "wall_s": s.milliseconds / 1000})
+        c0 = time.process_time()
+        r = search(cube, tables, options)
+        cpu = time.process_time() - c0
+        rate = r.nodes / cpu if cpu > 0 else 0.0
+        if r.stop == "complete" and not cube.apply(r.moves).is_solved:
+            raise AssertionError(f"cube {i}: {format_moves(r.moves)} does not solve it")
+        row = {"cube": i, "moves": len(r.moves), "nodes": r.nodes, "cpu_s": cpu, "stop": r.stop, "bound": r.bound}
+        rows.append(row)
+        found = format_moves(r.moves) if r.stop == "complete" else f"budget spent ({r.stop}) at depth bound {r.bound}"
         print(
-            f"cube {i:3d}: {len(s.moves)} moves  {s.nodes:>15,} nodes  {cpu:8.1f} s CPU  "
-            f"{s.milliseconds / 1000:8.1f} s wall  {rate / 1e6:5.2f}M nodes/s  {format_moves(s.moves)}",
+            f"cube {i:3d}: {len(r.moves)} moves  {r.nodes:>15,} nodes  {cpu:8.1f} s CPU  "
+            f"{rate / 1e6:5.2f}M nodes/s  {found}",
             flush=True,
         )
         if out:
             with open(out, "a") as fh:
-                fh.write("\t".join(str(rows[-1][k]) for k in rows[-1]) + "\n")
+                fh.write("\t".join(str(v) for v in row.values()) + "\n")
     return rows
 
 
 def summary(rows) -> None:
     """Length distribution vs the published one, times and node rates."""
+    spent = [r for r in rows if r["stop"] != "complete"]
+    if spent:
+        print(f"\n{len(spent)} cubes spent their budget (counted below at their budget: medians are lower bounds)")
     n = len(rows)
     if not n:
         return
-    lengths = [r["moves"] for r in rows]
+    lengths = [r["moves"] for r in rows if r["stop"] == "complete"] or [0]
     cpu = [r["cpu_s"] for r in rows]
     print(f"\n{n} cubes: mean length {statistics.mean(lengths):.2f} (published {PUBLISHED_MEAN})")
     for length in sorted(set(lengths) | set(PUBLISHED_SHARE)):
@@ -90,31 +103,55 @@ def summary(rows) -> None:
     print(f"peer: {KOCIEMBA_PYPY}")
 
 
-def run_baseline(table, options, count: int) -> None:
-    """Three-axis vs U-D-only look-ups on the same scrambles: ratios of nodes and CPU time."""
+BASELINES = {  # name -> options changes; the first is the reference of the ratios
+    "moves (old, 3 axes)": {"kernel": "moves"},
+    "batched, 3 axes": {"inverse": False},
+    "batched, 3 axes + inverse": {},
+}
+
+
+def run_baseline(tables, options, count: int, length: int) -> None:
+    """Kernels and look-ups on the same scrambles: nodes and CPU time, ratios against the old kernel."""
     rng = random.Random(1413)
-    totals = {3: [0, 0.0], 1: [0, 0.0]}
-    for _ in range(count):
+    totals = {name: [0, 0.0] for name in BASELINES}
+    for i in range(count):
         moves = []
-        while len(moves) < BASELINE_LENGTH:
+        while len(moves) < length:
             m = rng.randrange(18)
             if not moves or (m // 3 != moves[-1] // 3 and m // 3 + 3 != moves[-1] // 3):
                 moves.append(m)
         cube = SOLVED.apply(moves)
-        lengths = set()
-        for axes in (3, 1):
-            s, cpu = solve_timed(cube, table, replace(options, axes=axes))
-            totals[axes][0] += s.nodes
-            totals[axes][1] += cpu
-            lengths.add(len(s.moves))
-        if len(lengths) != 1:
-            raise AssertionError(f"the two searches disagree on the optimal length: {lengths}")
-    (n3, c3), (n1, c1) = totals[3], totals[1]
-    print(
-        f"\nbaseline ({count} scrambles of {BASELINE_LENGTH} moves, same run): three axes {n3:,} nodes "
-        f"{c3:.2f} s CPU; U-D axis only {n1:,} nodes {c1:.2f} s CPU: "
-        f"{n1 / max(n3, 1):.1f}x fewer nodes, {c1 / max(c3, 1e-9):.1f}x less CPU with three axes"
-    )
+        answers = set()
+        for name, change in BASELINES.items():
+            s, cpu = solve_timed(cube, tables, replace(options, **change))
+            totals[name][0] += s.nodes
+            totals[name][1] += cpu
+            answers.add(len(s.moves))
+            print(
+                f"  scramble {i + 1} {name:28s} {len(s.moves)} moves {s.nodes:>13,} nodes {cpu:7.2f} s CPU", flush=True
+            )
+        if len(answers) != 1:
+            raise AssertionError(f"the searches disagree on the optimal length: {answers}")
+    n0, c0 = totals[next(iter(BASELINES))]
+    print(f"\nbaseline ({count} scrambles of {length} moves, same run):")
+    for name, (n, c) in totals.items():
+        print(
+            f"  {name:28s} {n:>14,} nodes {c:8.2f} s CPU  {n / max(c, 1e-9) / 1e6:5.2f}M nodes/s  "
+            f"{n0 / max(n, 1):5.2f}x fewer nodes, {c0 / max(c, 1e-9):5.2f}x less CPU than the old kernel"
+        )
+
+
+def open_tables(args):
+    """The big table (--table or the store's) and its bound table (--bound, the table folder, or the store's)."""
+    from puzzlesearch.cube.optimal import SearchTables
+    from puzzlesearch.cube.optimal_bound import load_bound, manifest_path, store_bound
+
+    table = load_table(args.table, args.variant) if args.table else store_table(args.variant)
+    if args.bound or (args.table and manifest_path(args.table, args.variant).exists()):
+        bound = load_bound(args.bound or args.table, table)
+    else:
+        bound = store_bound(table, table.meta["manifest"]["files"][f"optimal_{args.variant}.npy"]["sha256"])
+    return SearchTables(table, bound)
 
 
 def main() -> int:
@@ -123,19 +160,23 @@ def main() -> int:
     parser.add_argument("--variant", default="full", choices=("full", "small", "tiny"))
     parser.add_argument("--cubes", default=str(SHARED / "random_1000.txt"))
     parser.add_argument("--first", type=int, default=20, help="solve the first N cubes of --cubes (0: none)")
-    parser.add_argument("--baseline", type=int, default=4, help="scrambles for the 1-axis baseline (0: skip)")
+    parser.add_argument("--bound", help="bound table folder (default: the table folder's, else the store's)")
+    parser.add_argument("--baseline", type=int, default=4, help="scrambles for the kernel baselines (0: skip)")
+    parser.add_argument("--baseline-length", type=int, default=15, help="moves of each baseline scramble")
+    parser.add_argument("--node-budget", type=int, default=200_000_000_000, help="nodes per random cube at most")
     parser.add_argument("--superflip", action="store_true", help="also solve the superflip (optimal: 20 moves)")
     parser.add_argument("--time-limit", type=float, default=3600.0)
     parser.add_argument("--out", help="append one TSV row per cube here")
     args = parser.parse_args()
     setup_logging()
     t0 = time.perf_counter()
-    table = load_table(args.table, args.variant) if args.table else store_table(args.variant)
-    print(f"table {args.variant}: loaded and verified in {time.perf_counter() - t0:.1f} s", flush=True)
-    options = OptimalOptions(table=args.variant, time_limit=args.time_limit)
-    warm_up(table, "optimal", options)
+    table = open_tables(args)
+    print(f"tables {args.variant} + bound: loaded and verified in {time.perf_counter() - t0:.1f} s", flush=True)
+    options = OptimalOptions(table=args.variant, time_limit=args.time_limit, node_budget=args.node_budget)
+    for change in BASELINES.values():
+        warm_up(table, "optimal", replace(options, **change))
     if args.baseline:
-        run_baseline(table, options, args.baseline)
+        run_baseline(table, options, args.baseline, args.baseline_length)
     if args.first:
         lines = [ln for ln in Path(args.cubes).read_text().splitlines() if ln.strip() and not ln.startswith("#")]
         print(f"\nthe first {args.first} cubes of {args.cubes}", flush=True)

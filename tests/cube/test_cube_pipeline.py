@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import shutil
-
 import polars as pl
-from pipeline_util import CUBE_TABLE_CACHE, PROJECT, copy_project, planned_rules, snakemake
+from pipeline_util import CUBE_TABLE_CACHE, copy_project, planned_rules, snakemake
 
 from puzzlesearch.cube.cubie import SOLVED, parse_cube, parse_moves
 
@@ -27,18 +25,8 @@ def cube_config(**twophase) -> list[str]:
     ]
 
 
-def copy_numba_cache(root) -> None:
-    """Reuse this checkout's compiled cube kernels in the copy (same source, same mtime: numba accepts them)."""
-    source = PROJECT / "src/puzzlesearch/cube/__pycache__"
-    target = root / "src/puzzlesearch/cube/__pycache__"
-    target.mkdir(exist_ok=True)
-    for path in list(source.glob("*.nbi")) + list(source.glob("*.nbc")):
-        shutil.copy2(path, target / path.name)
-
-
 def test_quoted_paths_and_per_solver_settings(tmp_path):
-    root = copy_project(tmp_path / "p")
-    copy_numba_cache(root)
+    root = copy_project(tmp_path / "p")  # with the checkout's compiled kernels
     (root / "my cubes").mkdir()
     (root / SPACED).write_text("# three cubes\n" + "\n".join(LINES) + "\n")
     targets = [f"results/cube/{s}/spaced.parquet" for s in ("thistlethwaite", "twophase")]

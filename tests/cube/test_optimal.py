@@ -213,3 +213,82 @@ def test_cli_solves_optimally(tiny_dir, capsys):
     answer = out.strip()
     assert len(parse_moves(answer)) == 3
     assert SOLVED.apply(parse_moves("R U2 F'")).apply(parse_moves(answer)).is_solved
+
+
+# ------------------------------------------------------------------ bound table, inverse look-ups, corner table
+
+
+@pytest.fixture(scope="module")
+def tiny_bound(tiny, tmp_path_factory):
+    """The tiny table's bound table (near entries marked), built once for the module."""
+    from puzzlesearch.cube.optimal_bound import build_bound, load_bound
+
+    folder = tmp_path_factory.mktemp("optimal_tiny_bound")
+    build_bound(tiny, folder)  # raises if its near levels disagree with the table's distribution
+    return load_bound(folder, tiny)
+
+
+def test_inverse_coordinates_equal_those_of_the_inverse_cube():
+    from puzzlesearch.cube.optimal import _inverse_luts, _views, axis_coords
+    from puzzlesearch.cube.optimal_search_kernels import inverse_coords
+
+    rng = random.Random(1414)
+    inv = (np.zeros(1, np.uint8), np.zeros(4, np.int64), None, _inverse_luts())
+    for _ in range(50):
+        cube = SOLVED.apply([rng.randrange(K.N_MOVES) for _ in range(30)])
+        views = _views(cube)
+        fl, ss, tw = axis_coords(cube.inverse())  # CubieCube.inverse: independent of the kernel
+        for a in range(3):
+            assert inverse_coords(inv, *(v[a] for v in views)) == (fl[a], ss[a], tw[a])
+
+
+def test_bound_table_is_a_lower_bound_exact_above_near(tiny, tiny_bound):
+    from puzzlesearch.cube.optimal import _inverse_luts
+    from puzzlesearch.cube.optimal_search_kernels import _bound_of
+
+    dist = _coordinate_bfs()
+    data = tiny.search_data()
+    big = (data[0], data[2], data[3], data[9], data[10])
+    inv = (tiny_bound.table, tiny_bound.lower, None, _inverse_luts())
+    near = tiny_bound.meta["near_depth"]
+    for x in range(0, len(dist), 7):
+        e, t = divmod(x, K.N_TWIST)
+        lower = _bound_of(big, inv, 0, e * K.N_SLICE_PERM, t)
+        assert lower == (0 if dist[x] <= near else dist[x] if dist[x] <= near + 3 else lower)
+        assert lower <= dist[x]
+
+
+@pytest.mark.parametrize("length", [4, 5, 6])
+def test_inverse_look_ups_keep_answers_optimal(tiny, tiny_bound, length):
+    from dataclasses import replace
+
+    from puzzlesearch.cube.optimal import SearchTables, search
+
+    tables = SearchTables(tiny, tiny_bound)
+    rng = random.Random(3400 + length)
+    for _ in range(2):
+        cube = SOLVED.apply(scramble(rng, length))
+        with_inverse = search(cube, tables, OPTIONS)
+        plain = search(cube, tiny, replace(OPTIONS, kernel="moves"))  # the move-by-move kernel, no inverse
+        assert cube.apply(with_inverse.moves).is_solved
+        assert len(with_inverse.moves) == meet_in_the_middle_distance(cube)
+        assert with_inverse.moves == plain.moves  # same depth-first order: the same first solution
+        assert with_inverse.nodes <= plain.nodes + K.N_MOVES * length
+
+
+def test_corner_table_tiny_equals_twist_bfs(tmp_path):
+    from puzzlesearch.cube.optimal_corners import build_table as build_corners
+    from puzzlesearch.cube.optimal_corners import load_corners
+
+    build_corners("tiny", tmp_path)
+    corners = load_corners(tmp_path, "tiny")
+    move_t = _move_table(TWIST)
+    dist = np.full(K.N_TWIST, -1)
+    dist[0], frontier, depth = 0, np.array([0]), 0
+    while len(frontier):
+        depth += 1
+        for m in range(K.N_MOVES):
+            nxt = move_t[frontier, m]
+            dist[nxt[dist[nxt] < 0]] = depth
+        frontier = np.flatnonzero(dist == depth)
+    assert (corners.table == dist).all()

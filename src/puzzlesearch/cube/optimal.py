@@ -15,12 +15,19 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from puzzlesearch.cube.constants import N_CORNERS as K_CORNERS
+from puzzlesearch.cube.constants import N_EDGES as K_EDGES
+from puzzlesearch.cube.constants import N_TWIST as K_TWIST
+from puzzlesearch.cube.coords import CPERM
 from puzzlesearch.cube.cubie import CubieCube
+from puzzlesearch.cube.optimal_bound import BoundTable
+from puzzlesearch.cube.optimal_corners import CornerTable
+from puzzlesearch.cube.optimal_kernels import STOP_NAMES
 from puzzlesearch.cube.optimal_tables import SLICE_SORTED, OptimalTable
 from puzzlesearch.cube.settings import OptimalOptions
 from puzzlesearch.errors import PuzzleError
 
-__all__ = ["OptimalOptions", "OptimalResult", "axis_coords", "search"]
+__all__ = ["OptimalOptions", "OptimalResult", "SearchTables", "axis_coords", "search"]
 
 MAX_LENGTH = 20  # God's number: every cube is solved within it
 
@@ -49,24 +56,46 @@ def axis_coords(cube: CubieCube) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return fl, ss, tw
 
 
-def search(cube: CubieCube, table: OptimalTable, options: OptimalOptions) -> OptimalResult:
-    """A shortest solution, or a result whose stop says which budget ended the search."""
-    from puzzlesearch.cube.coords import CPERM
-    from puzzlesearch.cube.optimal_kernels import STOP_NAMES, ida_search
+@dataclass(frozen=True)
+class SearchTables:
+    """The big table, its bound table (inverse look-ups) and the exact corner table, when there."""
 
+    table: OptimalTable
+    bound: BoundTable | None = None  # for the inverse look-ups
+    corners: CornerTable | None = None
+
+    @property
+    def variant(self) -> str:
+        return self.table.variant
+
+
+def _tables(tables) -> SearchTables:
+    """A SearchTables from itself or a bare OptimalTable (no corner table)."""
+    return tables if isinstance(tables, SearchTables) else SearchTables(tables)
+
+
+def search(cube: CubieCube, tables, options: OptimalOptions) -> OptimalResult:
+    """A shortest solution, or a result whose stop says which budget ended the search.
+
+    `tables`: SearchTables (or an OptimalTable alone). The corner table is looked up when
+    it is there and options.corners is on; options.kernel "moves" runs the earlier
+    move-by-move kernel (three axes only), the benchmark's baseline.
+    """
+    st = _tables(tables)
+    table = st.table
     fl, ss, tw = axis_coords(cube)
+    data = table.search_data()
+    use_corners = bool(options.corners and st.corners is not None)
     t0 = time.perf_counter()
-    moves, nodes, stop, bound = ida_search(
-        table.search_data(),
-        fl,
-        ss,
-        tw,
-        CPERM.of(cube),
-        options.node_budget,
-        options.time_limit,
-        MAX_LENGTH,
-        options.axes,
-    )
+    if options.kernel == "moves":
+        from puzzlesearch.cube.optimal_kernels import ida_search
+
+        out = ida_search(
+            data, fl, ss, tw, CPERM.of(cube), options.node_budget, options.time_limit, MAX_LENGTH, options.axes
+        )
+    else:
+        out = _batched_search(cube, st, data, (fl, ss, tw), options, use_corners)
+    moves, nodes, stop, bound = out
     seconds = time.perf_counter() - t0
     if bound < 0 and not len(moves):
         raise PuzzleError(
@@ -74,6 +103,58 @@ def search(cube: CubieCube, table: OptimalTable, options: OptimalOptions) -> Opt
             f"rebuild it: puzzlesearch cube build-optimal-table {table.variant}"
         )
     return OptimalResult(tuple(int(m) for m in moves), int(nodes), STOP_NAMES[stop], seconds, int(bound))
+
+
+def _inverse_luts() -> tuple:
+    """Look-up tables of optimal_search_kernels.inverse_coords: 3^corner, 2^edge, slice mask rank, 4-perm rank."""
+    from puzzlesearch.cube.coords import _MASK_RANK, all_perms, perm_rank
+
+    pow3 = np.array([3**c if c < K_CORNERS - 1 else 0 for c in range(K_CORNERS)], dtype=np.int64)
+    pow2 = np.array([1 << e if e < K_EDGES - 1 else 0 for e in range(K_EDGES)], dtype=np.int64)
+    perms = all_perms(4)
+    perm4 = np.zeros(256, dtype=np.int64)
+    perm4[(perms << np.array([6, 4, 2, 0])).sum(axis=1)] = perm_rank(perms)
+    return pow3, pow2, _MASK_RANK.astype(np.int64), perm4
+
+
+def _views(cube: CubieCube) -> tuple[np.ndarray, ...]:
+    """Cubie states (cp, co, ep, eo; (3, 8) / (3, 12)) of the cube seen with each axis on U-D."""
+    from puzzlesearch.cube.symmetry import SYM_MULT, URF3, conjugate
+
+    cubes = [conjugate(cube, s) for s in (0, URF3, int(SYM_MULT[URF3, URF3]))]
+    return tuple(np.array([getattr(c, k) for c in cubes], dtype=np.int64) for k in ("cp", "co", "ep", "eo"))
+
+
+def _batched_search(cube: CubieCube, st: SearchTables, data: tuple, views, options: OptimalOptions, use_corners: bool):
+    """Run optimal_search_kernels.ida_search: exact start distances, then IDA*."""
+    from puzzlesearch.cube.coords import TWIST
+    from puzzlesearch.cube.cubie import MOVE_CO, MOVE_CP, MOVE_EO, MOVE_EP
+    from puzzlesearch.cube.optimal_kernels import exact_depth
+    from puzzlesearch.cube.optimal_search_kernels import ida_search
+
+    fl, ss, tw = views
+    axis_moves = data[8]
+    hh = np.array(
+        [exact_depth(data, fl[a], ss[a], tw[a], axis_moves[a]) if a < options.axes else 0 for a in range(3)],
+        dtype=np.int64,
+    )
+    if (hh < 0).any():
+        return np.zeros(0, dtype=np.int64), 0, 0, -1
+    cp = CPERM.of(cube)
+    if use_corners:
+        corners = (st.corners.table, st.corners.n_cperm)
+        hc = int(corners[0][(cp % corners[1]) * K_TWIST + TWIST.of(cube)])
+    else:
+        corners, hc = (np.zeros(1, dtype=np.uint8), 1), 0
+    use_inverse = bool(options.inverse and st.bound is not None)
+    bound = st.bound.table if use_inverse else np.zeros(1, dtype=np.uint8)
+    lower = st.bound.lower if use_inverse else np.zeros(4, dtype=np.int64)
+    cubie_moves = tuple(np.asarray(x, dtype=np.int64) for x in (MOVE_CP, MOVE_CO, MOVE_EP, MOVE_EO))
+    inv = (bound, lower, cubie_moves, _inverse_luts())
+    big = (data[0], data[2], data[3], data[9], data[10])
+    moves = (data[4], data[5], data[6], data[7], axis_moves)
+    limits = (options.node_budget, options.time_limit, MAX_LENGTH, options.axes, use_corners, use_inverse)
+    return ida_search((big, moves, corners, inv), (fl, ss, tw, hh, cp, hc), _views(cube), limits)
 
 
 def budget_message(result: OptimalResult, options: OptimalOptions) -> str:

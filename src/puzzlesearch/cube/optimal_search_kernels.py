@@ -1,0 +1,389 @@
+"""numba IDA* of the optimal solver: two heuristics, children looked up in batches.
+
+Heuristics (the bound is the largest): the flip x sorted-slice x twist table (2 bits mod 3,
+exact distances tracked along the path) in the three axis orientations, and the exact
+corner table (optimal_corners). A node's children are tested stage by stage, the stage of
+the largest parent distance first (the tight one prunes most; the corner table, one memory
+access instead of two, first among equals): each stage computes every surviving child's
+address, then loads them all, then filters, so the loads of up to 15 children overlap
+instead of waiting for each other. Children stay in move order, so the first solution
+found is the same one as move-by-move IDA* finds.
+
+Bundles (plain tuples, built in optimal_search):
+  big     = (class_sym, twist_conj, table, slice_div, flip_mod)  see optimal_kernels
+  moves   = (move_flip, move_ss, move_twist, move_cperm, axis_moves)
+  corners = (corner_table uint8, n_cperm)   index (cperm % n_cperm) * 2187 + twist (U-D view)
+  limits  = (node_budget, time_limit, max_length, n_axes, use_corners)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from puzzlesearch.cube.optimal_kernels import (
+    CLOCK_EVERY,
+    MAX_DEPTH,
+    N_MOVES,
+    STOP_COMPLETE,
+    STOP_NODES,
+    STOP_TIME,
+    _clock,
+)
+
+CORNER_STAGE = 3  # stage ids 0..2: the axes; 3: the corner table
+
+
+@njit(cache=True, inline="always")
+def _next_depth(h, v):
+    """The child's distance from the parent's h and the child's mod-3 entry (h-1, h or h+1)."""
+    d = (v - h) % 3
+    return h if d == 0 else (h + 1 if d == 1 else h - 1)
+
+
+@njit(cache=True)
+def _stage_order(hh, hc, g, n_axes, use_corners, order):
+    """Stages by decreasing parent distance (corner table first among equals); their number."""
+    keys = np.empty(4, dtype=np.int64)
+    n = 0
+    if use_corners:
+        order[n], keys[n] = CORNER_STAGE, 2 * hc[g] + 1
+        n += 1
+    for a in range(n_axes):
+        order[n], keys[n] = a, 2 * hh[g, a]
+        n += 1
+    for i in range(1, n):
+        j = i
+        while j > 0 and keys[j] > keys[j - 1]:
+            keys[j], keys[j - 1] = keys[j - 1], keys[j]
+            order[j], order[j - 1] = order[j - 1], order[j]
+            j -= 1
+    return n
+
+
+@njit(cache=True)
+def _corner_stage(corners, moves, node, kids, cand, n, g, togo, scratch):
+    """Keep the candidates whose corner distance fits in togo - 1 moves; the number kept."""
+    ctable, n_cperm = corners
+    move_twist, move_cperm = moves[2], moves[3]
+    tw, cp = node[2], node[4]
+    ccp, chc = kids[5], kids[6]
+    idx, val = scratch[0], scratch[1]
+    n_twist = move_twist.shape[0]
+    for k in range(n):
+        m = cand[k]
+        c2 = move_cperm[cp[g], m]
+        ccp[g, m] = c2
+        idx[k] = (c2 % n_cperm) * n_twist + move_twist[tw[g, 0], m]
+    for k in range(n):
+        val[k] = ctable[idx[k]]
+    j = 0
+    for k in range(n):
+        if val[k] < togo:
+            chc[g, cand[k]] = val[k]
+            cand[j] = cand[k]
+            j += 1
+    return j
+
+
+@njit(cache=True)
+def _axis_coords(moves, node, kids, cand, n, g, a):
+    """The candidates' flip, sorted slice and twist seen in axis a (no look-up)."""
+    move_flip, move_ss, move_twist, axis_moves = moves[0], moves[1], moves[2], moves[4]
+    fl, ss, tw = node[0], node[1], node[2]
+    cf, cs, ct = kids[2], kids[3], kids[4]
+    for k in range(n):
+        m = cand[k]
+        mm = axis_moves[a, m]
+        cf[g, m, a] = move_flip[fl[g, a], mm]
+        cs[g, m, a] = move_ss[ss[g, a], mm]
+        ct[g, m, a] = move_twist[tw[g, a], mm]
+
+
+@njit(cache=True)
+def _axis_stage(big, moves, node, kids, cand, n, g, a, togo, scratch):
+    """Keep the candidates whose axis-a distance fits in togo - 1 moves; the number kept."""
+    class_sym, twist_conj, table, slice_div, flip_mod = big
+    hh = node[3]
+    cf, cs, ct, ch = kids[2], kids[3], kids[4], kids[7]
+    idx, val = scratch[0], scratch[1]
+    n_twist = twist_conj.shape[0]
+    _axis_coords(moves, node, kids, cand, n, g, a)
+    for k in range(n):
+        m = cand[k]
+        idx[k] = (cs[g, m, a] // slice_div) * flip_mod + cf[g, m, a] % flip_mod
+    for k in range(n):
+        val[k] = class_sym[idx[k]]
+    for k in range(n):
+        c = val[k]
+        idx[k] = (c >> 4) * n_twist + twist_conj[ct[g, cand[k], a], c & 15]
+    for k in range(n):
+        val[k] = table[idx[k] >> 2]
+    h = hh[g, a]
+    j = 0
+    for k in range(n):
+        h2 = _next_depth(h, (val[k] >> ((idx[k] & 3) << 1)) & 3)
+        if h2 < togo:
+            ch[g, cand[k], a] = h2
+            cand[j] = cand[k]
+            j += 1
+    return j
+
+
+# ------------------------------------------------------------------ inverse look-ups
+
+
+@njit(cache=True)
+def _view_child(inv, vnode, vkids, g, m, a, mm):
+    """Cubie state of child m seen in axis a: the parent's view followed by move mm."""
+    mcp, mco, mep, meo = inv[2]
+    vcp, vco, vep, veo = vnode
+    kcp, kco, kep, keo = vkids
+    for i in range(8):
+        j = mcp[mm, i]
+        kcp[g, m, a, i] = vcp[g, a, j]
+        kco[g, m, a, i] = (vco[g, a, j] + mco[mm, i]) % 3
+    for i in range(12):
+        j = mep[mm, i]
+        kep[g, m, a, i] = vep[g, a, j]
+        keo[g, m, a, i] = veo[g, a, j] ^ meo[mm, i]
+
+
+@njit(cache=True)
+def inverse_coords(inv, cp, co, ep, eo):
+    """(flip, sorted slice, twist) of the inverse of the cubie state cp, co, ep, eo.
+
+    The inverse Z of X has Z.cp[X.cp[i]] = i, Z.co[X.cp[i]] = -X.co[i], Z.ep[X.ep[i]] = i,
+    Z.eo[X.ep[i]] = X.eo[i]: Z's E edges sit at X.ep[8..11], edge i at X.ep[i].
+    """
+    pow3, pow2, mask_rank, perm4 = inv[3]
+    tw = 0
+    for i in range(8):
+        tw += ((3 - co[i]) % 3) * pow3[cp[i]]
+    fl = 0
+    for i in range(12):
+        fl += eo[i] * pow2[ep[i]]
+    mask = 0
+    code = 0
+    for i in range(8, 12):
+        p = ep[i]
+        mask |= 1 << p
+        slot = 0
+        for j in range(8, 12):
+            if ep[j] < p:
+                slot += 1
+        code += (i - 8) << (2 * (3 - slot))
+    return fl, mask_rank[mask] * 24 + perm4[code], tw
+
+
+@njit(cache=True)
+def _bound_of(big, inv, fl, ss, tw):
+    """Lower bound of one inverse view from the bound table (no parent needed)."""
+    class_sym, twist_conj, slice_div, flip_mod = big[0], big[1], big[3], big[4]
+    c = np.int64(class_sym[(ss // slice_div) * flip_mod + fl % flip_mod])
+    i = (c >> 4) * twist_conj.shape[0] + twist_conj[tw, c & 15]
+    return inv[1][(inv[0][i >> 2] >> ((i & 3) << 1)) & 3]
+
+
+@njit(cache=True)
+def _inverse_stage(big, moves, inv, vnode, vkids, cand, n, g, a, togo, scratch):
+    """Keep the candidates whose inverse, seen in axis a, has a bound below togo; the number kept."""
+    class_sym, twist_conj, slice_div, flip_mod = big[0], big[1], big[3], big[4]
+    btable, lower = inv[0], inv[1]
+    axis_moves = moves[4]
+    idx, val, tws = scratch[0], scratch[1], scratch[2]
+    n_twist = twist_conj.shape[0]
+    for k in range(n):
+        m = cand[k]
+        _view_child(inv, vnode, vkids, g, m, a, axis_moves[a, m])
+        fl, ss, tw = inverse_coords(inv, vkids[0][g, m, a], vkids[1][g, m, a], vkids[2][g, m, a], vkids[3][g, m, a])
+        idx[k] = (ss // slice_div) * flip_mod + fl % flip_mod
+        tws[k] = tw
+    for k in range(n):
+        val[k] = class_sym[idx[k]]
+    for k in range(n):
+        c = val[k]
+        idx[k] = (c >> 4) * n_twist + twist_conj[tws[k], c & 15]
+    for k in range(n):
+        val[k] = btable[idx[k] >> 2]
+    j = 0
+    for k in range(n):
+        if lower[(val[k] >> ((idx[k] & 3) << 1)) & 3] < togo:
+            cand[j] = cand[k]
+            j += 1
+    return j
+
+
+@njit(cache=True)
+def _solves(moves, node, g, m):
+    """True if move m solves the node at depth g (move tables only: the last level)."""
+    move_flip, move_ss, move_twist, move_cperm, axis_moves = moves
+    fl, ss, tw, cp = node[0], node[1], node[2], node[4]
+    if move_cperm[cp[g], m] != 0 or move_flip[fl[g, 0], m] != 0 or move_twist[tw[g, 0], m] != 0:
+        return False
+    for a in range(3):
+        if move_ss[ss[g, a], axis_moves[a, m]] != 0:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _expand(tables, node, kids, g, bound, flags, work):
+    """List the children of the node at depth g that fit in the bound; returns children generated."""
+    big, moves, corners, inv = tables
+    n_axes, use_corners, use_inverse = flags
+    cand, order, scratch, vnode, vkids = work
+    mv = node[6]
+    kid_moves, nk, ki = kids[0], kids[1], kids[8]
+    prev = mv[g]
+    n = 0
+    for m in range(N_MOVES):
+        if prev >= 0:
+            f, pf = m // 3, prev // 3
+            if f == pf or f + 3 == pf:
+                continue
+        cand[n] = m
+        n += 1
+    generated = n
+    togo = bound - g
+    if togo == 1:  # the child must be solved
+        j = 0
+        for k in range(n):
+            if _solves(moves, node, g, cand[k]):
+                cand[j] = cand[k]
+                j += 1
+        n = j
+    else:
+        n_stages = _stage_order(node[3], node[5], g, n_axes, use_corners, order)
+        for i in range(n_stages):
+            if n == 0:
+                break
+            s = order[i]
+            if s == CORNER_STAGE:
+                n = _corner_stage(corners, moves, node, kids, cand, n, g, togo, scratch)
+            else:
+                n = _axis_stage(big, moves, node, kids, cand, n, g, s, togo, scratch)
+        if use_inverse:
+            for a in range(3):
+                if n == 0:
+                    break
+                n = _inverse_stage(big, moves, inv, vnode, vkids, cand, n, g, a, togo, scratch)
+        if n > 0:
+            for a in range(n_axes, 3):  # axes not looked up: coordinates only (the solved test)
+                _axis_coords(moves, node, kids, cand, n, g, a)
+            if not use_corners:
+                for k in range(n):
+                    kids[5][g, cand[k]] = moves[3][node[4][g], cand[k]]
+    for k in range(n):
+        kid_moves[g, k] = cand[k]
+    nk[g] = n
+    ki[g] = 0
+    return generated
+
+
+@njit(cache=True)
+def _descend(node, kids, vnode, vkids, g, m, use_inverse):
+    """Copy child m of the node at depth g into depth g + 1."""
+    fl, ss, tw, hh, cp, hc, mv = node
+    cf, cs, ct, ccp, chc, ch = kids[2], kids[3], kids[4], kids[5], kids[6], kids[7]
+    for a in range(3):
+        fl[g + 1, a], ss[g + 1, a], tw[g + 1, a], hh[g + 1, a] = cf[g, m, a], cs[g, m, a], ct[g, m, a], ch[g, m, a]
+    cp[g + 1], hc[g + 1], mv[g + 1] = ccp[g, m], chc[g, m], m
+    if use_inverse:
+        for x in range(4):
+            for a in range(3):
+                for i in range(vnode[x].shape[2]):
+                    vnode[x][g + 1, a, i] = vkids[x][g, m, a, i]
+
+
+@njit(cache=True)
+def ida_search(tables, start, views, limits):
+    """IDA* over the full cube: (moves, nodes, stop, depth bound reached).
+
+    tables = (big, moves, corners, inv); start = (fl, ss, tw, hh) of the 3 axis views (each
+    (3,), hh their exact distances), cperm and the corner distance; views = the cubie state
+    (cp, co, ep, eo; (3, 8) / (3, 12)) of each axis view (for the inverse look-ups). Nodes
+    are counted as children generated, as in optimal_kernels.ida_search, so the two
+    kernels' counts compare.
+    """
+    big, moves, corners, inv = tables
+    fl0, ss0, tw0, hh0, cp0, hc0 = start
+    node_budget, time_limit, max_length, n_axes, use_corners, use_inverse = limits
+    flags = (n_axes, use_corners, use_inverse)
+    L = MAX_DEPTH + 1
+    node = (
+        np.zeros((L, 3), dtype=np.int64),
+        np.zeros((L, 3), dtype=np.int64),
+        np.zeros((L, 3), dtype=np.int64),
+        np.zeros((L, 3), dtype=np.int64),
+        np.zeros(L, dtype=np.int64),
+        np.zeros(L, dtype=np.int64),
+        np.full(L, -1, dtype=np.int64),
+    )
+    kids = (
+        np.zeros((L, N_MOVES), dtype=np.int64),
+        np.zeros(L, dtype=np.int64),
+        np.zeros((L, N_MOVES, 3), dtype=np.int64),
+        np.zeros((L, N_MOVES, 3), dtype=np.int64),
+        np.zeros((L, N_MOVES, 3), dtype=np.int64),
+        np.zeros((L, N_MOVES), dtype=np.int64),
+        np.zeros((L, N_MOVES), dtype=np.int64),
+        np.zeros((L, N_MOVES, 3), dtype=np.int64),
+        np.zeros(L, dtype=np.int64),
+    )
+    vnode = (
+        np.zeros((L, 3, 8), dtype=np.int64),
+        np.zeros((L, 3, 8), dtype=np.int64),
+        np.zeros((L, 3, 12), dtype=np.int64),
+        np.zeros((L, 3, 12), dtype=np.int64),
+    )
+    vkids = (
+        np.zeros((L, N_MOVES, 3, 8), dtype=np.int64),
+        np.zeros((L, N_MOVES, 3, 8), dtype=np.int64),
+        np.zeros((L, N_MOVES, 3, 12), dtype=np.int64),
+        np.zeros((L, N_MOVES, 3, 12), dtype=np.int64),
+    )
+    fl, ss, tw, hh, cp, hc, mv = node
+    nk, ki = kids[1], kids[8]
+    scratch = (np.zeros(N_MOVES, dtype=np.int64), np.zeros(N_MOVES, dtype=np.int64), np.zeros(N_MOVES, dtype=np.int64))
+    work = (np.zeros(N_MOVES, dtype=np.int64), np.zeros(4, dtype=np.int64), scratch, vnode, vkids)
+    h0 = hc0 if use_corners else 0
+    for a in range(3):
+        fl[0, a], ss[0, a], tw[0, a] = fl0[a], ss0[a], tw0[a]
+        hh[0, a] = hh0[a] if a < n_axes else 0
+        h0 = max(h0, hh[0, a])
+        for x in range(4):
+            for i in range(views[x].shape[1]):
+                vnode[x][0, a, i] = views[x][a, i]
+        if use_inverse:
+            f, s, t = inverse_coords(inv, vnode[0][0, a], vnode[1][0, a], vnode[2][0, a], vnode[3][0, a])
+            h0 = max(h0, _bound_of(big, inv, f, s, t))
+    cp[0], hc[0] = cp0, hc0
+    nodes = np.int64(0)
+    next_clock = CLOCK_EVERY
+    deadline = _clock() + time_limit
+    for bound in range(h0, min(max_length, MAX_DEPTH) + 1):
+        if bound == 0:  # a projection at distance 0 need not be the solved cube
+            if cp0 == 0 and fl0[0] == 0 and tw0[0] == 0 and ss0[0] == 0 and ss0[1] == 0 and ss0[2] == 0:
+                return np.zeros(0, dtype=np.int64), nodes, STOP_COMPLETE, bound
+            continue
+        g = 0
+        nodes += _expand(tables, node, kids, 0, bound, flags, work)
+        while g >= 0:
+            if ki[g] >= nk[g]:
+                g -= 1
+                continue
+            m = kids[0][g, ki[g]]
+            ki[g] += 1
+            _descend(node, kids, vnode, vkids, g, m, use_inverse)
+            g += 1
+            if g == bound:
+                return mv[1 : g + 1].copy(), nodes, STOP_COMPLETE, bound
+            nodes += _expand(tables, node, kids, g, bound, flags, work)
+            if nodes >= next_clock:
+                next_clock = nodes + CLOCK_EVERY
+                if nodes >= node_budget:
+                    return np.zeros(0, dtype=np.int64), nodes, STOP_NODES, bound
+                if _clock() > deadline:
+                    return np.zeros(0, dtype=np.int64), nodes, STOP_TIME, bound
+    return np.zeros(0, dtype=np.int64), nodes, STOP_COMPLETE, -1
