@@ -292,3 +292,30 @@ def test_corner_table_tiny_equals_twist_bfs(tmp_path):
             dist[nxt[dist[nxt] < 0]] = depth
         frontier = np.flatnonzero(dist == depth)
     assert (corners.table == dist).all()
+
+
+def test_cli_bound_table_built_used_and_checked(tiny_dir, tmp_path, capsys, caplog):
+    import logging
+    import shutil
+
+    from puzzlesearch.cube.optimal_bound import bound_path
+
+    copy = tmp_path / "tables"
+    shutil.copytree(tiny_dir, copy)
+    solve = ["cube", "solve", "--solver", "optimal", "--set", "optimal.table=tiny", "--tables", str(copy)]
+    scramble = "R U2 F' L D"
+    with caplog.at_level(logging.INFO):
+        assert main([*solve, scramble]) == 0  # no bound table yet: solved without inverse look-ups, said so
+    assert "inverse look-ups off" in caplog.text
+    assert main(["cube", "build-optimal-bound", "tiny", "--tables", str(copy)]) == 0
+    capsys.readouterr()
+    assert main([*solve, scramble]) == 0
+    answer = parse_moves(capsys.readouterr().out.strip())
+    assert SOLVED.apply(parse_moves(scramble)).apply(answer).is_solved and len(answer) <= 5
+    path = bound_path(copy, "tiny")
+    data = bytearray(path.read_bytes())
+    data[-1] ^= 0xFF
+    path.write_bytes(bytes(data))
+    assert main([*solve, scramble]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and str(path) in err

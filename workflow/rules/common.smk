@@ -367,7 +367,10 @@ CUBE_OPT_DIR = "results/cube/optimal"
 CUBE_OPT_SETTINGS = step_settings_json("optimal", CUBE)
 CUBE_OPT_CODE = ["cube/constants.py", "cube/cubie.py", "cube/coords.py", "cube/symmetry.py"]
 CUBE_OPT_CODE += ["cube/optimal_tables.py", "cube/optimal_kernels.py"]
+CUBE_OPT_BOUND_CODE = CUBE_OPT_CODE + ["cube/optimal_bound.py", "cube/optimal_bound_kernels.py"]
 CUBE_OPT_MEM_MB = {"full": 3000, "small": MEM_MB, "tiny": MEM_MB}  # full: ~1.1 GB measured peak
+CUBE_OPT_SOLVE_MEM_MB = {"full": 4000, "small": MEM_MB, "tiny": MEM_MB}  # full: big + bound table, ~2 GB
+CUBE_OPT_BOUND_MEM_MB = {"full": 4000, "small": MEM_MB, "tiny": MEM_MB}  # full: ~2.3 GB measured peak
 CUBE_OPT_BUILD_MINUTES = {"full": 120, "small": 10, "tiny": STARTUP_MINUTES}
 
 
@@ -375,6 +378,12 @@ def cube_optimal_table(variant=None):
     """The manifest (.json) of an optimal table variant (default: config cube.optimal.table)."""
     variant = variant or CUBE_OPT["table"]
     return f"{CUBE_OPT_DIR}/table_{variant}/optimal_{variant}.json"
+
+
+def cube_optimal_bound(variant=None):
+    """The manifest (.json) of an optimal table variant's bound table (the solver's inverse look-ups)."""
+    variant = variant or CUBE_OPT["table"]
+    return f"{CUBE_OPT_DIR}/table_{variant}/optimal_{variant}_bound.json"
 
 
 def cube_optimal_subset_source(wildcards):

@@ -1,9 +1,11 @@
 # Rubik's cube, optimal solver (non-default: `snakemake cube_optimal_all`): the pruning table
 # (flip x sorted E slice classes x twist, 2 bits an entry; its .json manifest records size,
-# build seconds and the depth distribution) -> the first N cubes of a test set solved
+# build seconds and the depth distribution) -> its bound table (the same entries with those
+# near solved marked, so they read as lower bounds without a parent: the inverse look-ups)
+# -> the first N cubes of a test set solved
 # optimally (every answer verified; nodes and milliseconds per cube in the Parquet table).
 # Helpers: common.smk (`# ---- Cube optimal`). Measured: the full table 1,027 s on one core
-# of a 2-core machine at load ~15, ~1.2 GB peak; a solve loads ~1.1 GB and runs 1.3-2.7 M
+# of a 2-core machine at load ~15, ~1.2 GB peak; a solve loads ~2 GB (big + bound table) and runs 2-4 M
 # nodes/s: a 15-move cube takes seconds, a random cube (17-18 moves) minutes or more.
 
 
@@ -40,6 +42,25 @@ rule cube_optimal_table:
         "puzzlesearch cube build-optimal-table {wildcards.variant:q} --out-dir {params.dir:q} 2> {log:q}"
 
 
+rule cube_optimal_bound:
+    input:
+        table=f"{CUBE_OPT_DIR}/table_{{variant}}/optimal_{{variant}}.json",
+        code=lib_files(*CUBE_OPT_BOUND_CODE),
+    output:
+        npy=f"{CUBE_OPT_DIR}/table_{{variant}}/optimal_{{variant}}_bound.npy",
+        meta=f"{CUBE_OPT_DIR}/table_{{variant}}/optimal_{{variant}}_bound.json",
+    log:
+        "logs/cube/optimal_bound_{variant}.log",
+    wildcard_constraints:
+        variant="full|small|tiny",
+    threads: 1
+    resources:
+        mem_mb=lambda w: CUBE_OPT_BOUND_MEM_MB[w.variant],
+        runtime=STARTUP_MINUTES,
+    shell:
+        "puzzlesearch cube build-optimal-bound {wildcards.variant:q} --tables {input.table:q} 2> {log:q}"
+
+
 rule cube_optimal_subset:
     input:
         cube_optimal_subset_source,
@@ -62,6 +83,7 @@ rule cube_optimal_solve:
     input:
         cubes="results/cube/testsets/{testset}_first{n}.txt",
         table=cube_optimal_table(),
+        bound=cube_optimal_bound(),
         code=lib_files("cube"),
     output:
         f"{CUBE_OPT_DIR}/{{testset}}_first{{n}}.parquet",
@@ -74,7 +96,7 @@ rule cube_optimal_solve:
         n=r"\d+",
     threads: 1
     resources:
-        mem_mb=CUBE_OPT_MEM_MB[CUBE_OPT["table"]],
+        mem_mb=CUBE_OPT_SOLVE_MEM_MB[CUBE_OPT["table"]],
         runtime=cube_optimal_minutes,
     params:
         settings=CUBE_OPT_SETTINGS,

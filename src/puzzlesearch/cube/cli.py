@@ -110,6 +110,15 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.set_defaults(func=cmd_build_optimal_table)
 
+    p = cmds.add_parser(
+        "build-optimal-bound", help="derive the optimal solver's bound table (inverse look-ups) from its big table"
+    )
+    p.add_argument("variant", help="full, small or tiny (config cube.optimal.table)")
+    p.add_argument(
+        "--tables", required=True, help="the big table's folder (verified); the bound table is written there"
+    )
+    p.set_defaults(func=cmd_build_optimal_bound)
+
     p = cmds.add_parser("manifest", help="(pipeline) write manifest.parquet from the verified table manifests")
     p.add_argument("--tables", required=True, help="the table folder")
     p.add_argument("--out", required=True, help="the Parquet file to write")
@@ -183,10 +192,9 @@ def _read_input(args) -> list:
 def _open_tables(args, settings=None):
     """--tables (verified, never built), else the artifact store's tables (optimal: its own table)."""
     if args.solver == "optimal":
-        from puzzlesearch.cube.optimal_tables import load_table, store_table
+        from puzzlesearch.cube.optimal_bound import search_tables
 
-        variant = settings.options("optimal").table
-        return load_table(args.tables, variant) if args.tables else store_table(variant)
+        return search_tables(args.tables, settings.options("optimal").table)
     from puzzlesearch.cube.tables import Tables, store_tables
 
     return Tables(args.tables) if args.tables else store_tables()
@@ -306,6 +314,15 @@ def cmd_build_optimal_table(args) -> int:
     from puzzlesearch.cube.optimal_tables import build_table
 
     build_table(args.variant, args.out_dir)
+    return 0
+
+
+def cmd_build_optimal_bound(args) -> int:
+    """Derive a big table's bound table into the big table's folder."""
+    from puzzlesearch.cube.optimal_bound import build_bound
+    from puzzlesearch.cube.optimal_tables import load_table, table_dir_of
+
+    build_bound(load_table(args.tables, args.variant), table_dir_of(args.tables))
     return 0
 
 

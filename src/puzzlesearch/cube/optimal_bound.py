@@ -127,3 +127,24 @@ def store_bound(big: OptimalTable, big_key: str) -> BoundTable:
     key = store.content_key(kind=MANIFEST_KIND, big=big_key, code=code)
     folder = store.ensure("cube-optimal-bound", key, lambda tmp: build_bound(big, tmp), f"bound table {big.variant}")
     return load_bound(folder, big)
+
+
+def search_tables(table_dir, variant: str):
+    """The solver's SearchTables: --tables DIR (verified, never built; the bound table when
+    the folder has one, else a logged note and no inverse look-ups), or the store's (both)."""
+    from puzzlesearch.cube.optimal import SearchTables
+    from puzzlesearch.cube.optimal_tables import load_table, store_table, table_dir_of
+
+    if table_dir is None:
+        big = store_table(variant)
+        return SearchTables(big, store_bound(big, big.meta["manifest"]["files"][f"optimal_{variant}.npy"]["sha256"]))
+    big = load_table(table_dir, variant)
+    d = table_dir_of(table_dir)
+    if not manifest_path(d, variant).exists() and not bound_path(d, variant).exists():
+        log(
+            "cube",
+            f"no bound table in {d}: inverse look-ups off "
+            f"(`puzzlesearch cube build-optimal-bound {variant} --tables {d}` adds it)",
+        )
+        return SearchTables(big)
+    return SearchTables(big, load_bound(d, big))
