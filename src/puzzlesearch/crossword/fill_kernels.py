@@ -23,6 +23,14 @@ import numpy as np
 from numba import njit
 
 from puzzlesearch.bits import lowest_bit, popcount
+from puzzlesearch.crossword.kernels import (  # the same helpers as the previous kernel
+    _backjump_level,
+    _choose_slot,
+    _clear_queue,
+    _full_mask,
+    _merge,
+    _new_work,
+)
 
 ONE = np.uint64(1)
 ZERO = np.uint64(0)
@@ -60,12 +68,6 @@ def _letters_of(mask, n_letters, out):
             out[k] = c
             k += 1
     return k
-
-
-@njit(cache=True)
-def _full_mask(n_letters):
-    """The cell mask allowing every letter (bits 1..n_letters)."""
-    return np.int64((np.int64(1) << np.int64(n_letters + 1)) - 2)
 
 
 @njit(cache=True)
@@ -234,20 +236,6 @@ def _revise(s, level, state, work, struct, words, scratch):
             cell_mask[cell] = new
             changed |= 1 << p
     return changed
-
-
-@njit(cache=True)
-def _clear_queue(work, head, qlen):
-    """Empty the propagation queue (after a wipe-out)."""
-    queue, inq, dirty, force, _, _ = work
-    n_slots = queue.shape[0]
-    while qlen > 0:
-        t = queue[head]
-        inq[t] = False
-        dirty[t] = 0
-        force[t] = False
-        head = (head + 1) % n_slots
-        qlen -= 1
 
 
 @njit(cache=True)
@@ -426,27 +414,6 @@ def _order(s, state, assigned, struct, words, weights, noise, order_scratch, sta
 
 
 @njit(cache=True)
-def _choose_slot(count, work, slot_len, last_conflict):
-    """The next slot: the last-conflict slot if set, else a forced one, else the fewest
-    words per past failure (ties: the longer slot); -1 when every slot is assigned."""
-    _, _, _, _, assigned, fail_count = work
-    if last_conflict >= 0 and not assigned[last_conflict]:
-        return last_conflict
-    best = -1
-    best_key = 0.0
-    for s in range(slot_len.shape[0]):
-        if assigned[s]:
-            continue
-        key = count[s] / (1.0 + fail_count[s])
-        if count[s] == 1:
-            key = -1.0  # forced slots first
-        if best < 0 or key < best_key or (key == best_key and slot_len[s] > slot_len[best]):
-            best = s
-            best_key = key
-    return best
-
-
-@njit(cache=True)
 def _read_words(dom, struct, words, out_word):
     """out_word[s] = the word row of each slot's single remaining word."""
     slot_row0, slot_off, slot_nw, _, _, _, _ = words
@@ -459,27 +426,6 @@ def _read_words(dom, struct, words, out_word):
 
 
 @njit(cache=True)
-def _new_work(slot_len, fail_count):
-    """The work tuple with every slot queued, dirty and forced (the first propagation)."""
-    n_slots = slot_len.shape[0]
-    queue = np.arange(n_slots).astype(np.int64)
-    inq = np.ones(n_slots, dtype=np.bool_)
-    dirty = np.zeros(n_slots, dtype=np.int64)
-    for s in range(n_slots):
-        dirty[s] = (np.int64(1) << slot_len[s]) - 1
-    force = np.ones(n_slots, dtype=np.bool_)
-    assigned = np.zeros(n_slots, dtype=np.int64)
-    return (queue, inq, dirty, force, assigned, fail_count)
-
-
-@njit(cache=True)
-def _merge(acc, bits):
-    """acc |= bits (level bitsets)."""
-    for j in range(acc.shape[0]):
-        acc[j] |= bits[j]
-
-
-@njit(cache=True)
 def _level_explanation(s, why, cross, length, acc):
     """acc = why the domain of slot s is what it is at this level: its explanation and
     those of its crossing slots (whose letters filtered its candidates)."""
@@ -488,15 +434,6 @@ def _level_explanation(s, why, cross, length, acc):
         t = cross[s, p]
         if t >= 0:
             _merge(acc, why[t])
-
-
-@njit(cache=True)
-def _backjump_level(acc, level):
-    """The deepest level below `level` in the conflict set acc (-1: none, no fill exists)."""
-    for lv in range(level - 1, -1, -1):
-        if (acc[lv >> 6] >> np.uint64(lv & 63)) & ONE:
-            return lv
-    return -1
 
 
 @njit(cache=True)
