@@ -376,28 +376,6 @@ def read_rows(summary_paths) -> list[dict]:
     return rows
 
 
-def puzzles_frame(rows: list[dict]):
-    """The ranked table of generated puzzles: by cost, then pops, then seed (no timing: reproducible)."""
-    import polars as pl
-
-    df = pl.DataFrame(rows, schema_overrides={"puz": pl.String}).sort(["cost", "pops", "seed"])  # puz: null for ar
-    return df.with_columns(pl.int_range(1, df.height + 1, dtype=pl.Int32).alias("rank")).select(
-        "rank", pl.exclude("rank")
-    )
-
-
-def write_puzzles_table(rows: list[dict], path: str | Path) -> list[Path]:
-    """Write puzzles.parquet and its manifest puzzles.json."""
-    from puzzlesearch.io import write_parquet
-    from puzzlesearch.manifest import write_manifest
-
-    path = Path(path)
-    write_parquet(puzzles_frame(rows), path)
-    json_path = path.with_suffix(".json")
-    write_manifest(json_path, [path], TABLE_KIND, {}, {"puzzles": len(rows)})
-    return [path, json_path]
-
-
 def write_filled(
     result,
     language: Language,

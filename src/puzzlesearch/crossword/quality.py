@@ -124,7 +124,8 @@ def rank_puzzles(rows: list[dict]):
     """The ranked puzzles table: by cost, then fill quality (RANK_ORDER), reproducible (no timing)."""
     import polars as pl
 
-    df = pl.DataFrame(rows)
+    overrides = {"puz": pl.String} if rows and "puz" in rows[0] else None  # puz: null for Arabic
+    df = pl.DataFrame(rows, schema_overrides=overrides)
     keys = [(c, d) for c, d in RANK_ORDER if c in df.columns]
     df = df.sort([c for c, _ in keys], descending=[d for _, d in keys])
     return df.with_columns(pl.int_range(1, df.height + 1, dtype=pl.Int32).alias("rank")).select(
