@@ -9,11 +9,20 @@ address, then loads them all, then filters, so the loads of up to 15 children ov
 instead of waiting for each other. Children stay in move order, so the first solution
 found is the same one as move-by-move IDA* finds.
 
+Axis rules (flags[3]; the table's goal group holds every U and D turn, so a table distance
+d in one axis view means no path of exactly d moves to that goal ends with a turn of that
+view's U-D axis; Reid, de Bondt, Rokicki's nxopt):
+- forward: a child whose three axis distances all equal its remaining depth r is cut (each
+  axis is ruled out as the last move, so r moves are not enough: the (x,x,x) -> x+1 rule);
+- inverse: the inverse position's solutions are the reversed inverted ones, so an inverse
+  view bound equal to r rules that axis out as the child's next move (FORBID bits, carried
+  into the node); all three ruled out cuts the child.
+
 Bundles (plain tuples, built in optimal_search):
   big     = (class_sym, twist_conj, table, slice_div, flip_mod)  see optimal_kernels
   moves   = (move_flip, move_ss, move_twist, move_cperm, axis_moves)
   corners = (corner_table uint8, n_cperm)   index (cperm % n_cperm) * 2187 + twist (U-D view)
-  limits  = (node_budget, time_limit, max_length, n_axes, use_corners)
+  limits  = (node_budget, time_limit, max_length, n_axes, use_corners, use_inverse, axis_rules)
 """
 
 from __future__ import annotations
@@ -32,6 +41,19 @@ from puzzlesearch.cube.optimal_kernels import (
 )
 
 CORNER_STAGE = 3  # stage ids 0..2: the axes; 3: the corner table
+N_AXES = 3
+ALL_AXES = (1 << N_AXES) - 1  # every axis ruled out as the next move: no path of that length
+
+
+@njit(cache=True)
+def view_ud_bits(axis_moves):
+    """Per move, the bit of the axis view in which it is a U or D turn (one bit each)."""
+    out = np.zeros(axis_moves.shape[1], dtype=np.int64)
+    for a in range(N_AXES):
+        for m in range(axis_moves.shape[1]):
+            if (axis_moves[a, m] // 3) % 3 == 0:
+                out[m] |= 1 << a
+    return out
 
 
 @njit(cache=True, inline="always")
@@ -186,8 +208,11 @@ def _bound_of(big, inv, fl, ss, tw):
 
 
 @njit(cache=True)
-def _inverse_stage(big, moves, inv, vnode, vkids, cand, n, g, a, togo, scratch):
-    """Keep the candidates whose inverse, seen in axis a, has a bound below togo; the number kept."""
+def _inverse_stage(big, moves, inv, vnode, vkids, forbid, cand, n, g, a, togo, rules, scratch):
+    """Keep the candidates whose inverse, seen in axis a, has a bound below togo; the number kept.
+
+    With the axis rules, a bound of exactly togo - 1 rules axis a out as the child's next move.
+    """
     class_sym, twist_conj, slice_div, flip_mod = big[0], big[1], big[3], big[4]
     btable, lower = inv[0], inv[1]
     axis_moves = moves[4]
@@ -208,8 +233,14 @@ def _inverse_stage(big, moves, inv, vnode, vkids, cand, n, g, a, togo, scratch):
         val[k] = btable[idx[k] >> 2]
     j = 0
     for k in range(n):
-        if lower[(val[k] >> ((idx[k] & 3) << 1)) & 3] < togo:
-            cand[j] = cand[k]
+        low = lower[(val[k] >> ((idx[k] & 3) << 1)) & 3]
+        if low < togo:
+            m = cand[k]
+            if rules and low == togo - 1:  # no path of togo - 1 moves starts on this axis
+                forbid[g, m] |= 1 << a
+                if forbid[g, m] == ALL_AXES:
+                    continue
+            cand[j] = m
             j += 1
     return j
 
@@ -228,20 +259,37 @@ def _solves(moves, node, g, m):
 
 
 @njit(cache=True)
+def _forward_rule(kids, cand, n, g, rest):
+    """Drop the candidates whose three axis distances all equal rest (the (x,x,x) -> x+1 rule)."""
+    ch = kids[7]
+    j = 0
+    for k in range(n):
+        m = cand[k]
+        if ch[g, m, 0] == rest and ch[g, m, 1] == rest and ch[g, m, 2] == rest:
+            continue
+        cand[j] = m
+        j += 1
+    return j
+
+
+@njit(cache=True)
 def _expand(tables, node, kids, g, bound, flags, work):
     """List the children of the node at depth g that fit in the bound; returns children generated."""
     big, moves, corners, inv = tables
-    n_axes, use_corners, use_inverse = flags
+    n_axes, use_corners, use_inverse, rules, ud_bits = flags
     cand, order, scratch, vnode, vkids = work
     mv = node[6]
     kid_moves, nk, ki = kids[0], kids[1], kids[8]
     prev = mv[g]
+    forbid = node[7][g]
     n = 0
     for m in range(N_MOVES):
         if prev >= 0:
             f, pf = m // 3, prev // 3
             if f == pf or f + 3 == pf:
                 continue
+        if forbid & ud_bits[m]:
+            continue
         cand[n] = m
         n += 1
     generated = n
@@ -263,11 +311,15 @@ def _expand(tables, node, kids, g, bound, flags, work):
                 n = _corner_stage(corners, moves, node, kids, cand, n, g, togo, scratch)
             else:
                 n = _axis_stage(big, moves, node, kids, cand, n, g, s, togo, scratch)
+        if rules and n_axes == N_AXES:
+            n = _forward_rule(kids, cand, n, g, togo - 1)
         if use_inverse:
+            for k in range(n):
+                kids[9][g, cand[k]] = 0
             for a in range(3):
                 if n == 0:
                     break
-                n = _inverse_stage(big, moves, inv, vnode, vkids, cand, n, g, a, togo, scratch)
+                n = _inverse_stage(big, moves, inv, vnode, vkids, kids[9], cand, n, g, a, togo, rules, scratch)
         if n > 0:
             for a in range(n_axes, 3):  # axes not looked up: coordinates only (the solved test)
                 _axis_coords(moves, node, kids, cand, n, g, a)
@@ -284,7 +336,7 @@ def _expand(tables, node, kids, g, bound, flags, work):
 @njit(cache=True)
 def _descend(node, kids, vnode, vkids, g, m, use_inverse):
     """Copy child m of the node at depth g into depth g + 1."""
-    fl, ss, tw, hh, cp, hc, mv = node
+    fl, ss, tw, hh, cp, hc, mv = node[:7]
     cf, cs, ct, ccp, chc, ch = kids[2], kids[3], kids[4], kids[5], kids[6], kids[7]
     for a in range(3):
         fl[g + 1, a], ss[g + 1, a], tw[g + 1, a], hh[g + 1, a] = cf[g, m, a], cs[g, m, a], ct[g, m, a], ch[g, m, a]
@@ -294,6 +346,7 @@ def _descend(node, kids, vnode, vkids, g, m, use_inverse):
             for a in range(3):
                 for i in range(vnode[x].shape[2]):
                     vnode[x][g + 1, a, i] = vkids[x][g, m, a, i]
+        node[7][g + 1] = kids[9][g, m]
 
 
 @njit(cache=True)
@@ -308,8 +361,8 @@ def ida_search(tables, start, views, limits):
     """
     big, moves, corners, inv = tables
     fl0, ss0, tw0, hh0, cp0, hc0 = start
-    node_budget, time_limit, max_length, n_axes, use_corners, use_inverse = limits
-    flags = (n_axes, use_corners, use_inverse)
+    node_budget, time_limit, max_length, n_axes, use_corners, use_inverse, rules = limits
+    flags = (n_axes, use_corners, use_inverse, rules, view_ud_bits(moves[4]))
     L = MAX_DEPTH + 1
     node = (
         np.zeros((L, 3), dtype=np.int64),
@@ -319,6 +372,7 @@ def ida_search(tables, start, views, limits):
         np.zeros(L, dtype=np.int64),
         np.zeros(L, dtype=np.int64),
         np.full(L, -1, dtype=np.int64),
+        np.zeros(L, dtype=np.int64),  # forbid bits: axes ruled out as the next move
     )
     kids = (
         np.zeros((L, N_MOVES), dtype=np.int64),
@@ -330,6 +384,7 @@ def ida_search(tables, start, views, limits):
         np.zeros((L, N_MOVES), dtype=np.int64),
         np.zeros((L, N_MOVES, 3), dtype=np.int64),
         np.zeros(L, dtype=np.int64),
+        np.zeros((L, N_MOVES), dtype=np.int64),  # the children's forbid bits
     )
     vnode = (
         np.zeros((L, 3, 8), dtype=np.int64),
@@ -343,11 +398,12 @@ def ida_search(tables, start, views, limits):
         np.zeros((L, N_MOVES, 3, 12), dtype=np.int64),
         np.zeros((L, N_MOVES, 3, 12), dtype=np.int64),
     )
-    fl, ss, tw, hh, cp, hc, mv = node
+    fl, ss, tw, hh, cp, hc, mv, forbid = node
     nk, ki = kids[1], kids[8]
     scratch = (np.zeros(N_MOVES, dtype=np.int64), np.zeros(N_MOVES, dtype=np.int64), np.zeros(N_MOVES, dtype=np.int64))
     work = (np.zeros(N_MOVES, dtype=np.int64), np.zeros(4, dtype=np.int64), scratch, vnode, vkids)
     h0 = hc0 if use_corners else 0
+    root_low = np.full(3, -1, dtype=np.int64)  # the root's inverse view bounds
     for a in range(3):
         fl[0, a], ss[0, a], tw[0, a] = fl0[a], ss0[a], tw0[a]
         hh[0, a] = hh0[a] if a < n_axes else 0
@@ -357,7 +413,8 @@ def ida_search(tables, start, views, limits):
                 vnode[x][0, a, i] = views[x][a, i]
         if use_inverse:
             f, s, t = inverse_coords(inv, vnode[0][0, a], vnode[1][0, a], vnode[2][0, a], vnode[3][0, a])
-            h0 = max(h0, _bound_of(big, inv, f, s, t))
+            root_low[a] = _bound_of(big, inv, f, s, t)
+            h0 = max(h0, root_low[a])
     cp[0], hc[0] = cp0, hc0
     nodes = np.int64(0)
     next_clock = CLOCK_EVERY
@@ -368,6 +425,12 @@ def ida_search(tables, start, views, limits):
                 return np.zeros(0, dtype=np.int64), nodes, STOP_COMPLETE, bound
             continue
         g = 0
+        forbid[0] = 0
+        for a in range(3):
+            if rules and root_low[a] == bound:
+                forbid[0] |= 1 << a
+        if rules and n_axes == N_AXES and hh[0, 0] == bound and hh[0, 1] == bound and hh[0, 2] == bound:
+            continue
         nodes += _expand(tables, node, kids, 0, bound, flags, work)
         while g >= 0:
             if ki[g] >= nk[g]:
