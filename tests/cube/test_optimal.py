@@ -220,7 +220,7 @@ def test_cli_solves_optimally(tiny_dir, capsys):
 
 @pytest.fixture(scope="module")
 def tiny_bound(tiny, tmp_path_factory):
-    """The tiny table's bound table (near entries marked), built once for the module."""
+    """The tiny table's bound table (exact near solved), built once for the module."""
     from puzzlesearch.cube.optimal_bound import build_bound, load_bound
 
     folder = tmp_path_factory.mktemp("optimal_tiny_bound")
@@ -242,7 +242,30 @@ def test_inverse_coordinates_equal_those_of_the_inverse_cube():
             assert inverse_coords(inv, *(v[a] for v in views)) == (fl[a], ss[a], tw[a])
 
 
-def test_bound_table_is_a_lower_bound_exact_above_near(tiny, tiny_bound):
+def test_incremental_inverse_coordinates_of_children():
+    """The kernel's per-child update (only the turned face's cubies) = the inverse of the child cube."""
+    from puzzlesearch.cube.cubie import MOVE_CO, MOVE_CP, MOVE_EO, MOVE_EP
+    from puzzlesearch.cube.optimal import _inverse_luts, _views, axis_coords
+    from puzzlesearch.cube.optimal_search_kernels import _child_inverse, face_positions, inverse_coords
+    from puzzlesearch.cube.symmetry import MOVE_CONJ, SYM_MULT, URF3
+
+    rng = random.Random(1415)
+    cubie_moves = tuple(np.asarray(x, dtype=np.int64) for x in (MOVE_CP, MOVE_CO, MOVE_EP, MOVE_EO))
+    inv = (np.zeros(1, np.uint8), np.zeros(4, np.int64), cubie_moves, _inverse_luts())
+    faces = face_positions(cubie_moves[0], cubie_moves[2])
+    axis_moves = np.array([MOVE_CONJ[s] for s in (0, URF3, int(SYM_MULT[URF3, URF3]))], dtype=np.int64)
+    for _ in range(20):
+        cube = SOLVED.apply([rng.randrange(K.N_MOVES) for _ in range(30)])
+        views = _views(cube)
+        vinv = np.array([[inverse_coords(inv, *(v[a] for v in views))] for a in range(3)], dtype=np.int64)
+        view = (*(v[None] for v in views), vinv.reshape(1, 3, 3))
+        for m in range(K.N_MOVES):
+            fl, ss, tw = axis_coords(cube.apply([m]).inverse())
+            for a in range(3):
+                assert _child_inverse(inv, faces, view, 0, a, axis_moves[a, m]) == (fl[a], ss[a], tw[a])
+
+
+def test_bound_table_is_exact_near_and_a_lower_bound_beyond(tiny, tiny_bound):
     from puzzlesearch.cube.optimal import _inverse_luts
     from puzzlesearch.cube.optimal_search_kernels import _bound_of
 
@@ -254,7 +277,7 @@ def test_bound_table_is_a_lower_bound_exact_above_near(tiny, tiny_bound):
     for x in range(0, len(dist), 7):
         e, t = divmod(x, K.N_TWIST)
         lower = _bound_of(big, inv, 0, e * K.N_SLICE_PERM, t)
-        assert lower == (0 if dist[x] <= near else dist[x] if dist[x] <= near + 3 else lower)
+        assert lower == (dist[x] if dist[x] <= near + 3 else lower)  # independent BFS distances
         assert lower <= dist[x]
 
 

@@ -156,19 +156,52 @@ def _axis_stage(big, moves, node, kids, cand, n, g, a, togo, scratch):
 
 
 @njit(cache=True)
-def _view_child(inv, vnode, vkids, g, m, a, mm):
-    """Cubie state of child m seen in axis a: the parent's view followed by move mm."""
+def face_positions(mcp, mep):
+    """Per move, the 4 corner and the 4 edge positions it changes (its face's)."""
+    fc = np.zeros((mcp.shape[0], 4), dtype=np.int64)
+    fe = np.zeros((mep.shape[0], 4), dtype=np.int64)
+    for mm in range(mcp.shape[0]):
+        k = 0
+        for i in range(mcp.shape[1]):
+            if mcp[mm, i] != i:
+                fc[mm, k] = i
+                k += 1
+        k = 0
+        for i in range(mep.shape[1]):
+            if mep[mm, i] != i:
+                fe[mm, k] = i
+                k += 1
+    return fc, fe
+
+
+@njit(cache=True)
+def _child_inverse(inv, faces, view, g, a, mm):
+    """(flip, sorted slice, twist) of the inverse of child mm of the depth-g view a, from the parent's.
+
+    Only the turned face's 4 corners and 4 edges change: their terms of the inverse's twist and
+    flip are swapped; the sorted slice is ranked from the child's edges at positions 8..11.
+    """
     mcp, mco, mep, meo = inv[2]
-    vcp, vco, vep, veo = vnode
-    kcp, kco, kep, keo = vkids
-    for i in range(8):
+    pow3, pow2, mask_rank, perm4 = inv[3]
+    vcp, vco, vep, veo, vinv = view
+    fc, fe = faces
+    fl, tw = vinv[g, a, 0], vinv[g, a, 2]
+    for q in range(4):
+        i = fc[mm, q]
         j = mcp[mm, i]
-        kcp[g, m, a, i] = vcp[g, a, j]
-        kco[g, m, a, i] = (vco[g, a, j] + mco[mm, i]) % 3
-    for i in range(12):
+        tw += ((3 - (vco[g, a, j] + mco[mm, i]) % 3) % 3) * pow3[vcp[g, a, j]]
+        tw -= ((3 - vco[g, a, i]) % 3) * pow3[vcp[g, a, i]]
+    for q in range(4):
+        i = fe[mm, q]
         j = mep[mm, i]
-        kep[g, m, a, i] = vep[g, a, j]
-        keo[g, m, a, i] = veo[g, a, j] ^ meo[mm, i]
+        fl += (veo[g, a, j] ^ meo[mm, i]) * pow2[vep[g, a, j]] - veo[g, a, i] * pow2[vep[g, a, i]]
+    e8, e9, e10, e11 = vep[g, a, mep[mm, 8]], vep[g, a, mep[mm, 9]], vep[g, a, mep[mm, 10]], vep[g, a, mep[mm, 11]]
+    mask = (1 << e8) | (1 << e9) | (1 << e10) | (1 << e11)
+    code = 0
+    for i, p in ((0, e8), (1, e9), (2, e10), (3, e11)):
+        slot = (e8 < p) + (e9 < p) + (e10 < p) + (e11 < p)
+        code += i << (2 * (3 - slot))
+    return fl, mask_rank[mask] * 24 + perm4[code], tw
 
 
 @njit(cache=True)
@@ -204,11 +237,11 @@ def _bound_of(big, inv, fl, ss, tw):
     class_sym, twist_conj, slice_div, flip_mod = big[0], big[1], big[3], big[4]
     c = np.int64(class_sym[(ss // slice_div) * flip_mod + fl % flip_mod])
     i = (c >> 4) * twist_conj.shape[0] + twist_conj[tw, c & 15]
-    return inv[1][(inv[0][i >> 2] >> ((i & 3) << 1)) & 3]
+    return inv[1][(inv[0][i >> 1] >> ((i & 1) << 2)) & 15]
 
 
 @njit(cache=True)
-def _inverse_stage(big, moves, inv, vnode, vkids, forbid, cand, n, g, a, togo, rules, scratch):
+def _inverse_stage(big, moves, inv, faces, view, kinv, forbid, cand, n, g, a, togo, rules, scratch):
     """Keep the candidates whose inverse, seen in axis a, has a bound below togo; the number kept.
 
     With the axis rules, a bound of exactly togo - 1 rules axis a out as the child's next move.
@@ -220,8 +253,8 @@ def _inverse_stage(big, moves, inv, vnode, vkids, forbid, cand, n, g, a, togo, r
     n_twist = twist_conj.shape[0]
     for k in range(n):
         m = cand[k]
-        _view_child(inv, vnode, vkids, g, m, a, axis_moves[a, m])
-        fl, ss, tw = inverse_coords(inv, vkids[0][g, m, a], vkids[1][g, m, a], vkids[2][g, m, a], vkids[3][g, m, a])
+        fl, ss, tw = _child_inverse(inv, faces, view, g, a, axis_moves[a, m])
+        kinv[g, m, a, 0], kinv[g, m, a, 1], kinv[g, m, a, 2] = fl, ss, tw
         idx[k] = (ss // slice_div) * flip_mod + fl % flip_mod
         tws[k] = tw
     for k in range(n):
@@ -230,10 +263,10 @@ def _inverse_stage(big, moves, inv, vnode, vkids, forbid, cand, n, g, a, togo, r
         c = val[k]
         idx[k] = (c >> 4) * n_twist + twist_conj[tws[k], c & 15]
     for k in range(n):
-        val[k] = btable[idx[k] >> 2]
+        val[k] = btable[idx[k] >> 1]
     j = 0
     for k in range(n):
-        low = lower[(val[k] >> ((idx[k] & 3) << 1)) & 3]
+        low = lower[(val[k] >> ((idx[k] & 1) << 2)) & 15]
         if low < togo:
             m = cand[k]
             if rules and low == togo - 1:  # no path of togo - 1 moves starts on this axis
@@ -277,7 +310,7 @@ def _expand(tables, node, kids, g, bound, flags, work):
     """List the children of the node at depth g that fit in the bound; returns children generated."""
     big, moves, corners, inv = tables
     n_axes, use_corners, use_inverse, rules, ud_bits = flags
-    cand, order, scratch, vnode, vkids = work
+    cand, order, scratch, view, kinv, faces = work
     mv = node[6]
     kid_moves, nk, ki = kids[0], kids[1], kids[8]
     prev = mv[g]
@@ -319,7 +352,7 @@ def _expand(tables, node, kids, g, bound, flags, work):
             for a in range(3):
                 if n == 0:
                     break
-                n = _inverse_stage(big, moves, inv, vnode, vkids, kids[9], cand, n, g, a, togo, rules, scratch)
+                n = _inverse_stage(big, moves, inv, faces, view, kinv, kids[9], cand, n, g, a, togo, rules, scratch)
         if n > 0:
             for a in range(n_axes, 3):  # axes not looked up: coordinates only (the solved test)
                 _axis_coords(moves, node, kids, cand, n, g, a)
@@ -334,18 +367,28 @@ def _expand(tables, node, kids, g, bound, flags, work):
 
 
 @njit(cache=True)
-def _descend(node, kids, vnode, vkids, g, m, use_inverse):
-    """Copy child m of the node at depth g into depth g + 1."""
+def _descend(node, kids, g, m, inv, axis_moves, view, kinv, use_inverse):
+    """Copy child m of the node at depth g into depth g + 1 (with the inverse: its views' cubies)."""
     fl, ss, tw, hh, cp, hc, mv = node[:7]
     cf, cs, ct, ccp, chc, ch = kids[2], kids[3], kids[4], kids[5], kids[6], kids[7]
     for a in range(3):
         fl[g + 1, a], ss[g + 1, a], tw[g + 1, a], hh[g + 1, a] = cf[g, m, a], cs[g, m, a], ct[g, m, a], ch[g, m, a]
     cp[g + 1], hc[g + 1], mv[g + 1] = ccp[g, m], chc[g, m], m
     if use_inverse:
-        for x in range(4):
-            for a in range(3):
-                for i in range(vnode[x].shape[2]):
-                    vnode[x][g + 1, a, i] = vkids[x][g, m, a, i]
+        mcp, mco, mep, meo = inv[2]
+        vcp, vco, vep, veo, vinv = view
+        for a in range(3):
+            mm = axis_moves[a, m]
+            for i in range(8):
+                j = mcp[mm, i]
+                vcp[g + 1, a, i] = vcp[g, a, j]
+                vco[g + 1, a, i] = (vco[g, a, j] + mco[mm, i]) % 3
+            for i in range(12):
+                j = mep[mm, i]
+                vep[g + 1, a, i] = vep[g, a, j]
+                veo[g + 1, a, i] = veo[g, a, j] ^ meo[mm, i]
+            for x in range(3):
+                vinv[g + 1, a, x] = kinv[g, m, a, x]
         node[7][g + 1] = kids[9][g, m]
 
 
@@ -386,22 +429,20 @@ def ida_search(tables, start, views, limits):
         np.zeros(L, dtype=np.int64),
         np.zeros((L, N_MOVES), dtype=np.int64),  # the children's forbid bits
     )
-    vnode = (
+    vnode = (  # cubies of the 3 axis views and their inverses' (flip, sorted slice, twist)
         np.zeros((L, 3, 8), dtype=np.int64),
         np.zeros((L, 3, 8), dtype=np.int64),
         np.zeros((L, 3, 12), dtype=np.int64),
         np.zeros((L, 3, 12), dtype=np.int64),
     )
-    vkids = (
-        np.zeros((L, N_MOVES, 3, 8), dtype=np.int64),
-        np.zeros((L, N_MOVES, 3, 8), dtype=np.int64),
-        np.zeros((L, N_MOVES, 3, 12), dtype=np.int64),
-        np.zeros((L, N_MOVES, 3, 12), dtype=np.int64),
-    )
+    vinv = np.zeros((L, 3, 3), dtype=np.int64)
+    view = (vnode[0], vnode[1], vnode[2], vnode[3], vinv)
+    kinv = np.zeros((L, N_MOVES, 3, 3), dtype=np.int64)  # the children's inverse coordinates
     fl, ss, tw, hh, cp, hc, mv, forbid = node
     nk, ki = kids[1], kids[8]
     scratch = (np.zeros(N_MOVES, dtype=np.int64), np.zeros(N_MOVES, dtype=np.int64), np.zeros(N_MOVES, dtype=np.int64))
-    work = (np.zeros(N_MOVES, dtype=np.int64), np.zeros(4, dtype=np.int64), scratch, vnode, vkids)
+    faces = face_positions(inv[2][0], inv[2][2])
+    work = (np.zeros(N_MOVES, dtype=np.int64), np.zeros(4, dtype=np.int64), scratch, view, kinv, faces)
     h0 = hc0 if use_corners else 0
     root_low = np.full(3, -1, dtype=np.int64)  # the root's inverse view bounds
     for a in range(3):
@@ -413,6 +454,7 @@ def ida_search(tables, start, views, limits):
                 vnode[x][0, a, i] = views[x][a, i]
         if use_inverse:
             f, s, t = inverse_coords(inv, vnode[0][0, a], vnode[1][0, a], vnode[2][0, a], vnode[3][0, a])
+            vinv[0, a, 0], vinv[0, a, 1], vinv[0, a, 2] = f, s, t
             root_low[a] = _bound_of(big, inv, f, s, t)
             h0 = max(h0, root_low[a])
     cp[0], hc[0] = cp0, hc0
@@ -438,7 +480,7 @@ def ida_search(tables, start, views, limits):
                 continue
             m = kids[0][g, ki[g]]
             ki[g] += 1
-            _descend(node, kids, vnode, vkids, g, m, use_inverse)
+            _descend(node, kids, g, m, inv, moves[4], view, kinv, use_inverse)
             g += 1
             if g == bound:
                 return mv[1 : g + 1].copy(), nodes, STOP_COMPLETE, bound
