@@ -369,8 +369,8 @@ CUBE_OPT_CODE = ["cube/constants.py", "cube/cubie.py", "cube/coords.py", "cube/s
 CUBE_OPT_CODE += ["cube/optimal_tables.py", "cube/optimal_kernels.py"]
 CUBE_OPT_BOUND_CODE = CUBE_OPT_CODE + ["cube/optimal_bound.py", "cube/optimal_bound_kernels.py"]
 CUBE_OPT_MEM_MB = {"full": 3000, "small": MEM_MB, "tiny": MEM_MB}  # full: ~1.1 GB measured peak
-CUBE_OPT_SOLVE_MEM_MB = {"full": 5000, "small": MEM_MB, "tiny": MEM_MB}  # full: big + bound table, ~2.7 GB
-CUBE_OPT_BOUND_MEM_MB = {"full": 5000, "small": MEM_MB, "tiny": MEM_MB}  # full: ~3.1 GB measured peak
+CUBE_OPT_SOLVE_MEM_MB = {"full": 4000, "small": MEM_MB, "tiny": MEM_MB}  # full: big + bound table, ~2 GB
+CUBE_OPT_BOUND_MEM_MB = {"full": 4000, "small": MEM_MB, "tiny": MEM_MB}  # full: ~2.3 GB measured peak
 CUBE_OPT_BUILD_MINUTES = {"full": 120, "small": 10, "tiny": STARTUP_MINUTES}
 
 

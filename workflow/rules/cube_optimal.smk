@@ -1,7 +1,7 @@
 # Rubik's cube, optimal solver (non-default: `snakemake cube_optimal_all`): the pruning table
 # (flip x sorted E slice classes x twist, 2 bits an entry; its .json manifest records size,
 # build seconds and the depth distribution) -> its bound table (the same entries with those
-# exact near solved, 4 bits an entry, read as lower bounds without a parent: the inverse look-ups)
+# near solved marked, so they read as lower bounds without a parent: the inverse look-ups)
 # -> the first N cubes of a test set solved
 # optimally (every answer verified; nodes and milliseconds per cube in the Parquet table).
 # Helpers: common.smk (`# ---- Cube optimal`). Measured: the full table 1,027 s on one core

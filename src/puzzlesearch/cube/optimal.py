@@ -148,7 +148,7 @@ def _batched_search(cube: CubieCube, st: SearchTables, data: tuple, views, optio
         corners, hc = (np.zeros(1, dtype=np.uint8), 1), 0
     use_inverse = bool(options.inverse and st.bound is not None)
     bound = st.bound.table if use_inverse else np.zeros(1, dtype=np.uint8)
-    lower = st.bound.lower if use_inverse else np.zeros(16, dtype=np.int64)
+    lower = st.bound.lower if use_inverse else np.zeros(4, dtype=np.int64)
     cubie_moves = tuple(np.asarray(x, dtype=np.int64) for x in (MOVE_CP, MOVE_CO, MOVE_EP, MOVE_EO))
     inv = (bound, lower, cubie_moves, _inverse_luts())
     big = (data[0], data[2], data[3], data[9], data[10])

@@ -1,14 +1,14 @@
-"""The optimal solver's bound table: the big table read without a parent.
+"""The optimal solver's bound table: the big table read without a parent, for inverse look-ups.
 
 The big table (optimal_tables) stores distances mod 3, decoded from the parent's exact
-distance along a search path. A position that is not one move from its parent's (the
-inverse position, or a position with a turn put in front) needs a plain lower bound. The
-bound table holds 4 bits an entry: the exact distance of every entry within near_depth
-(max depth - 5) of solved, else the smallest distance above near_depth with the entry's
-residue mod 3 (full: 9, 10 or 11; exact but for the 0.3% of entries at 12 and 13). Twice
-the big table's size (full: ~1.67 GB), built from it in about half a minute; its manifest
-records the big table's sha256 and the number of entries per near level (checked against
-the big table's distribution).
+distance along a search path. The inverse of a node's position is not one move from the
+inverse of its parent's, so its look-up needs a plain lower bound. The bound table is the
+big table with every entry at distance <= near_depth (max depth - 5) set to 3: an entry
+then reads as the smallest distance above near_depth with its residue mod 3 (full: 9, 10
+or 11; exact but for the 0.3% of entries at 12 and 13), and 3 as 0. Same size as the big
+table (full: ~833 MB), built from it in about a minute; its manifest records the big
+table's sha256 and the number of entries per near level (checked against the big table's
+distribution).
 
 Files: optimal_<variant>_bound.npy and optimal_<variant>_bound.json, in the big table's folder.
 """
@@ -28,7 +28,7 @@ from puzzlesearch.errors import PuzzleError
 from puzzlesearch.io import write_npy
 from puzzlesearch.progress import log
 
-MANIFEST_KIND = "cube-optimal-bound-4bit"  # the earlier 2-bit bound tables are refused as foreign
+MANIFEST_KIND = "cube-optimal-bound"
 NEAR_MARGIN = 5  # near_depth = the big table's max depth - this (full: 13 - 5 = 8)
 
 
@@ -37,19 +37,17 @@ class BoundTable:
     """A verified bound table and its entry -> lower bound map."""
 
     variant: str
-    table: np.ndarray  # uint8, packed 4-bit entries (entry i: byte i >> 1, low nibble first)
-    lower: np.ndarray  # int64 (16,): lower bound of each entry value (the value itself)
+    table: np.ndarray  # uint8, packed 2-bit entries
+    lower: np.ndarray  # int64 (4,): lower bound of entry values 0..3
     meta: dict
 
 
-def far_bounds(near_depth: int) -> np.ndarray:
-    """Mod-3 entry -> the smallest distance > near_depth with that residue (an entry beyond near_depth)."""
-    return np.array([near_depth + 1 + (v - near_depth - 1) % 3 for v in range(3)], dtype=np.int64)
-
-
-def lower_bounds() -> np.ndarray:
-    """Bound-table entry -> lower bound: the entry itself."""
-    return np.arange(16, dtype=np.int64)
+def lower_bounds(near_depth: int) -> np.ndarray:
+    """Entry value -> lower bound: the smallest distance > near_depth with that residue mod 3; 3 -> 0."""
+    out = np.zeros(4, dtype=np.int64)
+    for v in range(3):
+        out[v] = near_depth + 1 + (v - near_depth - 1) % 3
+    return out
 
 
 def near_depth_of(big: OptimalTable) -> int:
@@ -65,18 +63,17 @@ def manifest_path(table_dir, variant: str) -> Path:
 
 
 def build_bound(big: OptimalTable, out_dir) -> dict:
-    """Write the bound table of the big table and its manifest to out_dir."""
-    from puzzlesearch.cube.optimal_bound_kernels import fill_bounds
+    """Mark the near entries of a copy of the big table; write it and its manifest to out_dir."""
+    from puzzlesearch.cube.optimal_bound_kernels import mark_near
 
     t0 = time.perf_counter()
     variant, near = big.variant, near_depth_of(big)
     ct = coord_tables()
     c = big.classes
-    out = np.full((int(big.meta["entries"]) + 1) // 2, 255, dtype=np.uint8)
+    out = big.table.copy()
     sym_data = (c.rep, c.classidx, c.symidx, c.stab, ct.twist_conj)
     coord_moves = (flip_moves(variant), slice_moves(variant), ct.twist)
-    args = (sym_data, coord_moves, flip_mod(variant), near, far_bounds(near))
-    counts = [int(x) for x in fill_bounds(big.table, out, *args)]
+    counts = [int(x) for x in mark_near(big.table, out, sym_data, coord_moves, flip_mod(variant), near)]
     published = {int(d): int(n) for d, n in (p.split(":") for p in big.meta["distribution"].split())}
     if counts != [published[d] for d in range(near + 1)]:
         raise AssertionError(f"near levels {counts} disagree with the big table's distribution {published}")
@@ -115,10 +112,9 @@ def load_bound(table_dir, big: OptimalTable) -> BoundTable:
     if meta.get("big_table_sha256") != big.meta["manifest"]["files"][f"optimal_{variant}.npy"]["sha256"]:
         raise manifest.damaged(path, f"was made from another optimal_{variant}.npy")
     table = manifest.load_npy(path, meta)
-    want = ((int(big.meta["entries"]) + 1) // 2,)
-    if table.shape != want or table.dtype != np.uint8:
-        raise manifest.damaged(path, f"is {table.dtype} {table.shape}, expected uint8 {want}")
-    return BoundTable(variant, table, lower_bounds(), meta)
+    if table.shape != big.table.shape or table.dtype != np.uint8:
+        raise manifest.damaged(path, f"is {table.dtype} {table.shape}, expected uint8 {big.table.shape}")
+    return BoundTable(variant, table, lower_bounds(int(meta["near_depth"])), meta)
 
 
 def store_bound(big: OptimalTable, big_key: str) -> BoundTable:

@@ -1,12 +1,10 @@
-"""numba kernel of the optimal solver's bound table: exact distances near solved, 4 bits an entry.
+"""numba kernel of the optimal solver's bound table: mark the entries near solved.
 
-The bound table holds, per entry of the 2-bit mod-3 table (optimal_kernels), a distance that
-reads as a plain lower bound without the parent's distance: the exact distance for every
-entry within near_depth of solved, else the smallest distance above near_depth with the
-entry's residue mod 3 (full: 9, 10 or 11; exact but for the 0.3% of entries at 12 and 13).
-This is what a look-up needs when the position is not one move from its parent's (the
-inverse position, or a turn put in front): the mod-3 chain cannot be used there. Entry i
-sits in byte i >> 1, low nibble first.
+The bound table is the 2-bit mod-3 table (optimal_kernels) with every entry at distance
+<= near_depth overwritten by 3. What is left reads as a plain lower bound, without the
+parent's distance: 0 -> 9 (9 or 12), 1 -> 10 (10 or 13), 2 -> 11, 3 -> 0 (near solved).
+This is what a look-up of the inverse position needs: its distance is not within one move
+of its parent's, so the mod-3 chain cannot be used there.
 
 The near entries are found level by level from solved: level d+1 is every neighbour of
 level d whose mod-3 entry is (d+1) % 3 (a neighbour is at d-1, d or d+1), with its twins
@@ -20,24 +18,17 @@ from numba import njit
 
 from puzzlesearch.cube.optimal_kernels import N_MOVES, get_entry
 
-UNKNOWN = 15  # a bound-table nibble not yet written
-
-
-@njit(cache=True, inline="always")
-def get_bound(out, i):
-    """Entry i of a bound table (4 bits)."""
-    return (out[i >> 1] >> ((i & 1) << 2)) & 15
+NEAR = 3  # a bound-table entry near solved (lower bound 0)
 
 
 @njit(cache=True, inline="always")
 def _is_near(out, i):
-    return get_bound(out, i) != UNKNOWN
+    return ((out[i >> 2] >> ((i & 3) << 1)) & 3) == NEAR
 
 
 @njit(cache=True, inline="always")
-def _set(out, i, v):
-    sh = (i & 1) << 2
-    out[i >> 1] = (out[i >> 1] & np.uint8(~(15 << sh) & 255)) | np.uint8(v << sh)
+def _set_near(out, i):
+    out[i >> 2] |= np.uint8(NEAR << ((i & 3) << 1))
 
 
 @njit(cache=True)
@@ -52,14 +43,12 @@ def _push(buf, n, x):
 
 
 @njit(cache=True)
-def fill_bounds(table, out, sym_data, coord_moves, n_flip, near_depth, far):
-    """Write every entry of `out` (nibbles, all UNKNOWN): the exact distance up to near_depth,
-    else far[entry mod 3]; the number of entries per near level."""
+def mark_near(table, out, sym_data, coord_moves, n_flip, near_depth):
+    """Set every entry of `out` (a copy of `table`) at distance <= near_depth to NEAR; counts per level."""
     rep, classidx, symidx, stab, twist_conj = sym_data
     move_flip, move_slice, move_twist = coord_moves
     n_twist = move_twist.shape[0]
     n_sym = twist_conj.shape[1]
-    n_entries = rep.shape[0] * n_twist
     counts = np.zeros(near_depth + 1, dtype=np.int64)
     cur = np.empty(1024, dtype=np.int64)
     nc = 0
@@ -69,7 +58,7 @@ def fill_bounds(table, out, sym_data, coord_moves, n_flip, near_depth, far):
         if s == 0 or (stab[c0] >> s) & 1:
             i = c0 * n_twist + twist_conj[t0, s]
             if not _is_near(out, i):
-                _set(out, i, 0)
+                _set_near(out, i)
                 cur, nc = _push(cur, nc, i)
     counts[0] = nc
     for d in range(near_depth):
@@ -92,11 +81,8 @@ def fill_bounds(table, out, sym_data, coord_moves, n_flip, near_depth, far):
                     if s == 0 or (st >> s) & 1:
                         i = base2 + twist_conj[t2, s]
                         if not _is_near(out, i):
-                            _set(out, i, d + 1)
+                            _set_near(out, i)
                             nxt, nn = _push(nxt, nn, i)
         counts[d + 1] = nn
         cur, nc = nxt, nn
-    for i in range(n_entries):
-        if get_bound(out, i) == UNKNOWN:
-            _set(out, i, far[get_entry(table, i)])
     return counts

@@ -237,7 +237,7 @@ def _bound_of(big, inv, fl, ss, tw):
     class_sym, twist_conj, slice_div, flip_mod = big[0], big[1], big[3], big[4]
     c = np.int64(class_sym[(ss // slice_div) * flip_mod + fl % flip_mod])
     i = (c >> 4) * twist_conj.shape[0] + twist_conj[tw, c & 15]
-    return inv[1][(inv[0][i >> 1] >> ((i & 1) << 2)) & 15]
+    return inv[1][(inv[0][i >> 2] >> ((i & 3) << 1)) & 3]
 
 
 @njit(cache=True)
@@ -263,10 +263,10 @@ def _inverse_stage(big, moves, inv, faces, view, kinv, forbid, cand, n, g, a, to
         c = val[k]
         idx[k] = (c >> 4) * n_twist + twist_conj[tws[k], c & 15]
     for k in range(n):
-        val[k] = btable[idx[k] >> 1]
+        val[k] = btable[idx[k] >> 2]
     j = 0
     for k in range(n):
-        low = lower[(val[k] >> ((idx[k] & 1) << 2)) & 15]
+        low = lower[(val[k] >> ((idx[k] & 3) << 1)) & 3]
         if low < togo:
             m = cand[k]
             if rules and low == togo - 1:  # no path of togo - 1 moves starts on this axis
