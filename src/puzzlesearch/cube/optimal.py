@@ -153,7 +153,15 @@ def _batched_search(cube: CubieCube, st: SearchTables, data: tuple, views, optio
     inv = (bound, lower, cubie_moves, _inverse_luts())
     big = (data[0], data[2], data[3], data[9], data[10])
     moves = (data[4], data[5], data[6], data[7], axis_moves)
-    limits = (options.node_budget, options.time_limit, MAX_LENGTH, options.axes, use_corners, use_inverse, options.axis_rules)
+    limits = (
+        options.node_budget,
+        options.time_limit,
+        MAX_LENGTH,
+        options.axes,
+        use_corners,
+        use_inverse,
+        options.axis_rules,
+    )
     return ida_search((big, moves, corners, inv), (fl, ss, tw, hh, cp, hc), _views(cube), limits)
 
 

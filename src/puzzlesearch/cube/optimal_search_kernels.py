@@ -38,6 +38,7 @@ from puzzlesearch.cube.optimal_kernels import (
     STOP_NODES,
     STOP_TIME,
     _clock,
+    _next_depth,
 )
 
 CORNER_STAGE = 3  # stage ids 0..2: the axes; 3: the corner table
@@ -54,13 +55,6 @@ def view_ud_bits(axis_moves):
             if (axis_moves[a, m] // 3) % 3 == 0:
                 out[m] |= 1 << a
     return out
-
-
-@njit(cache=True, inline="always")
-def _next_depth(h, v):
-    """The child's distance from the parent's h and the child's mod-3 entry (h-1, h or h+1)."""
-    d = (v - h) % 3
-    return h if d == 0 else (h + 1 if d == 1 else h - 1)
 
 
 @njit(cache=True)
