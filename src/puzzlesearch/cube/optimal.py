@@ -10,6 +10,7 @@ deepening makes the first solution found a shortest one.
 
 from __future__ import annotations
 
+import functools
 import time
 from dataclasses import dataclass
 
@@ -105,6 +106,7 @@ def search(cube: CubieCube, tables, options: OptimalOptions) -> OptimalResult:
     return OptimalResult(tuple(int(m) for m in moves), int(nodes), STOP_NAMES[stop], seconds, int(bound))
 
 
+@functools.lru_cache(maxsize=1)
 def _inverse_luts() -> tuple:
     """Look-up tables of optimal_search_kernels.inverse_coords: 3^corner, 2^edge, slice mask rank, 4-perm rank."""
     from puzzlesearch.cube.coords import _MASK_RANK, all_perms, perm_rank
