@@ -363,6 +363,18 @@ def finish_tree(tree, n_nodes):
 
 
 @njit(cache=True)
+def _open_sum_node(tree, s, bound, stack, top, sums):
+    """Push a sum node's choice children on their cells' stacks (adding their bounds)."""
+    ch = tree[s, LINK]
+    while ch >= 0:
+        c = tree[ch, CELL]
+        stack[top[c]] = ch
+        top[c] += 1
+        sums[c] += bound[ch]
+        ch = tree[ch, SIBLING]
+
+
+@njit(cache=True)
 def orderly_search(tree, n_nodes, bound, slots, n_letters, order, min_score, boards, leaf_bounds, max_visits):
     """Branch and bound over the class in split order; (leaves, visits, complete).
 
@@ -386,14 +398,7 @@ def orderly_search(tree, n_nodes, bound, slots, n_letters, order, min_score, boa
     base = np.zeros(n + 1, dtype=np.int64)
     next_j = np.zeros(n + 1, dtype=np.int64)
     chosen = np.zeros(n, dtype=np.int64)
-    # the root: bank its points, push its choice children
-    ch = tree[0, LINK]
-    while ch >= 0:
-        c = tree[ch, CELL]
-        stack[top[c]] = ch
-        top[c] += 1
-        sums[c] += bound[ch]
-        ch = tree[ch, SIBLING]
+    _open_sum_node(tree, 0, bound, stack, top, sums)  # the root: push its choice children
     visits = 1
     leaves = 0
     if bound[0] < min_score:
@@ -421,13 +426,7 @@ def orderly_search(tree, n_nodes, bound, slots, n_letters, order, min_score, boa
                 continue
             s &= LOW32
             pts += tree[s, POINTS]
-            ch = tree[s, LINK]
-            while ch >= 0:
-                cc = tree[ch, CELL]
-                stack[top[cc]] = ch
-                top[cc] += 1
-                sums[cc] += bound[ch]
-                ch = tree[ch, SIBLING]
+            _open_sum_node(tree, s, bound, stack, top, sums)
         visits += 1
         chosen[c] = j
         b = pts
