@@ -17,8 +17,12 @@ Prints figures and ratios against baselines run in the same process:
 workflow/crossword/patterns/american15 (easy, stairs, medium, open) at the default quality
 floor (crossword.fill min_frequency and min_score): per pattern filled/seeds, mean/p95/max
 CPU seconds, mean nodes, mean and min entry quality (word score 0-100), for the fill and a
-baseline in the same run (the fill without this issue's improvements: AMERICAN_BASELINE)
+baseline in the same run (the fill without this issue's improvements: AMERICAN_BASELINE),
+the fill with the word-order settings before their retuning (PREVIOUS_DEFAULTS; skip with
+--no-previous; ratios of mean and p95 CPU seconds and mean nodes) and, on the first
+--engine-seeds seeds, the previous kernel (kernels.fill_bits: the same nodes and fills),
 beside the published figures of a pure-Python backjumping filler (score >= 50 list).
+Each line gives the node rate (nodes per CPU second).
 Runs on one core (numba kernels are single-threaded). Timings exclude kernel loading.
 """
 
@@ -127,6 +131,7 @@ PUBLISHED = {
     "open": "most open grid: unfilled in 150 s",
 }
 AMERICAN_BASELINE = {"backjump": False}  # the fill without conflict-directed backjumping (chronological)
+PREVIOUS_DEFAULTS = {"freq_weight": 1.0, "noise": 1.0}  # the fill's word order before the retuning (Nov 23)
 
 
 def fill_seed(pattern, tables, settings, seed, engine="trail"):
@@ -154,9 +159,11 @@ def american_line(label: str, rows: list[tuple]) -> str:
     quality = (
         f"entry quality mean {statistics.mean(r[3] for r in ok):.1f}, min {min(r[4] for r in ok):.0f}" if ok else ""
     )
+    rate = sum(r[2] for r in rows) / max(sum(secs), 1e-9)
     return (
         f"  {label:9s} filled {len(ok)}/{len(rows)}; s mean {statistics.mean(secs):.3f} p95 {p95(secs):.3f} "
-        f"max {max(secs):.3f}; nodes mean {statistics.mean(r[2] for r in rows):.0f}; {quality}"
+        f"max {max(secs):.3f}; nodes mean {statistics.mean(r[2] for r in rows):.0f} p95 "
+        f"{p95([r[2] for r in rows]):.0f} ({rate / 1e3:.1f}k nodes/s); {quality}"
         + (f"; unfilled: {', '.join(ends)}" if ends else "")
     )
 
@@ -170,6 +177,7 @@ def run_american(
     hard_nodes: int,
     engine_seeds: int = 0,
     names: tuple[str, ...] = AMERICAN_PATTERNS,
+    previous: bool = True,
 ) -> None:
     """The fill and its baseline over the American 15x15 patterns, seeds 0..n-1 each."""
     default = FillSettings()
@@ -194,6 +202,15 @@ def run_american(
         print(american_line("baseline", b_rows))
         mean, b_mean = statistics.mean(r[1] for r in rows), statistics.mean(r[1] for r in b_rows)
         print(f"  ratio baseline/fill mean CPU seconds {b_mean / mean:.1f}x")
+        if previous:  # the same kernel with the word-order settings before the retuning
+            p_rows = [fill_seed(pattern, tables, run.replace(**PREVIOUS_DEFAULTS), seed) for seed in range(n)]
+            print(american_line("previous", p_rows))
+            p_secs, secs = [r[1] for r in p_rows], [r[1] for r in rows]
+            print(
+                f"  ratio previous/fill CPU seconds: mean {statistics.mean(p_secs) / statistics.mean(secs):.1f}x, "
+                f"p95 {p95(p_secs) / p95(secs):.1f}x; nodes mean "
+                f"{statistics.mean(r[2] for r in p_rows) / statistics.mean(r[2] for r in rows):.1f}x"
+            )
         if engine_seeds:  # the previous search kernel (kernels.fill_bits): the same nodes and fills
             k = min(n, engine_seeds)
             o_rows = [fill_seed(pattern, tables, run, seed, engine="copy") for seed in range(k)]
@@ -222,6 +239,9 @@ def main() -> None:
     ap.add_argument("--hard-nodes", type=int, default=300_000, help="--american: node budget of stairs/open")
     ap.add_argument("--engine-seeds", type=int, default=20, help="--american: seeds also run on the old kernel")
     ap.add_argument("--only", help="--american: comma-separated patterns (default all)")
+    ap.add_argument(
+        "--no-previous", action="store_true", help=f"--american: skip the baseline with {PREVIOUS_DEFAULTS}"
+    )
     ap.add_argument("--root", help="project root holding results/ (default: a temporary folder)")
     args = ap.parse_args()
     root = Path(args.root) if args.root else Path(tempfile.mkdtemp(prefix="cwbench"))
@@ -238,6 +258,7 @@ def main() -> None:
             args.hard_nodes,
             args.engine_seeds,
             tuple(args.only.split(",")) if args.only else AMERICAN_PATTERNS,
+            not args.no_previous,
         )
         return
     tables = open_tables("en", config, root, args.gen_floor)

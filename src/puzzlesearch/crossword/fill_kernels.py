@@ -4,6 +4,9 @@ The same search as kernels.fill_bits (its tuples struct, words, state, work are
 documented there; the same seed visits the same nodes and gives the same fill), with
 cheaper nodes:
 - popcounts and bit scans are single instructions (puzzlesearch.bits);
+- a domain is filtered at a changed cell by the fewest letters of: the cell's allowed
+  letters, its excluded letters, or the letters it lost since the slot's last filter at
+  that cell (recorded where the cell narrows, `_note_removed`): mostly one to three letters;
 - a slot's letter support is read from its remaining words when they are few, else by
   scanning only the non-zero 64-bit words of its domain per (position, letter), stopping
   at the first hit;
@@ -60,6 +63,20 @@ def _nonzero_words(bits, off, nw, out):
 
 
 @njit(cache=True)
+def _domain_words(dom, off, nz, k, out):
+    """out[:n] = the word bits set in the non-zero domain words nz[:k] (from dom[off]); return n."""
+    n = 0
+    for a in range(k):
+        j = nz[a]
+        x = dom[off + j]
+        while x:
+            out[n] = j * 64 + lowest_bit(x)
+            x &= x - ONE
+            n += 1
+    return n
+
+
+@njit(cache=True)
 def _letters_of(mask, n_letters, out):
     """out[:k] = the letter codes in a cell mask; return k."""
     k = 0
@@ -71,8 +88,21 @@ def _letters_of(mask, n_letters, out):
 
 
 @njit(cache=True)
-def _filter_domain(s, dom, cell_mask, dirty, struct, words, letters):
-    """AND slot s's domain with the letters allowed in its dirty cells."""
+def _note_removed(t, q, gone, dirty, removed):
+    """Cell q of slot t lost the letters `gone`: add them to what its next filter removes
+    (a clean cell starts a new record: its domain agrees with the letters it had)."""
+    if (dirty[t] >> q) & 1:
+        removed[t, q] |= gone
+    else:
+        removed[t, q] = gone
+
+
+@njit(cache=True)
+def _filter_domain(s, dom, cell_mask, dirty, struct, words, letters, removed):
+    """AND slot s's domain with the letters allowed in its dirty cells.
+
+    A cell is filtered by the fewest letters of: its allowed letters (kept), its excluded
+    letters, or the letters it lost since its last filter (removed[s, p]; -1 unknown)."""
     slot_len, slot_cells, _, _ = struct
     _, slot_off, slot_nw, slot_pb, pos_bits, _, n_letters = words
     full = _full_mask(n_letters)
@@ -93,9 +123,15 @@ def _filter_domain(s, dom, cell_mask, dirty, struct, words, letters):
             for j in range(nw):
                 dom[off + j] &= pos_bits[b + j]
             continue
-        k_in = _letters_of(m, n_letters, letters)
-        keep = k_in <= n_letters - k_in  # filter by the fewer of the allowed or the excluded letters
-        if not keep:
+        k_in = popcount(m)
+        gone = removed[s, p]
+        keep = False
+        if gone >= 0 and popcount(gone) <= min(k_in, n_letters - k_in):
+            k_in = _letters_of(gone, n_letters, letters)
+        elif k_in <= n_letters - k_in:
+            k_in = _letters_of(m, n_letters, letters)
+            keep = True
+        else:
             k_in = _letters_of(full & ~m, n_letters, letters)
         for j in range(nw):
             x = dom[off + j]
@@ -116,7 +152,7 @@ def _support(s, n, todo, dom, cell_mask, struct, words, scratch):
     the non-zero domain words to the first hit."""
     slot_len, slot_cells, _, _ = struct
     slot_row0, slot_off, slot_nw, slot_pb, pos_bits, codes, n_letters = words
-    support, nz, letters, residue = scratch
+    support, nz, letters, residue, found, _ = scratch
     length = slot_len[s]
     nw = slot_nw[s]
     off = slot_off[s]
@@ -129,15 +165,11 @@ def _support(s, n, todo, dom, cell_mask, struct, words, scratch):
             scan += popcount(cell_mask[slot_cells[s, p]]) * min(k, SCAN_WORDS)
     if n * n_todo <= scan:  # read the letters off the words
         row0 = slot_row0[s]
-        for a in range(k):
-            j = nz[a]
-            x = dom[off + j]
-            while x:
-                i = j * 64 + lowest_bit(x)
-                x &= x - ONE
-                for p in range(length):
-                    if (todo >> p) & 1:
-                        support[p] |= np.int64(1) << np.int64(codes[row0 + i, p])
+        for a in range(_domain_words(dom, off, nz, k, found)):
+            row = row0 + found[a]
+            for p in range(length):
+                if (todo >> p) & 1:
+                    support[p] |= np.int64(1) << np.int64(codes[row, p])
         return
     stride = (n_letters + 1) * nw
     for p in range(length):
@@ -200,13 +232,13 @@ def _revise(s, level, state, work, struct, words, scratch):
     """Filter slot s's domain by its dirty cells; narrow its cells to supported letters.
 
     Returns -1 if the domain empties, else a bit mask of the positions whose cell lost letters."""
-    slot_len, slot_cells, _, _ = struct
+    slot_len, slot_cells, cross, cross_pos = struct
     _, slot_off, slot_nw, _, _, _, _ = words
     dom, cell_mask, count, _, trail, saved = state
     _, _, dirty, force, _, _ = work
     support = scratch[0]
     _save(s, level, dom, words, trail, saved)
-    _filter_domain(s, dom, cell_mask, dirty, struct, words, scratch[2])
+    _filter_domain(s, dom, cell_mask, dirty, struct, words, scratch[2], scratch[5])
     n = _bits_count(dom, slot_off[s], slot_nw[s])
     if n == 0:
         count[s] = 0
@@ -233,6 +265,8 @@ def _revise(s, level, state, work, struct, words, scratch):
         cell = slot_cells[s, p]
         new = cell_mask[cell] & support[p]
         if new != cell_mask[cell]:
+            if cross[s, p] >= 0:
+                _note_removed(cross[s, p], cross_pos[s, p], cell_mask[cell] & ~new, dirty, scratch[5])
             cell_mask[cell] = new
             changed |= 1 << p
     return changed
@@ -297,8 +331,10 @@ def _assign(s, i, level, state, work, struct, words, scratch):
         cell = slot_cells[s, p]
         m = np.int64(1) << np.int64(codes[row, p])
         if cell_mask[cell] != m:
-            cell_mask[cell] = m
             t = cross[s, p]
+            if t >= 0:
+                _note_removed(t, cross_pos[s, p], cell_mask[cell] & ~m, dirty, scratch[5])
+            cell_mask[cell] = m
             if t >= 0:
                 dirty[t] |= np.int64(1) << cross_pos[s, p]
                 why[t, lw] |= lbit
@@ -326,7 +362,7 @@ def _assign(s, i, level, state, work, struct, words, scratch):
 
 
 @njit(cache=True)
-def _crossing_counts(t, q, m, dom, count, words, counts_p, nz, letters):
+def _crossing_counts(t, q, m, dom, count, words, counts_p, nz, letters, found):
     """counts_p[c] = the words of crossing slot t with letter c at its position q, for
     the letters c of cell mask m (0 for the others)."""
     slot_row0, slot_off, slot_nw, slot_pb, pos_bits, codes, n_letters = words
@@ -337,13 +373,8 @@ def _crossing_counts(t, q, m, dom, count, words, counts_p, nz, letters):
     n_in = _letters_of(m, n_letters, letters)
     if count[t] <= n_in * k:  # read the letters off the words
         row0 = slot_row0[t]
-        for a in range(k):
-            j = nz[a]
-            x = dom[off + j]
-            while x:
-                i = j * 64 + lowest_bit(x)
-                x &= x - ONE
-                counts_p[codes[row0 + i, q]] += 1
+        for a in range(_domain_words(dom, off, nz, k, found)):
+            counts_p[codes[row0 + found[a], q]] += 1
         for c in range(n_letters + 1):
             if not (m >> c) & 1:
                 counts_p[c] = 0
@@ -371,7 +402,7 @@ def _order(s, state, assigned, struct, words, weights, noise, order_scratch, sta
     word_weight, weight = weights
     log_of, counts, scores, cand = order_scratch
     dom, cell_mask, count, _, _, _ = state
-    nz, letters = scratch[1], scratch[2]
+    nz, letters, found = scratch[1], scratch[2], scratch[4]
     length = slot_len[s]
     for p in range(length):
         t = cross[s, p]
@@ -379,7 +410,7 @@ def _order(s, state, assigned, struct, words, weights, noise, order_scratch, sta
             counts[p, :] = 1
             continue
         m = cell_mask[slot_cells[s, p]]
-        _crossing_counts(t, cross_pos[s, p], m, dom, count, words, counts[p], nz, letters)
+        _crossing_counts(t, cross_pos[s, p], m, dom, count, words, counts[p], nz, letters, found)
     n = 0
     off = slot_off[s]
     for j in range(slot_nw[s]):
@@ -464,6 +495,8 @@ def new_buffers(struct, words, n_cells):
         np.zeros(max_nw, dtype=np.int64),
         np.zeros(n_letters + 1, dtype=np.int64),
         np.zeros((n_slots, width, n_letters + 1), dtype=np.int64),
+        np.zeros(max_nw * 64, dtype=np.int64),
+        np.full((n_slots, width), -1, dtype=np.int64),  # per slot cell: letters lost since its last filter
     )
     total = total_nw * 64 + 64
     order_scratch = (
@@ -499,6 +532,7 @@ def start_state(struct, words, start, buffers, fail_count):
     saved[:] = -1
     trail[3][0] = 0
     work = _new_work(struct[0], fail_count)
+    scratch[5][:] = -1  # every cell dirty, its lost letters unknown
     failed = _propagate(n_slots, -2, (base[0], mask[0], count[0], why[0], trail, saved), work, struct, words, scratch)
     trail[3][0] = 0  # level 0's domains are the base: never undone
     saved[:] = -1
