@@ -7,19 +7,20 @@ import tempfile
 from pathlib import Path
 
 import pytest
+import yaml
 
+from puzzlesearch.config import validate_config
 from puzzlesearch.lexicon import open_lexicon
 
 PROJECT = Path(__file__).resolve().parents[1]
 SHARED = PROJECT.parent / "shared"
+# The config of the `project` fixture: the builtin English and Arabic word lists (crossword tests).
+PROJECT_CONFIG_TEXT = "lexicons:\n  default: builtin:en\n  arabic: {source: builtin:ar, alphabet: arabic}\n"
 
 # Interactive commands build into an artifact store; the tests use their own, never the
 # project's results/store or the user's cache (subprocesses inherit the variable).
 if not os.environ.get("PUZZLESEARCH_TEST_KEEP_STORE"):
     os.environ["PUZZLESEARCH_STORE"] = tempfile.mkdtemp(prefix="puzzlesearch-store-")
-# Snakemake's between-workflow output cache, used only by runs that pass pipeline_util.CUBE_TABLE_CACHE
-# (pipeline tests about something else than the cube tables get them built once per session).
-os.environ["SNAKEMAKE_OUTPUT_CACHE"] = tempfile.mkdtemp(prefix="puzzlesearch-smk-cache-")
 
 
 @pytest.fixture(scope="session")
@@ -52,3 +53,36 @@ def shared_lexicon(shared_dir, tmp_path_factory):
 def enable2k(shared_lexicon):
     """The ENABLE2K lexicon (words, dawg, boggle_dawg)."""
     return shared_lexicon("enable2k")
+
+
+@pytest.fixture(scope="session")
+def project(tmp_path_factory) -> Path:
+    """A temporary project root (empty Snakefile, config.yaml with the builtin word lists).
+
+    One per session: the crossword tests write only under its results/cli (tables go to the
+    session's artifact store), and test files that need another project define their own.
+    """
+    root = tmp_path_factory.mktemp("project")
+    (root / "Snakefile").write_text("")
+    (root / "config.yaml").write_text(PROJECT_CONFIG_TEXT)
+    return root
+
+
+@pytest.fixture(scope="session")
+def config() -> dict:
+    """The validated config of the `project` fixture (defaults filled in)."""
+    return validate_config(yaml.safe_load(PROJECT_CONFIG_TEXT))
+
+
+@pytest.fixture(scope="session")
+def cube_tables():
+    """Every cube move and pruning table, built once per session into the session's artifact store.
+
+    About 30 s on an idle machine, plus numba compilation; every later store user reuses the
+    build. PUZZLESEARCH_TEST_CUBE_TABLES=DIR uses a folder built before (verified like any
+    other) instead, to iterate on tests quickly.
+    """
+    from puzzlesearch.cube.tables import Tables, store_tables
+
+    given = os.environ.get("PUZZLESEARCH_TEST_CUBE_TABLES")
+    return Tables(given) if given else store_tables()

@@ -10,10 +10,7 @@ from pathlib import Path
 
 PROJECT = Path(__file__).resolve().parents[1]
 SNAKEMAKE = [sys.executable, "-m", "snakemake"]
-# Pipeline tests that need the cube tables but do not test how they are built take them from
-# Snakemake's output cache ($SNAKEMAKE_OUTPUT_CACHE, set per session by conftest): one build
-# per test session instead of one per project copy. Pass after the targets.
-CUBE_TABLE_CACHE = ("--cache", "cube_move_tables", "cube_prune_table")
+PUZZLESEARCH = [sys.executable, "-m", "puzzlesearch"]  # this checkout's (the editable install)
 TARGETS = [
     "results/lexicon/tiny/words.parquet",
     "results/lexicon/tiny/dawg.npz",
@@ -61,6 +58,24 @@ def copy_numba_cache(root: Path) -> None:
                 shutil.copy2(path, target / path.name)
 
 
+def warm_crossword_kernels(folder: Path) -> None:
+    """Compile the crossword kernels into this checkout's numba cache (one small numeric puzzle).
+
+    numba writes its cache beside the sources (cache=True) and copy_numba_cache hands it to
+    each project copy; a kernel the checkout has not compiled yet is compiled again by the
+    jobs of every copy (about 25 CPU s of a numeric puzzle run, on CI before test_crossword
+    has run). Run before copy_project; about 3 s when the cache is already warm.
+    """
+    out = subprocess.run(
+        [*PUZZLESEARCH, "crossword", "generate", "--lang", "num", "--size", "4", "--seeds", "1", "--quiet"]
+        + ["--max-pops", "2000", "--out", str(folder / "warm")],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+    )
+    assert out.returncode == 0, out.stderr[-3000:]
+
+
 def copy_project(root: Path) -> Path:
     """Copy Snakefile, workflow/ and src/ into root, with a config naming a tiny word list."""
     root.mkdir(parents=True, exist_ok=True)
@@ -75,6 +90,27 @@ def copy_project(root: Path) -> Path:
     config = config.replace("lexicons:\n", "lexicons:\n  tiny: tiny.txt\n", 1)
     (root / "config.yaml").write_text(config)
     return root
+
+
+def seed_cube_tables(root: Path, folder: str, built: Path, skip: tuple[str, ...] = ()) -> list[str]:
+    """Copy a built cube table folder's tables (.npy and .json, not manifest.parquet) into root/folder.
+
+    For pipeline tests about something else than building the tables: their build jobs take
+    tens of CPU seconds (prune_tp1_sym alone about 17 s), and `built` (the session's store
+    tables, the `cube_tables` fixture) holds byte-identical ones. The copies are new files
+    (mtime now), the prune tables after the tables they are built from, so Snakemake finds
+    them up to date (no metadata: only mtimes count) and runs the steps after them (the
+    folder's manifest.parquet, the solves) on them. `skip`: file stems to leave for the run.
+    Returns the stems copied.
+    """
+    target = root / folder
+    target.mkdir(parents=True, exist_ok=True)
+    stems = sorted({p.stem for p in Path(built).glob("*.npy")} - set(skip))
+    stems.sort(key=lambda stem: stem.startswith("prune_"))  # the move and symmetry tables first
+    for stem in stems:
+        for ext in (".npy", ".json"):
+            shutil.copyfile(Path(built) / f"{stem}{ext}", target / f"{stem}{ext}")
+    return stems
 
 
 # ---------------------------------------------------------------- robustness helpers (issue 11)

@@ -9,6 +9,7 @@ true best board is a bug), the published orderly bound of one ENABLE2K class (1,
 from __future__ import annotations
 
 import itertools
+import logging
 
 import numpy as np
 import polars as pl
@@ -267,8 +268,13 @@ def test_cli_prove_writes_and_resumes(tmp_path, capsys, caplog):
     boards = pl.read_parquet(out / "boards.parquet")
     assert boards.height == cert["boards_at_least_min_score"] > 0 and (boards["score"] >= 3).all()
     caplog.clear()
-    with caplog.at_level("INFO", logger="puzzlesearch"):
-        assert main(args) == 0
+    log = logging.getLogger("puzzlesearch")  # its own handler and propagate=False once the CLI ran
+    log.addHandler(caplog.handler)
+    try:
+        with caplog.at_level("INFO", logger="puzzlesearch"):
+            assert main(args) == 0
+    finally:
+        log.removeHandler(caplog.handler)
     again = capsys.readouterr()
     assert caplog.text.count("done before, reused") == 2 and again.out == first.out
 

@@ -33,26 +33,12 @@ from puzzlesearch.errors import PuzzleError
 from puzzlesearch.lexicon import open_lexicon
 
 PROJECT = Path(__file__).resolve().parents[1]
-CONFIG_TEXT = "lexicons:\n  default: builtin:en\n  arabic: {source: builtin:ar, alphabet: arabic}\n"
 
 
 # ---------------------------------------------------------------- fixtures
 
 
-@pytest.fixture(scope="session")
-def project(tmp_path_factory):
-    """A temporary project root (Snakefile and config.yaml with the builtin word lists)."""
-    root = tmp_path_factory.mktemp("cwproject")
-    (root / "Snakefile").write_text("")
-    (root / "config.yaml").write_text(CONFIG_TEXT)
-    return root
-
-
-@pytest.fixture(scope="session")
-def config(project):
-    return validate_config(
-        {"lexicons": {"default": "builtin:en", "arabic": {"source": "builtin:ar", "alphabet": "arabic"}}}
-    )
+# `project` and `config` (the builtin word lists) come from conftest.py
 
 
 @pytest.fixture(scope="session")

@@ -15,7 +15,6 @@ import polars as pl
 import pytest
 
 from puzzlesearch.cli import main
-from puzzlesearch.config import validate_config
 from puzzlesearch.crossword import clues, quality
 from puzzlesearch.crossword.fill import FillSettings, NoFill, fill
 from puzzlesearch.crossword.io import read_pattern
@@ -24,24 +23,10 @@ from puzzlesearch.crossword.tables import build_tables, load_tables, open_tables
 from puzzlesearch.lexicon import open_lexicon
 from puzzlesearch.lexicon.artifacts import WORDS_FILE
 
-CONFIG_TEXT = "lexicons:\n  default: builtin:en\n  arabic: {source: builtin:ar, alphabet: arabic}\n"
 SAMPLE_LENGTHS = (3, 4, 5, 6)
 
 
-@pytest.fixture(scope="module")
-def project(tmp_path_factory):
-    """A temporary project root (Snakefile and config.yaml with the builtin word lists)."""
-    root = tmp_path_factory.mktemp("clueproject")
-    (root / "Snakefile").write_text("")
-    (root / "config.yaml").write_text(CONFIG_TEXT)
-    return root
-
-
-@pytest.fixture(scope="module")
-def config():
-    return validate_config(
-        {"lexicons": {"default": "builtin:en", "arabic": {"source": "builtin:ar", "alphabet": "arabic"}}}
-    )
+# `project` and `config` (the builtin word lists) come from conftest.py
 
 
 @pytest.fixture(scope="module")

@@ -9,7 +9,7 @@ import zipfile
 import numpy as np
 import polars as pl
 import pytest
-from pipeline_util import CUBE_TABLE_CACHE, copy_project, snakemake
+from pipeline_util import copy_project, seed_cube_tables, snakemake
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 CATEGORIES = ("Boggle", "Spelling Bee", "Rubik's cube", "Crossword", "Benchmarks")
@@ -50,16 +50,21 @@ def small_config() -> dict:
 
 
 @pytest.fixture(scope="module")
-def run(tmp_path_factory):
-    """A small default run (every stage and the report figures), then both report files."""
+def run(tmp_path_factory, cube_tables):
+    """A small default run (every stage and the report figures), then both report files.
+
+    The cube tables are the session's store build (the same bytes the table rules write):
+    the run makes the folder's manifest and solves with them, and the report draws them.
+    """
     root = copy_project(tmp_path_factory.mktemp("report") / "p")
+    seed_cube_tables(root, small_config()["cube"]["tables"], cube_tables.dir)
     with open(root / "tiny.txt", "a") as fh:
         fh.write("\n".join(EXTRA_WORDS) + "\n")
     (root / "config.yaml").write_text(SMALL_CONFIG)
     from puzzlesearch.report.targets import FILL_BENCH_PATTERN
 
     (root / FILL_BENCH_PATTERN).write_text(FRAME)
-    out = snakemake(root, *CUBE_TABLE_CACHE, cores="2")
+    out = snakemake(root, cores="2")
     assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
     for name in ("report.html", "report.zip"):
         rep = snakemake(root, "--report", name)
