@@ -5,7 +5,7 @@ kernels.fill_bits, stays as engine "copy" for the benchmarks): each slot has a d
 of words (its length, at or above the tables' frequency and score floors, given letters
 respected) kept as a bitset over the words of its length, narrowed by ANDing per
 (position, letter) bitsets; each cell a set of allowed letters; arc consistency between
-crossing slots; the slot with the fewest words (popcount) per past failure is filled
+crossing slots; the slot with the fewest words (popcount) per sqrt(1 + past failures) is filled
 next, with its best words (word weight, that leave the crossings the most choices) first.
 A slot that runs out of words backjumps (conflict-directed, `backjump`) to the deepest
 decision that explains its failures. Restarts with a little randomness and Luby-sequence

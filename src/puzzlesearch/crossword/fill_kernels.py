@@ -2,7 +2,7 @@
 
 The same search as kernels.fill_bits (its tuples struct, words, state, work are
 documented there; the same seed visits the same nodes and gives the same fill), with
-cheaper nodes:
+cheaper nodes (the slot order, kernels._choose_slot, is shared: words per sqrt(1 + failures)):
 - popcounts and bit scans are single instructions (puzzlesearch.bits);
 - a domain is filtered at a changed cell by the fewest letters of: the cell's allowed
   letters, its excluded letters, or the letters it lost since the slot's last filter at
