@@ -333,15 +333,14 @@ def _assign(s, i, level, state, work, struct, words, scratch):
         if cell_mask[cell] != m:
             t = cross[s, p]
             if t >= 0:
-                _note_removed(t, cross_pos[s, p], cell_mask[cell] & ~m, dirty, scratch[5])
-            cell_mask[cell] = m
-            if t >= 0:
+                _note_removed(t, cross_pos[s, p], cell_mask[cell] & ~m, dirty, scratch[5])  # before t is dirty
                 dirty[t] |= np.int64(1) << cross_pos[s, p]
                 why[t, lw] |= lbit
                 if not inq[t]:
                     inq[t] = True
                     queue[qlen] = t
                     qlen += 1
+            cell_mask[cell] = m
     for t in range(slot_len.shape[0]):  # no repeats
         if t == s or slot_len[t] != slot_len[s] or slot_row0[t] != slot_row0[s]:
             continue
