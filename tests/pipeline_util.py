@@ -113,6 +113,20 @@ def seed_cube_tables(root: Path, folder: str, built: Path, skip: tuple[str, ...]
     return stems
 
 
+def build_some_cube_tables(root: Path, folder: str, built: Path, config: list[str]) -> list[str]:
+    """Let the rules build the move tables and one small prune table (th1) into root/folder,
+    then seed the other prune tables from `built` (seed_cube_tables); return the seeded stems.
+
+    The table rules really run on `folder` (paths, quoting), without paying the big builds."""
+    from puzzlesearch.cube.tables import move_table_files, prune_file
+
+    here = [str(p) for p in move_table_files(folder)] + [str(prune_file(folder, "th1"))]
+    out = snakemake(root, *here, "--config", *config, cores="2")
+    assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
+    assert all((root / p).is_file() for p in here)
+    return seed_cube_tables(root, folder, built, skip=tuple(Path(p).stem for p in here))
+
+
 # ---------------------------------------------------------------- robustness helpers (issue 11)
 
 SHARED = PROJECT.parent / "shared"

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import polars as pl
 import pytest
-from pipeline_util import PROJECT, copy_project, seed_cube_tables, snakemake
+from pipeline_util import PROJECT, build_some_cube_tables, copy_project, snakemake
 
 RULES = sorted((PROJECT / "workflow" / "rules").glob("*.smk"))
 UNQUOTED_OK = {"PS"}  # the command itself: built with q() in common.smk
@@ -124,8 +124,6 @@ def test_word_list_with_hostile_name_builds(tmp_path):
 
 
 def test_cube_tables_and_test_set_paths_are_data(tmp_path, cube_tables):
-    from puzzlesearch.cube.tables import move_table_files, prune_file
-
     root = copy_project(tmp_path / "p")
     tables = f"results/cube/t;touch {CANARY};"  # a table folder that is a command if unquoted
     (root / "my cubes").mkdir()
@@ -137,10 +135,8 @@ def test_cube_tables_and_test_set_paths_are_data(tmp_path, cube_tables):
     ]
     # The move tables and one small prune table are built at the hostile path by the rules;
     # the other prune tables (tens of CPU seconds, the same bytes) come from the session's store.
-    built_here = [str(p) for p in move_table_files(tables)] + [str(prune_file(tables, "th1"))]
-    run(root, *built_here, "--config", *config)
+    build_some_cube_tables(root, tables, cube_tables.dir, config)
     no_canary(tmp_path)
-    seed_cube_tables(root, tables, cube_tables.dir, skip=[Path(p).stem for p in built_here])
     run(root, "results/cube/twophase/spaced.parquet", "--config", *config)
     no_canary(tmp_path)
     assert any((root / tables).glob("*.npy")), "no table under the configured folder"

@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import polars as pl
-from pipeline_util import copy_project, planned_rules, seed_cube_tables, snakemake
+from pipeline_util import build_some_cube_tables, copy_project, planned_rules, snakemake
 
 from puzzlesearch.cube.cubie import SOLVED, parse_cube, parse_moves
-from puzzlesearch.cube.tables import move_table_files, prune_file
 
 INJECTED = "results/cube/t;touch X;"  # before: `cube.tables` reached the shell unquoted and ran `touch X`
 SPACED = "my cubes/it's a set.txt"
@@ -17,7 +14,6 @@ LINES = [
     "UF UR UB UL DF DR DB DL FR FL BR BL UFR URB UBL ULF DRF DFL DLB DBR",
     "RU LF UB DR DL BL UL FU BD RF BR FD LDF LBD FUL RFD UFR RDB UBL RBU",
 ]
-BUILT_HERE = "th1"  # the prune table this run builds itself (2 048 entries); the others are seeded
 
 
 def cube_config(**twophase) -> list[str]:
@@ -34,13 +30,9 @@ def test_quoted_paths_and_per_solver_settings(tmp_path, cube_tables):
     (root / "my cubes").mkdir()
     (root / SPACED).write_text("# three cubes\n" + "\n".join(LINES) + "\n")
     # Every cube rule runs on the injected folder: the move tables and one prune table are built
-    # here (no output cache: the jobs really run); the other prune tables, tens of CPU seconds to
-    # build and the same bytes, come from the session's store, then manifest and solves run.
-    built_here = [str(p) for p in move_table_files(INJECTED)] + [str(prune_file(INJECTED, BUILT_HERE))]
-    out = snakemake(root, *built_here, "--config", *cube_config(), cores="2")
-    assert out.returncode == 0, out.stdout + out.stderr
-    assert all((root / p).is_file() for p in built_here)
-    seeded = seed_cube_tables(root, INJECTED, cube_tables.dir, skip=[Path(p).stem for p in built_here])
+    # there by the rules; the other prune tables, tens of CPU seconds to build and the same bytes,
+    # come from the session's store, then manifest and solves run.
+    seeded = build_some_cube_tables(root, INJECTED, cube_tables.dir, cube_config())
     assert seeded and all(stem.startswith("prune_") for stem in seeded)
     targets = [f"results/cube/{s}/spaced.parquet" for s in ("thistlethwaite", "twophase")]
     out = snakemake(root, *targets, "--config", *cube_config(), cores="2")
