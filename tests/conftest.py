@@ -18,9 +18,16 @@ SHARED = PROJECT.parent / "shared"
 PROJECT_CONFIG_TEXT = "lexicons:\n  default: builtin:en\n  arabic: {source: builtin:ar, alphabet: arabic}\n"
 
 # Interactive commands build into an artifact store; the tests use their own, never the
-# project's results/store or the user's cache (subprocesses inherit the variable).
+# project's results/store or the user's cache (subprocesses inherit the variable). The
+# pytest-xdist workers of one run share one store (its lock builds each table once).
 if not os.environ.get("PUZZLESEARCH_TEST_KEEP_STORE"):
-    os.environ["PUZZLESEARCH_STORE"] = tempfile.mkdtemp(prefix="puzzlesearch-store-")
+    run_id = os.environ.get("PYTEST_XDIST_TESTRUNUID")
+    if run_id:
+        store = Path(tempfile.gettempdir()) / f"puzzlesearch-store-{run_id}"
+        store.mkdir(exist_ok=True)
+    else:
+        store = Path(tempfile.mkdtemp(prefix="puzzlesearch-store-"))
+    os.environ["PUZZLESEARCH_STORE"] = str(store)
 
 
 @pytest.fixture(scope="session")
