@@ -2,7 +2,8 @@
 
 The same search as kernels.fill_bits (its tuples struct, words, state, work are
 documented there; the same seed visits the same nodes and gives the same fill), with
-cheaper nodes (the slot order, kernels._choose_slot, is shared: words per sqrt(1 + failures)):
+cheaper nodes (the slot order, kernels._choose_slot, is shared: words per sqrt(1 + failures) per
+(1 + open crossings)):
 - popcounts and bit scans are single instructions (puzzlesearch.bits);
 - a domain is filtered at a changed cell by the fewest letters of: the cell's allowed
   letters, its excluded letters, or the letters it lost since the slot's last filter at
@@ -584,7 +585,7 @@ def fill_search(struct, words, weights, buffers, fail_count, out_word, run):
         if descend:
             if last_conflict >= 0 and assigned[last_conflict]:
                 last_conflict = -1
-            best = _choose_slot(count[level], work, slot_len, last_conflict)
+            best = _choose_slot(count[level], work, slot_len, last_conflict, cross)
             state = (dom, mask[level], count[level], why[level], trail, saved)
             if best < 0:
                 _read_words(dom, struct, words, out_word)

@@ -740,9 +740,21 @@ FAIL_POWER = 0.5  # slot order: words / (1 + failures)^FAIL_POWER (1.0: 1.16x th
 
 
 @njit(cache=True)
-def _choose_slot(count, work, slot_len, last_conflict):
+def _open_crossings(s, assigned, slot_len, cross):
+    """How many crossings of slot s are not assigned yet (its dynamic degree)."""
+    n = 0
+    for p in range(slot_len[s]):
+        t = cross[s, p]
+        if t >= 0 and not assigned[t]:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def _choose_slot(count, work, slot_len, last_conflict, cross):
     """The next slot: the last-conflict slot if set, else a forced one, else the fewest
-    words per sqrt(1 + past failures) (ties: the longer slot); -1 when every slot is assigned."""
+    words per sqrt(1 + past failures) per (1 + open crossings) (dom/wdeg with the dynamic
+    degree; ties: the longer slot); -1 when every slot is assigned."""
     _, _, _, _, assigned, fail_count = work
     if last_conflict >= 0 and not assigned[last_conflict]:
         return last_conflict
@@ -751,7 +763,7 @@ def _choose_slot(count, work, slot_len, last_conflict):
     for s in range(slot_len.shape[0]):
         if assigned[s]:
             continue
-        key = count[s] / (1.0 + fail_count[s]) ** FAIL_POWER
+        key = count[s] / (1.0 + fail_count[s]) ** FAIL_POWER / (1.0 + _open_crossings(s, assigned, slot_len, cross))
         if count[s] == 1:
             key = -1.0  # forced slots first
         if best < 0 or key < best_key or (key == best_key and slot_len[s] > slot_len[best]):
@@ -831,7 +843,7 @@ def fill_bits(struct, words, weights, start, fail_count, out_word, run):
     node_limit, noise, seed, use_lc, use_cbj = run
     dom0, cell_mask0 = start
     np.random.seed(seed)
-    slot_len = struct[0]
+    slot_len, _, cross, _ = struct
     n_slots = slot_len.shape[0]
     levels = n_slots + 2
     n_lw = (levels + 63) // 64
@@ -872,7 +884,7 @@ def fill_bits(struct, words, weights, start, fail_count, out_word, run):
         if descend:
             if last_conflict >= 0 and assigned[last_conflict]:
                 last_conflict = -1
-            best = _choose_slot(count[level], work, slot_len, last_conflict)
+            best = _choose_slot(count[level], work, slot_len, last_conflict, cross)
             state = (dom[level], mask[level], count[level], why[level])
             if best < 0:
                 _read_words(state, struct, words, out_word)
