@@ -5,8 +5,9 @@ kernels.fill_bits, stays as engine "copy" for the benchmarks): each slot has a d
 of words (its length, at or above the tables' frequency and score floors, given letters
 respected) kept as a bitset over the words of its length, narrowed by ANDing per
 (position, letter) bitsets; each cell a set of allowed letters; arc consistency between
-crossing slots; the slot with the fewest words (popcount) per sqrt(1 + past failures) is filled
-next, with its best words (word weight, that leave the crossings the most choices) first.
+crossing slots; the slot with the fewest words (popcount) per sqrt(1 + past failures) per
+(1 + crossings not yet filled) is filled next, with its best words (word weight, that
+leave the crossings the most choices) first.
 A slot that runs out of words backjumps (conflict-directed, `backjump`) to the deepest
 decision that explains its failures. Restarts with a little randomness and Luby-sequence
 node limits run until the node budget max_nodes (time_budget is only a safety cap); a

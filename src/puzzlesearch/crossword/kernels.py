@@ -763,9 +763,10 @@ def _choose_slot(count, work, slot_len, last_conflict, cross):
     for s in range(slot_len.shape[0]):
         if assigned[s]:
             continue
-        key = count[s] / (1.0 + fail_count[s]) ** FAIL_POWER / (1.0 + _open_crossings(s, assigned, slot_len, cross))
         if count[s] == 1:
             key = -1.0  # forced slots first
+        else:
+            key = count[s] / (1.0 + fail_count[s]) ** FAIL_POWER / (1.0 + _open_crossings(s, assigned, slot_len, cross))
         if best < 0 or key < best_key or (key == best_key and slot_len[s] > slot_len[best]):
             best = s
             best_key = key
