@@ -2,7 +2,7 @@
 
     python benchmarks/cube_optimal_bench.py [--table results/cube/optimal/table_full]
         [--variant full] [--cubes ../shared/cube/random_1000.txt] [--first 20]
-        [--bound DIR] [--baseline 4] [--baseline-length 15] [--node-budget N] [--superflip] [--out rows.tsv]
+        [--bound DIR] [--coset DIR] [--baseline 4] [--baseline-length 15] [--node-budget N] [--superflip] [--out rows.tsv]
 
 Tables: --table DIR (verified, never built), else the artifact store's (built there once,
 tens of minutes for `full`).
@@ -106,9 +106,10 @@ def summary(rows) -> None:
 
 BASELINES = {  # name -> options changes; the first is the reference of the ratios
     "moves (old, 3 axes)": {"kernel": "moves"},
-    "batched, 3 axes": {"inverse": False, "axis_rules": False},
-    "batched, 3 axes + inverse": {"axis_rules": False},
-    "+ inverse + axis rules": {},
+    "batched, 3 axes": {"inverse": False, "axis_rules": False, "coset": False},
+    "batched, 3 axes + inverse": {"axis_rules": False, "coset": False},
+    "+ inverse + axis rules": {"coset": False},
+    "+ coset table (3 axes)": {},
 }
 
 
@@ -144,7 +145,9 @@ def run_baseline(tables, options, count: int, length: int) -> None:
 
 
 def open_tables(args):
-    """The big table (--table or the store's) and its bound table (--bound, the table folder, or the store's)."""
+    """The big table (--table or the store's), its bound table (--bound, the table folder, or the
+    store's) and the coset table (--coset DIR, the table folder, or the store's)."""
+    from puzzlesearch.cube import optimal_coset
     from puzzlesearch.cube.optimal import SearchTables
     from puzzlesearch.cube.optimal_bound import load_bound, manifest_path, store_bound
 
@@ -153,7 +156,12 @@ def open_tables(args):
         bound = load_bound(args.bound or args.table, table)
     else:
         bound = store_bound(table, table.meta["manifest"]["files"][f"optimal_{args.variant}.npy"]["sha256"])
-    return SearchTables(table, bound)
+    cv = optimal_coset.variant_for(args.variant)
+    if args.coset or (args.table and optimal_coset.present(args.table, cv)):
+        coset = optimal_coset.load_table(args.coset or args.table, cv)
+    else:
+        coset = optimal_coset.store_table(cv)
+    return SearchTables(table, bound, coset=coset)
 
 
 def main() -> int:
@@ -163,6 +171,7 @@ def main() -> int:
     parser.add_argument("--cubes", default=str(SHARED / "random_1000.txt"))
     parser.add_argument("--first", type=int, default=20, help="solve the first N cubes of --cubes (0: none)")
     parser.add_argument("--bound", help="bound table folder (default: the table folder's, else the store's)")
+    parser.add_argument("--coset", help="coset table folder (default: the table folder's, else the store's)")
     parser.add_argument("--baseline", type=int, default=4, help="scrambles for the kernel baselines (0: skip)")
     parser.add_argument("--baseline-length", type=int, default=15, help="moves of each baseline scramble")
     parser.add_argument("--node-budget", type=int, default=200_000_000_000, help="nodes per random cube at most")
@@ -173,7 +182,7 @@ def main() -> int:
     setup_logging()
     t0 = time.perf_counter()
     table = open_tables(args)
-    print(f"tables {args.variant} + bound: loaded and verified in {time.perf_counter() - t0:.1f} s", flush=True)
+    print(f"tables {args.variant} + bound + coset: loaded and verified in {time.perf_counter() - t0:.1f} s", flush=True)
     options = OptimalOptions(table=args.variant, time_limit=args.time_limit, node_budget=args.node_budget)
     for change in BASELINES.values():
         warm_up(table, "optimal", replace(options, **change))

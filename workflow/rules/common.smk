@@ -368,8 +368,11 @@ CUBE_OPT_SETTINGS = step_settings_json("optimal", CUBE)
 CUBE_OPT_CODE = ["cube/constants.py", "cube/cubie.py", "cube/coords.py", "cube/symmetry.py"]
 CUBE_OPT_CODE += ["cube/optimal_tables.py", "cube/optimal_kernels.py"]
 CUBE_OPT_BOUND_CODE = CUBE_OPT_CODE + ["cube/optimal_bound.py", "cube/optimal_bound_kernels.py"]
+CUBE_OPT_COSET_CODE = CUBE_OPT_CODE + ["cube/optimal_coset.py", "cube/optimal_coset_kernels.py"]
+CUBE_OPT_COSET_MEM_MB = {"full": 4500, "tiny": MEM_MB}  # full: the 2.5 GB table + 140 MB of column tables
+CUBE_OPT_COSET_MINUTES = {"full": 180, "tiny": STARTUP_MINUTES}
 CUBE_OPT_MEM_MB = {"full": 3000, "small": MEM_MB, "tiny": MEM_MB}  # full: ~1.1 GB measured peak
-CUBE_OPT_SOLVE_MEM_MB = {"full": 4000, "small": MEM_MB, "tiny": MEM_MB}  # full: big + bound table, ~2 GB
+CUBE_OPT_SOLVE_MEM_MB = {"full": 7000, "small": MEM_MB, "tiny": MEM_MB}  # full: big + bound + coset table, ~4.5 GB
 CUBE_OPT_BOUND_MEM_MB = {"full": 4000, "small": MEM_MB, "tiny": MEM_MB}  # full: ~2.3 GB measured peak
 CUBE_OPT_BUILD_MINUTES = {"full": 120, "small": 10, "tiny": STARTUP_MINUTES}
 
@@ -384,6 +387,13 @@ def cube_optimal_bound(variant=None):
     """The manifest (.json) of an optimal table variant's bound table (the solver's inverse look-ups)."""
     variant = variant or CUBE_OPT["table"]
     return f"{CUBE_OPT_DIR}/table_{variant}/optimal_{variant}_bound.json"
+
+
+def cube_optimal_coset(variant=None):
+    """The manifest (.json) of the coset table that goes with an optimal table variant (in its folder)."""
+    variant = variant or CUBE_OPT["table"]
+    coset = "full" if variant == "full" else "tiny"
+    return f"{CUBE_OPT_DIR}/table_{variant}/coset_{coset}.json"
 
 
 def cube_optimal_subset_source(wildcards):

@@ -2,6 +2,7 @@
 # (flip x sorted E slice classes x twist, 2 bits an entry; its .json manifest records size,
 # build seconds and the depth distribution) -> its bound table (the same entries with those
 # near solved marked, so they read as lower bounds without a parent: the inverse look-ups)
+# and the coset table (corner classes x flip x E-slice, ~2.5 GB, a second bound in the three axis views)
 # -> the first N cubes of a test set solved
 # optimally (every answer verified; nodes and milliseconds per cube in the Parquet table).
 # Helpers: common.smk (`# ---- Cube optimal`). Measured: the full table 1,027 s on one core
@@ -61,6 +62,30 @@ rule cube_optimal_bound:
         "puzzlesearch cube build-optimal-bound {wildcards.variant:q} --tables {input.table:q} 2> {log:q}"
 
 
+rule cube_optimal_coset:
+    input:
+        code=lib_files(*CUBE_OPT_COSET_CODE),
+    output:
+        npy=f"{CUBE_OPT_DIR}/table_{{variant}}/coset_{{coset}}.npy",
+        classes=f"{CUBE_OPT_DIR}/table_{{variant}}/coset_{{coset}}_classes.npz",
+        meta=f"{CUBE_OPT_DIR}/table_{{variant}}/coset_{{coset}}.json",
+    log:
+        "logs/cube/optimal_coset_{variant}_{coset}.log",
+    wildcard_constraints:
+        variant="full|small|tiny",
+        coset="full|tiny",
+    cache: True
+    threads: 2  # the backward BFS levels run in parallel over rows
+    resources:
+        mem_mb=lambda w: CUBE_OPT_COSET_MEM_MB[w.coset],
+        runtime=lambda w: CUBE_OPT_COSET_MINUTES[w.coset],
+    params:
+        wildcards=cache_key,
+        dir=lambda w, output: str(Path(output.npy).parent),
+    shell:
+        "NUMBA_NUM_THREADS={threads} puzzlesearch cube build-optimal-coset {wildcards.coset:q} --out-dir {params.dir:q} 2> {log:q}"
+
+
 rule cube_optimal_subset:
     input:
         cube_optimal_subset_source,
@@ -84,6 +109,7 @@ rule cube_optimal_solve:
         cubes="results/cube/testsets/{testset}_first{n}.txt",
         table=cube_optimal_table(),
         bound=cube_optimal_bound(),
+        coset=cube_optimal_coset(),
         code=lib_files("cube"),
     output:
         f"{CUBE_OPT_DIR}/{{testset}}_first{{n}}.parquet",

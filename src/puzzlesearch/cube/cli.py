@@ -119,6 +119,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.set_defaults(func=cmd_build_optimal_bound)
 
+    p = cmds.add_parser(
+        "build-optimal-coset",
+        help="build the optimal solver's second table, corner classes x flip x E-slice (full: ~2.5 GB)",
+    )
+    p.add_argument("variant", help="full or tiny (the table that goes with cube.optimal.table full, or small/tiny)")
+    p.add_argument("--out-dir", required=True, help="folder to write coset_<variant>.npy, _classes.npz and .json into")
+    p.set_defaults(func=cmd_build_optimal_coset)
+
     p = cmds.add_parser("manifest", help="(pipeline) write manifest.parquet from the verified table manifests")
     p.add_argument("--tables", required=True, help="the table folder")
     p.add_argument("--out", required=True, help="the Parquet file to write")
@@ -323,6 +331,14 @@ def cmd_build_optimal_bound(args) -> int:
     from puzzlesearch.cube.optimal_tables import load_table, table_dir_of
 
     build_bound(load_table(args.tables, args.variant), table_dir_of(args.tables))
+    return 0
+
+
+def cmd_build_optimal_coset(args) -> int:
+    """Build one coset table variant (and its manifest) into --out-dir."""
+    from puzzlesearch.cube.optimal_coset import build_table
+
+    build_table(args.variant, args.out_dir)
     return 0
 
 

@@ -18,11 +18,13 @@ import numpy as np
 
 from puzzlesearch.cube.constants import N_CORNERS as K_CORNERS
 from puzzlesearch.cube.constants import N_EDGES as K_EDGES
+from puzzlesearch.cube.constants import N_SLICE_PERM as K_SLICE_PERM
 from puzzlesearch.cube.constants import N_TWIST as K_TWIST
 from puzzlesearch.cube.coords import CPERM
 from puzzlesearch.cube.cubie import CubieCube
 from puzzlesearch.cube.optimal_bound import BoundTable
 from puzzlesearch.cube.optimal_corners import CornerTable
+from puzzlesearch.cube.optimal_coset import CosetTable
 from puzzlesearch.cube.optimal_kernels import STOP_NAMES
 from puzzlesearch.cube.optimal_tables import SLICE_SORTED, OptimalTable
 from puzzlesearch.cube.settings import OptimalOptions
@@ -64,6 +66,7 @@ class SearchTables:
     table: OptimalTable
     bound: BoundTable | None = None  # for the inverse look-ups
     corners: CornerTable | None = None
+    coset: CosetTable | None = None  # the second table: corner classes x flip x E-slice
 
     @property
     def variant(self) -> str:
@@ -149,6 +152,9 @@ def _batched_search(cube: CubieCube, st: SearchTables, data: tuple, views, optio
     else:
         corners, hc = (np.zeros(1, dtype=np.uint8), 1), 0
     use_inverse = bool(options.inverse and st.bound is not None)
+    use_coset, coset, ctop0, hn0 = _coset_start(cube, st, options, views)
+    if use_coset and (hn0 < 0).any():
+        return np.zeros(0, dtype=np.int64), 0, 0, -1
     bound = st.bound.table if use_inverse else np.zeros(1, dtype=np.uint8)
     lower = st.bound.lower if use_inverse else np.zeros(4, dtype=np.int64)
     cubie_moves = tuple(np.asarray(x, dtype=np.int64) for x in (MOVE_CP, MOVE_CO, MOVE_EP, MOVE_EO))
@@ -163,8 +169,31 @@ def _batched_search(cube: CubieCube, st: SearchTables, data: tuple, views, optio
         use_corners,
         use_inverse,
         options.axis_rules,
+        use_coset,
     )
-    return ida_search((big, moves, corners, inv), (fl, ss, tw, hh, cp, hc), _views(cube), limits)
+    return ida_search((big, moves, corners, inv, coset), (fl, ss, tw, hh, cp, hc, ctop0, hn0), _views(cube), limits)
+
+
+def _coset_start(cube: CubieCube, st: SearchTables, options: OptimalOptions, views):
+    """(use it, kernel bundle, U-corner positions and exact coset distance of each axis view)."""
+    from puzzlesearch.cube.coords import CTOP
+    from puzzlesearch.cube.optimal_coset import coset_tables
+    from puzzlesearch.cube.optimal_coset_kernels import coset_depth
+    from puzzlesearch.cube.symmetry import SYM_MULT, URF3, conjugate
+
+    ct = coset_tables()
+    use = bool(options.coset and st.coset is not None)
+    ctop0 = np.array([CTOP.of(conjugate(cube, s)) for s in (0, URF3, int(SYM_MULT[URF3, URF3]))], dtype=np.int64)
+    if not use:
+        empty = (np.zeros(1, np.uint32), np.zeros(1, np.uint8), ct.slice_conj, ct.flip_conj, ct.flip_offset, 1, 4)
+        return False, (empty, ct.ctop), ctop0, np.zeros(3, dtype=np.int64)
+    bundle = st.coset.bundle()
+    fl, ss, tw = views
+    hn0 = np.array(
+        [coset_depth(bundle, st.coset.moves(), ctop0[a], tw[a], fl[a], ss[a] // K_SLICE_PERM) for a in range(3)],
+        dtype=np.int64,
+    )
+    return True, (bundle, ct.ctop), ctop0, hn0
 
 
 def budget_message(result: OptimalResult, options: OptimalOptions) -> str:

@@ -22,7 +22,12 @@ Bundles (plain tuples, built in optimal_search):
   big     = (class_sym, twist_conj, table, slice_div, flip_mod)  see optimal_kernels
   moves   = (move_flip, move_ss, move_twist, move_cperm, axis_moves)
   corners = (corner_table uint8, n_cperm)   index (cperm % n_cperm) * 2187 + twist (U-D view)
-  limits  = (node_budget, time_limit, max_length, n_axes, use_corners, use_inverse, axis_rules)
+  coset   = (bundle, move_ctop)  the coset table (optimal_coset_kernels) and the U-corner move table
+  limits  = (node_budget, time_limit, max_length, n_axes, use_corners, use_inverse, axis_rules, use_coset)
+
+The coset table (corner classes x flip x E-slice, optimal_coset) is a second heuristic in the
+three axis views (stages 4..6); its goal group also holds every U and D turn, so an axis's
+distance for the axis rules is the larger of its two tables'.
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from puzzlesearch.cube.constants import N_SLICE_PERM, N_TWIST
 from puzzlesearch.cube.optimal_kernels import (
     CLOCK_EVERY,
     MAX_DEPTH,
@@ -41,7 +47,9 @@ from puzzlesearch.cube.optimal_kernels import (
     _next_depth,
 )
 
-CORNER_STAGE = 3  # stage ids 0..2: the axes; 3: the corner table
+CORNER_STAGE = 3  # stage ids 0..2: the axes; 3: the corner table; 4..6: the coset table's axes
+COSET_STAGE = 4
+N_STAGES = 7
 N_AXES = 3
 ALL_AXES = (1 << N_AXES) - 1  # every axis ruled out as the next move: no path of that length
 
@@ -58,15 +66,19 @@ def view_ud_bits(axis_moves):
 
 
 @njit(cache=True)
-def _stage_order(hh, hc, g, n_axes, use_corners, order):
-    """Stages by decreasing parent distance (corner table first among equals); their number."""
-    keys = np.empty(4, dtype=np.int64)
+def _stage_order(hh, hc, hn, g, n_axes, use_corners, use_coset, order):
+    """Stages by decreasing parent distance (corner, then coset table first among equals); their number."""
+    keys = np.empty(N_STAGES, dtype=np.int64)
     n = 0
     if use_corners:
-        order[n], keys[n] = CORNER_STAGE, 2 * hc[g] + 1
+        order[n], keys[n] = CORNER_STAGE, 4 * hc[g] + 3
         n += 1
+    if use_coset:
+        for a in range(n_axes):
+            order[n], keys[n] = COSET_STAGE + a, 4 * hn[g, a] + 1
+            n += 1
     for a in range(n_axes):
-        order[n], keys[n] = a, 2 * hh[g, a]
+        order[n], keys[n] = a, 4 * hh[g, a]
         n += 1
     for i in range(1, n):
         j = i
@@ -117,14 +129,16 @@ def _axis_coords(moves, node, kids, cand, n, g, a):
 
 
 @njit(cache=True)
-def _axis_stage(big, moves, node, kids, cand, n, g, a, togo, scratch):
+def _axis_stage(big, moves, node, kids, cand, n, g, a, togo, scratch, have):
     """Keep the candidates whose axis-a distance fits in togo - 1 moves; the number kept."""
     class_sym, twist_conj, table, slice_div, flip_mod = big
     hh = node[3]
     cf, cs, ct, ch = kids[2], kids[3], kids[4], kids[7]
     idx, val = scratch[0], scratch[1]
     n_twist = twist_conj.shape[0]
-    _axis_coords(moves, node, kids, cand, n, g, a)
+    if not have[a]:
+        _axis_coords(moves, node, kids, cand, n, g, a)
+        have[a] = 1
     for k in range(n):
         m = cand[k]
         idx[k] = (cs[g, m, a] // slice_div) * flip_mod + cf[g, m, a] % flip_mod
@@ -141,6 +155,45 @@ def _axis_stage(big, moves, node, kids, cand, n, g, a, togo, scratch):
         h2 = _next_depth(h, (val[k] >> ((idx[k] & 3) << 1)) & 3)
         if h2 < togo:
             ch[g, cand[k], a] = h2
+            cand[j] = cand[k]
+            j += 1
+    return j
+
+
+@njit(cache=True)
+def _coset_stage(coset, moves, node, kids, cand, n, g, a, togo, scratch, have):
+    """Keep the candidates whose axis-a coset distance fits in togo - 1 moves; the number kept."""
+    bundle, move_ctop = coset
+    class_sym, table, slice_conj, flip_conj, flip_offset, n_flip, stride = bundle
+    axis_moves = moves[4]
+    ctop, hn = node[8], node[9]
+    cf, cs, ct, cct, chn = kids[2], kids[3], kids[4], kids[10], kids[11]
+    idx, val = scratch[0], scratch[1]
+    if not have[a]:
+        _axis_coords(moves, node, kids, cand, n, g, a)
+        have[a] = 1
+    for k in range(n):
+        m = cand[k]
+        c2 = move_ctop[ctop[g, a], axis_moves[a, m]]
+        cct[g, m, a] = c2
+        idx[k] = c2 * N_TWIST + ct[g, m, a]
+    for k in range(n):
+        val[k] = class_sym[idx[k]]
+    for k in range(n):
+        m = cand[k]
+        c = val[k]
+        u = c & 15
+        sl = cs[g, m, a] // N_SLICE_PERM
+        col = slice_conj[sl, u] * n_flip + ((flip_conj[cf[g, m, a] % n_flip, u] ^ flip_offset[sl, u]) % n_flip)
+        idx[k] = (c >> 4) * stride + col
+    for k in range(n):
+        val[k] = table[idx[k] >> 2]
+    h = hn[g, a]
+    j = 0
+    for k in range(n):
+        h2 = _next_depth(h, (val[k] >> ((idx[k] & 3) << 1)) & 3)
+        if h2 < togo:
+            chn[g, cand[k], a] = h2
             cand[j] = cand[k]
             j += 1
     return j
@@ -286,13 +339,21 @@ def _solves(moves, node, g, m):
 
 
 @njit(cache=True)
-def _forward_rule(kids, cand, n, g, rest):
-    """Drop the candidates whose three axis distances all equal rest (the (x,x,x) -> x+1 rule)."""
-    ch = kids[7]
+def _forward_rule(kids, cand, n, g, rest, use_coset):
+    """Drop the candidates whose three axis distances all equal rest (the (x,x,x) -> x+1 rule).
+
+    An axis's distance is the larger of its two tables' (both never exceed rest here).
+    """
+    ch, chn = kids[7], kids[11]
     j = 0
     for k in range(n):
         m = cand[k]
-        if ch[g, m, 0] == rest and ch[g, m, 1] == rest and ch[g, m, 2] == rest:
+        full = True
+        for a in range(N_AXES):
+            if ch[g, m, a] != rest and not (use_coset and chn[g, m, a] == rest):
+                full = False
+                break
+        if full:
             continue
         cand[j] = m
         j += 1
@@ -302,9 +363,9 @@ def _forward_rule(kids, cand, n, g, rest):
 @njit(cache=True)
 def _expand(tables, node, kids, g, bound, flags, work):
     """List the children of the node at depth g that fit in the bound; returns children generated."""
-    big, moves, corners, inv = tables
-    n_axes, use_corners, use_inverse, rules, ud_bits = flags
-    cand, order, scratch, view, kinv, faces = work
+    big, moves, corners, inv, coset = tables
+    n_axes, use_corners, use_inverse, rules, ud_bits, use_coset = flags
+    cand, order, scratch, view, kinv, faces, have = work
     mv = node[6]
     kid_moves, nk, ki = kids[0], kids[1], kids[8]
     prev = mv[g]
@@ -329,17 +390,20 @@ def _expand(tables, node, kids, g, bound, flags, work):
                 j += 1
         n = j
     else:
-        n_stages = _stage_order(node[3], node[5], g, n_axes, use_corners, order)
+        n_stages = _stage_order(node[3], node[5], node[9], g, n_axes, use_corners, use_coset, order)
+        have[0], have[1], have[2] = 0, 0, 0
         for i in range(n_stages):
             if n == 0:
                 break
             s = order[i]
             if s == CORNER_STAGE:
                 n = _corner_stage(corners, moves, node, kids, cand, n, g, togo, scratch)
+            elif s >= COSET_STAGE:
+                n = _coset_stage(coset, moves, node, kids, cand, n, g, s - COSET_STAGE, togo, scratch, have)
             else:
-                n = _axis_stage(big, moves, node, kids, cand, n, g, s, togo, scratch)
+                n = _axis_stage(big, moves, node, kids, cand, n, g, s, togo, scratch, have)
         if rules and n_axes == N_AXES:
-            n = _forward_rule(kids, cand, n, g, togo - 1)
+            n = _forward_rule(kids, cand, n, g, togo - 1, use_coset)
         if use_inverse:
             for k in range(n):
                 kids[9][g, cand[k]] = 0
@@ -350,6 +414,7 @@ def _expand(tables, node, kids, g, bound, flags, work):
         if n > 0:
             for a in range(n_axes, 3):  # axes not looked up: coordinates only (the solved test)
                 _axis_coords(moves, node, kids, cand, n, g, a)
+
             if not use_corners:
                 for k in range(n):
                     kids[5][g, cand[k]] = moves[3][node[4][g], cand[k]]
@@ -368,6 +433,8 @@ def _descend(node, kids, g, m, inv, axis_moves, view, kinv, use_inverse):
     for a in range(3):
         fl[g + 1, a], ss[g + 1, a], tw[g + 1, a], hh[g + 1, a] = cf[g, m, a], cs[g, m, a], ct[g, m, a], ch[g, m, a]
     cp[g + 1], hc[g + 1], mv[g + 1] = ccp[g, m], chc[g, m], m
+    for a in range(3):
+        node[8][g + 1, a], node[9][g + 1, a] = kids[10][g, m, a], kids[11][g, m, a]
     if use_inverse:
         mcp, mco, mep, meo = inv[2]
         vcp, vco, vep, veo, vinv = view
@@ -390,16 +457,17 @@ def _descend(node, kids, g, m, inv, axis_moves, view, kinv, use_inverse):
 def ida_search(tables, start, views, limits):
     """IDA* over the full cube: (moves, nodes, stop, depth bound reached).
 
-    tables = (big, moves, corners, inv); start = (fl, ss, tw, hh) of the 3 axis views (each
-    (3,), hh their exact distances), cperm and the corner distance; views = the cubie state
+    tables = (big, moves, corners, inv, coset); start = (fl, ss, tw, hh) of the 3 axis views (each
+    (3,), hh their exact distances), cperm and the corner distance, then the views' U-corner
+    positions and exact coset distances (each (3,)); views = the cubie state
     (cp, co, ep, eo; (3, 8) / (3, 12)) of each axis view (for the inverse look-ups). Nodes
     are counted as children generated, as in optimal_kernels.ida_search, so the two
     kernels' counts compare.
     """
-    big, moves, corners, inv = tables
-    fl0, ss0, tw0, hh0, cp0, hc0 = start
-    node_budget, time_limit, max_length, n_axes, use_corners, use_inverse, rules = limits
-    flags = (n_axes, use_corners, use_inverse, rules, view_ud_bits(moves[4]))
+    big, moves, corners, inv, coset = tables
+    fl0, ss0, tw0, hh0, cp0, hc0, ctop0, hn0 = start
+    node_budget, time_limit, max_length, n_axes, use_corners, use_inverse, rules, use_coset = limits
+    flags = (n_axes, use_corners, use_inverse, rules, view_ud_bits(moves[4]), use_coset)
     L = MAX_DEPTH + 1
     node = (
         np.zeros((L, 3), dtype=np.int64),
@@ -410,6 +478,8 @@ def ida_search(tables, start, views, limits):
         np.zeros(L, dtype=np.int64),
         np.full(L, -1, dtype=np.int64),
         np.zeros(L, dtype=np.int64),  # forbid bits: axes ruled out as the next move
+        np.zeros((L, 3), dtype=np.int64),  # U-corner positions of each view
+        np.zeros((L, 3), dtype=np.int64),  # exact coset distance of each view
     )
     kids = (
         np.zeros((L, N_MOVES), dtype=np.int64),
@@ -422,6 +492,8 @@ def ida_search(tables, start, views, limits):
         np.zeros((L, N_MOVES, 3), dtype=np.int64),
         np.zeros(L, dtype=np.int64),
         np.zeros((L, N_MOVES), dtype=np.int64),  # the children's forbid bits
+        np.zeros((L, N_MOVES, 3), dtype=np.int64),  # the children's U-corner positions
+        np.zeros((L, N_MOVES, 3), dtype=np.int64),  # the children's coset distances
     )
     vnode = (  # cubies of the 3 axis views and their inverses' (flip, sorted slice, twist)
         np.zeros((L, 3, 8), dtype=np.int64),
@@ -432,17 +504,21 @@ def ida_search(tables, start, views, limits):
     vinv = np.zeros((L, 3, 3), dtype=np.int64)
     view = (vnode[0], vnode[1], vnode[2], vnode[3], vinv)
     kinv = np.zeros((L, N_MOVES, 3, 3), dtype=np.int64)  # the children's inverse coordinates
-    fl, ss, tw, hh, cp, hc, mv, forbid = node
+    fl, ss, tw, hh, cp, hc, mv, forbid, ctop, hn = node
     nk, ki = kids[1], kids[8]
     scratch = (np.zeros(N_MOVES, dtype=np.int64), np.zeros(N_MOVES, dtype=np.int64), np.zeros(N_MOVES, dtype=np.int64))
     faces = face_positions(inv[2][0], inv[2][2])
-    work = (np.zeros(N_MOVES, dtype=np.int64), np.zeros(4, dtype=np.int64), scratch, view, kinv, faces)
+    have = np.zeros(3, dtype=np.int64)  # axes whose children's coordinates are computed
+    work = (np.zeros(N_MOVES, dtype=np.int64), np.zeros(N_STAGES, dtype=np.int64), scratch, view, kinv, faces, have)
     h0 = hc0 if use_corners else 0
     root_low = np.full(3, -1, dtype=np.int64)  # the root's inverse view bounds
     for a in range(3):
         fl[0, a], ss[0, a], tw[0, a] = fl0[a], ss0[a], tw0[a]
         hh[0, a] = hh0[a] if a < n_axes else 0
         h0 = max(h0, hh[0, a])
+        ctop[0, a] = ctop0[a]
+        hn[0, a] = hn0[a] if use_coset and a < n_axes else 0
+        h0 = max(h0, hn[0, a])
         for x in range(4):
             for i in range(views[x].shape[1]):
                 vnode[x][0, a, i] = views[x][a, i]
@@ -465,8 +541,13 @@ def ida_search(tables, start, views, limits):
         for a in range(3):
             if rules and root_low[a] == bound:
                 forbid[0] |= 1 << a
-        if rules and n_axes == N_AXES and hh[0, 0] == bound and hh[0, 1] == bound and hh[0, 2] == bound:
-            continue
+        if rules and n_axes == N_AXES:
+            full = True
+            for a in range(3):
+                if max(hh[0, a], hn[0, a]) != bound:
+                    full = False
+            if full:
+                continue
         nodes += _expand(tables, node, kids, 0, bound, flags, work)
         while g >= 0:
             if ki[g] >= nk[g]:

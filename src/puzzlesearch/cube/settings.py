@@ -65,6 +65,7 @@ class OptimalOptions:
     kernel: str = OPTIMAL_KERNEL
     corners: bool = False  # also the exact corner table (SearchTables.corners): measured, not worth its cost
     inverse: bool = True  # also bound by the inverse position's three views (SearchTables.bound)
+    coset: bool = True  # also the coset table's three views (SearchTables.coset), when it is there
     axis_rules: bool = True  # the (x,x,x) -> x+1 rule and next-move axes ruled out by the inverse views
 
 

@@ -1,0 +1,190 @@
+"""The coset table (corner classes x flip x E-slice): its class count against nxopt's published
+9,930, the tiny table's every entry against a plain BFS over the raw (unreduced) coordinates,
+the symmetry look-ups against cubes conjugated directly, and the solver with the table on:
+answers equal a meet-in-the-middle BFS and the answers without it.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+import numpy as np
+import pytest
+from numba import njit
+from test_optimal import OPTIONS, meet_in_the_middle_distance, scramble  # the same BFS helpers
+
+from puzzlesearch.cli import main
+from puzzlesearch.cube import constants as K
+from puzzlesearch.cube.coords import CTOP, ESLICE, FLIP, TWIST
+from puzzlesearch.cube.cubie import SOLVED, CubieCube, parse_moves
+from puzzlesearch.cube.optimal_coset import (
+    N_CLASSES,
+    build_classes,
+    build_table,
+    column_tables,
+    coset_tables,
+    load_table,
+    row_stride,
+    table_path,
+)
+from puzzlesearch.cube.symmetry import conjugate_arrays
+from puzzlesearch.manifest import ArtifactError
+
+
+@pytest.fixture(scope="module")
+def coset_dir(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("coset_tiny")
+    build_table("tiny", folder)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def coset(coset_dir):
+    return load_table(coset_dir, "tiny")
+
+
+@njit
+def _raw_bfs(mc, mt, ms):
+    """Distances of every (U-corner positions, twist, E-slice) value, no symmetry (uint8, 255 = unseen)."""
+    n_tw, n_sl = mt.shape[0], ms.shape[0]
+    n = mc.shape[0] * n_tw * n_sl
+    dist = np.full(n, 255, np.uint8)
+    dist[0] = 0
+    depth = 0
+    grew = True
+    while grew:
+        grew = False
+        for x in range(n):
+            if dist[x] != depth:
+                continue
+            sl, y = x % n_sl, x // n_sl
+            tw, ct = y % n_tw, y // n_tw
+            for m in range(mc.shape[1]):
+                z = (mc[ct, m] * n_tw + mt[tw, m]) * n_sl + ms[sl, m]
+                if dist[z] == 255:
+                    dist[z] = depth + 1
+                    grew = True
+        depth += 1
+    return dist
+
+
+def _random_arrays(n: int, seed: int):
+    """n random cube states (any permutations, orientations summing to zero)."""
+    rng = np.random.default_rng(seed)
+    cp = np.array([rng.permutation(8) for _ in range(n)])
+    ep = np.array([rng.permutation(12) for _ in range(n)])
+    co = rng.integers(0, 3, (n, 8))
+    co[:, -1] = (-co[:, :-1].sum(axis=1)) % 3
+    eo = rng.integers(0, 2, (n, 12))
+    eo[:, -1] = eo[:, :-1].sum(axis=1) % 2
+    return cp, co, ep, eo
+
+
+def test_corner_classes_match_nxopt_count():
+    classes = build_classes()
+    assert len(classes.rep) == N_CLASSES == 9930  # Rokicki, nxopt.md: 153,090 values -> 9,930 classes
+
+
+def test_tiny_table_equals_raw_bfs_mod_3(coset):
+    ct = coset_tables()
+    dist = _raw_bfs(ct.ctop, ct.twist, ct.eslice)
+    assert (dist < 255).all() and dist.max() == 10
+    x = np.arange(len(dist))
+    sl, y = x % K.N_SLICE, x // K.N_SLICE
+    cs = coset.class_sym[y].astype(np.int64)
+    i = (cs >> 4) * row_stride("tiny") + ct.slice_conj[sl, cs & 15]
+    entry = (coset.table[i >> 2] >> ((i & 3) << 1)) & 3
+    assert (entry == dist % 3).all()
+    distribution = np.bincount(dist)
+    assert coset.meta["max_depth"] == 10 and distribution[0] == 1
+
+
+def test_symmetry_look_ups_equal_cubes_conjugated_directly():
+    """class_sym's symmetry u maps (U corners, twist) to the class representative; the column
+    tables conjugate (flip, E-slice) as conjugating the cube by u does."""
+    classes = build_classes()
+    move_col, col_conj = column_tables("full")
+    a = _random_arrays(300, 7)
+    x = CTOP.encode(a) * K.N_TWIST + TWIST.encode(a)
+    col = ESLICE.encode(a) * K.N_FLIP + FLIP.encode(a)
+    for s in range(16):
+        b = conjugate_arrays(a, s)
+        assert (col_conj[col, s] == ESLICE.encode(b) * K.N_FLIP + FLIP.encode(b)).all()
+    u = classes.symidx[x]
+    for k in range(len(x)):
+        one = tuple(arr[k : k + 1] for arr in a)
+        conj = conjugate_arrays(one, int(u[k]))
+        rep = classes.rep[classes.classidx[x[k]]]
+        assert CTOP.encode(conj)[0] * K.N_TWIST + TWIST.encode(conj)[0] == rep
+    from puzzlesearch.cube.coords import apply_move
+
+    for m in range(K.N_MOVES):
+        b = apply_move(a, m)
+        assert (move_col[col, m] == ESLICE.encode(b) * K.N_FLIP + FLIP.encode(b)).all()
+
+
+@pytest.mark.parametrize("length", [3, 5, 7])
+def test_coset_look_ups_keep_answers_optimal(coset, length):
+    from puzzlesearch.cube.optimal import SearchTables, search
+    from puzzlesearch.cube.optimal_tables import store_table
+
+    big = store_table("tiny")
+    with_coset = SearchTables(big, coset=coset)
+    rng = random.Random(5100 + length)
+    for _ in range(2):
+        cube = SOLVED.apply(scramble(rng, length))
+        on = search(cube, with_coset, OPTIONS)
+        off = search(cube, with_coset, replace(OPTIONS, coset=False))
+        assert cube.apply(on.moves).is_solved
+        assert len(on.moves) == len(off.moves) == meet_in_the_middle_distance(cube)
+        assert on.nodes <= off.nodes
+
+
+def test_coset_distances_are_lower_bounds_of_known_cubes(coset):
+    from puzzlesearch.cube.optimal_coset_kernels import coset_depth
+
+    rng = random.Random(77)
+    bundle, moves = coset.bundle(), coset.moves()
+    for n in range(0, 9):
+        cube: CubieCube = SOLVED.apply(scramble(rng, n))
+        d = coset_depth(bundle, moves, CTOP.of(cube), TWIST.of(cube), FLIP.of(cube), ESLICE.of(cube))
+        assert 0 <= d <= n
+
+
+def test_damaged_coset_table_is_one_line_naming_the_file(coset_dir, tmp_path):
+    import shutil
+
+    copy = tmp_path / "coset"
+    shutil.copytree(coset_dir, copy)
+    path = table_path(copy, "tiny")
+    data = bytearray(path.read_bytes())
+    data[len(data) // 2] ^= 0x55
+    path.write_bytes(bytes(data))
+    with pytest.raises(ArtifactError) as err:
+        load_table(copy, "tiny")
+    assert str(path) in str(err.value) and "\n" not in str(err.value)
+
+
+def test_cli_builds_and_uses_the_coset_table(tmp_path, capsys):
+    from puzzlesearch.cube.optimal_tables import build_table as build_big
+
+    folder = tmp_path / "tables"
+    build_big("tiny", folder)
+    solve = ["cube", "solve", "--solver", "optimal", "--set", "optimal.table=tiny", "--tables", str(folder)]
+    moves = "R U2 F' L D B"
+    capsys.readouterr()
+    assert main([*solve, moves]) == 0
+    assert "coset look-ups off" in capsys.readouterr().err
+    assert main(["cube", "build-optimal-coset", "tiny", "--out-dir", str(folder)]) == 0
+    capsys.readouterr()
+    assert main([*solve, moves]) == 0
+    out = capsys.readouterr()
+    assert "coset look-ups off" not in out.err
+    answer = parse_moves(out.out.strip())
+    assert SOLVED.apply(parse_moves(moves)).apply(answer).is_solved and len(answer) <= 6
+    path = table_path(folder, "tiny")
+    path.write_bytes(path.read_bytes()[:-7])
+    assert main([*solve, moves]) == 2
+    errors = [line for line in capsys.readouterr().err.splitlines() if "error" in line]
+    assert len(errors) == 1 and str(path) in errors[0] and "truncated" in errors[0]
