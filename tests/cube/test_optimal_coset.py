@@ -16,9 +16,10 @@ from test_optimal import OPTIONS, meet_in_the_middle_distance, scramble  # the s
 
 from puzzlesearch.cli import main
 from puzzlesearch.cube import constants as K
-from puzzlesearch.cube.coords import CTOP, ESLICE, FLIP, TWIST
+from puzzlesearch.cube.coords import ESLICE, FLIP, TWIST
 from puzzlesearch.cube.cubie import SOLVED, CubieCube, parse_moves
 from puzzlesearch.cube.optimal_coset import (
+    CTOP,
     N_CLASSES,
     build_classes,
     build_table,

@@ -200,7 +200,7 @@ def _read_input(args) -> list:
 def _open_tables(args, settings=None):
     """--tables (verified, never built), else the artifact store's tables (optimal: its own table)."""
     if args.solver == "optimal":
-        from puzzlesearch.cube.optimal_bound import search_tables
+        from puzzlesearch.cube.optimal import search_tables
 
         return search_tables(args.tables, settings.options("optimal").table)
     from puzzlesearch.cube.tables import Tables, store_tables

@@ -129,25 +129,6 @@ def _slice_coord(name: str, edges: tuple[int, ...]) -> Coord:
     return Coord(name, K.N_SLICE, encode, decode)
 
 
-_CMASKS = np.array([m for m in range(1 << K.N_CORNERS) if bin(m).count("1") == 4], dtype=np.int64)
-_CMASK_RANK = np.full(1 << K.N_CORNERS, -1, dtype=np.int64)
-_CMASK_RANK[_CMASKS] = np.arange(len(_CMASKS))  # 0x0F (the U corners at home) has rank 0
-U_CORNERS = (0, 1, 2, 3)  # UFR URB UBL ULF
-
-
-def _ctop_encode(a: Arrays) -> np.ndarray:
-    return _CMASK_RANK[((a[0] < len(U_CORNERS)) << np.arange(K.N_CORNERS)).sum(axis=1)]
-
-
-def _ctop_decode() -> Arrays:
-    cp, co, ep, eo = solved_arrays(len(_CMASKS))
-    inside = (_CMASKS[:, None] >> np.arange(K.N_CORNERS)) & 1
-    for r, row in enumerate(inside):
-        cp[r, row == 1] = U_CORNERS
-        cp[r, row == 0] = [c for c in range(K.N_CORNERS) if c not in U_CORNERS]
-    return cp, co, ep, eo
-
-
 def _cperm_decode() -> Arrays:
     cp, co, ep, eo = solved_arrays(K.N_CPERM)
     return all_perms(K.N_CORNERS), co, ep, eo
@@ -192,7 +173,6 @@ FLIP = Coord("flip", K.N_FLIP, _flip_encode, _flip_decode)
 TWIST = Coord("twist", K.N_TWIST, _twist_encode, _twist_decode)
 ESLICE = _slice_coord("eslice", K.E_SLICE)
 MSLICE = _slice_coord("mslice", K.M_SLICE)
-CTOP = Coord("ctop", len(_CMASKS), _ctop_encode, _ctop_decode)  # which 4 positions hold the U corners: 70
 CPERM = Coord("cperm", K.N_CPERM, lambda a: perm_rank(a[0]), _cperm_decode)
 UDEDGE = Coord("udedge", K.N_UDEDGE, lambda a: perm_rank(relabel(a[2][:, :8], K.UD_EDGES)), _udedge_decode, K.G2_MOVES)
 SLICEPERM = Coord(

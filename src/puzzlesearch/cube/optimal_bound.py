@@ -127,38 +127,3 @@ def store_bound(big: OptimalTable, big_key: str) -> BoundTable:
     key = store.content_key(kind=MANIFEST_KIND, big=big_key, code=code)
     folder = store.ensure("cube-optimal-bound", key, lambda tmp: build_bound(big, tmp), f"bound table {big.variant}")
     return load_bound(folder, big)
-
-
-def search_tables(table_dir, variant: str):
-    """The solver's SearchTables: --tables DIR (verified, never built; the bound and coset
-    tables when the folder has them, else a logged note and no look-ups in them), or the
-    store's (all three)."""
-    from puzzlesearch.cube import optimal_coset
-    from puzzlesearch.cube.optimal import SearchTables
-    from puzzlesearch.cube.optimal_tables import load_table, store_table, table_dir_of
-
-    coset_variant = optimal_coset.variant_for(variant)
-    if table_dir is None:
-        big = store_table(variant)
-        bound = store_bound(big, big.meta["manifest"]["files"][f"optimal_{variant}.npy"]["sha256"])
-        return SearchTables(big, bound, coset=optimal_coset.store_table(coset_variant))
-    big = load_table(table_dir, variant)
-    d = table_dir_of(table_dir)
-    bound = coset = None
-    if not manifest_path(d, variant).exists() and not bound_path(d, variant).exists():
-        log(
-            "cube",
-            f"no bound table in {d}: inverse look-ups off "
-            f"(`puzzlesearch cube build-optimal-bound {variant} --tables {d}` adds it)",
-        )
-    else:
-        bound = load_bound(d, big)
-    if optimal_coset.present(d, coset_variant):
-        coset = optimal_coset.load_table(d, coset_variant)
-    else:
-        log(
-            "cube",
-            f"no coset table in {d}: coset look-ups off "
-            f"(`puzzlesearch cube build-optimal-coset {coset_variant} --out-dir {d}` adds it)",
-        )
-    return SearchTables(big, bound, coset=coset)

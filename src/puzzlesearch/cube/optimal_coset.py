@@ -29,10 +29,34 @@ import numpy as np
 
 from puzzlesearch import manifest
 from puzzlesearch.cube import constants as K
-from puzzlesearch.cube.coords import CTOP, ESLICE, FLIP, TWIST
+from puzzlesearch.cube.coords import ESLICE, FLIP, TWIST, Arrays, Coord, solved_arrays
 from puzzlesearch.errors import PuzzleError
 from puzzlesearch.io import write_npy, write_npz
 from puzzlesearch.progress import log
+
+# ------------------------------------------------------------------ the U-corner coordinate
+
+_CMASKS = np.array([m for m in range(1 << K.N_CORNERS) if bin(m).count("1") == 4], dtype=np.int64)
+_CMASK_RANK = np.full(1 << K.N_CORNERS, -1, dtype=np.int64)
+_CMASK_RANK[_CMASKS] = np.arange(len(_CMASKS))  # 0x0F (the U corners at home) has rank 0
+U_CORNERS = (0, 1, 2, 3)  # UFR URB UBL ULF
+
+
+def _ctop_encode(a: Arrays) -> np.ndarray:
+    return _CMASK_RANK[((a[0] < len(U_CORNERS)) << np.arange(K.N_CORNERS)).sum(axis=1)]
+
+
+def _ctop_decode() -> Arrays:
+    cp, co, ep, eo = solved_arrays(len(_CMASKS))
+    inside = (_CMASKS[:, None] >> np.arange(K.N_CORNERS)) & 1
+    for r, row in enumerate(inside):
+        cp[r, row == 1] = U_CORNERS
+        cp[r, row == 0] = [c for c in range(K.N_CORNERS) if c not in U_CORNERS]
+    return cp, co, ep, eo
+
+
+CTOP = Coord("ctop", len(_CMASKS), _ctop_encode, _ctop_decode)  # which 4 positions hold the U corners: 70
+
 
 MANIFEST_KIND = "cube-optimal-coset"
 VARIANTS = ("full", "tiny")
