@@ -187,5 +187,5 @@ def test_cli_builds_and_uses_the_coset_table(tmp_path, capsys):
     path = table_path(folder, "tiny")
     path.write_bytes(path.read_bytes()[:-7])
     assert main([*solve, moves]) == 2
-    errors = [line for line in capsys.readouterr().err.splitlines() if "error" in line]
+    errors = [line for line in capsys.readouterr().err.splitlines() if line.startswith("puzzlesearch: error")]
     assert len(errors) == 1 and str(path) in errors[0] and "truncated" in errors[0]
