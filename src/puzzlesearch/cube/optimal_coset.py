@@ -132,26 +132,6 @@ def coset_tables() -> CosetTables:
     )
 
 
-def column_tables(variant: str) -> tuple[np.ndarray, np.ndarray]:
-    """(move_col, col_conj): the edge column col = slice * n_flip + flip moved and conjugated (int32).
-
-    Padding columns (tiny) map to themselves, so they stay empty and are never read.
-    """
-    ct = coset_tables()
-    nf = N_FLIPS[variant]
-    if nf == 1:
-        pad = np.arange(K.N_SLICE, row_stride(variant))
-        move_col = np.concatenate([ct.eslice, np.repeat(pad[:, None], K.N_MOVES, axis=1)])
-        col_conj = np.concatenate([ct.slice_conj, np.repeat(pad[:, None], N_SYM_UD, axis=1)])
-        return move_col.astype(np.int32), col_conj.astype(np.int32)
-    sl = np.arange(K.N_SLICE)[:, None, None]
-    fl = np.arange(nf)[None, :, None]
-    move_col = ct.eslice[sl, np.arange(K.N_MOVES)] * nf + ct.flip[fl, np.arange(K.N_MOVES)]
-    s = np.arange(N_SYM_UD)
-    col_conj = ct.slice_conj[sl, s] * nf + (ct.flip_conj[fl, s] ^ ct.flip_offset[sl, s])
-    return move_col.reshape(-1, K.N_MOVES).astype(np.int32), col_conj.reshape(-1, N_SYM_UD).astype(np.int32)
-
-
 @dataclass(frozen=True)
 class CornerClasses:
     """Classes of x = ctop * 2187 + twist under the 16 U-D symmetries."""
@@ -180,27 +160,36 @@ def build_classes() -> CornerClasses:
     return CornerClasses(rep, classidx, symidx, stab)
 
 
+def bfs_tables(variant: str) -> tuple:
+    """(corner_moves, cols) of the BFS kernels: small int32 move and conjugation tables."""
+    ct = coset_tables()
+    nf = N_FLIPS[variant]
+    flip = ct.flip if nf > 1 else np.zeros((1, K.N_MOVES), dtype=np.int64)
+    i32 = [a.astype(np.int32) for a in (ct.eslice, flip, ct.slice_conj, ct.flip_conj, ct.flip_offset)]
+    return (ct.ctop.astype(np.int32), ct.twist.astype(np.int32)), (*i32, nf)
+
+
 def build_packed(variant: str, classes: CornerClasses) -> tuple[np.ndarray, dict[int, int], float]:
-    """(packed table, depth -> entries, seconds): forward levels, then parallel backward ones."""
-    from puzzlesearch.cube.optimal_coset_kernels import backward_pass
-    from puzzlesearch.cube.optimal_kernels import prune_init, prune_pass
+    """(packed table, depth -> entries, seconds): parallel forward levels, then parallel backward ones."""
+    import numba
+
+    from puzzlesearch.cube.optimal_coset_kernels import backward_pass, forward_pass, mark_solved
 
     t0 = time.perf_counter()
-    ct = coset_tables()
-    move_col, col_conj = column_tables(variant)
-    n = n_entries(variant)
+    corner_moves, cols = bfs_tables(variant)
+    n, stride = n_entries(variant), row_stride(variant)
     table = np.full(n_bytes(variant), 255, dtype=np.uint8)  # rows are whole bytes: threads never share one
-    sym_data = (classes.rep, classes.classidx, classes.symidx, classes.stab, col_conj)
-    coord_moves = (ct.twist.astype(np.int32), ct.ctop.astype(np.int32), move_col)
-    dist = {0: int(prune_init(table, sym_data, 0, move_col.shape[0]))}
+    class_data = (classes.rep, classes.classidx, classes.symidx, classes.stab)
+    dist = {0: int(mark_solved(table, class_data, cols, stride))}
     filled, depth = dist[0], 0
+    parts = max(1, numba.get_num_threads())
     while filled < n:
         backward = filled > FORWARD_FILL * n
         t1 = time.perf_counter()
         if backward:
-            new = int(backward_pass(table, depth, sym_data, coord_moves, K.N_TWIST))
+            new = int(backward_pass(table, depth, class_data, corner_moves, cols, stride))
         else:
-            new = int(prune_pass(table, depth, False, sym_data, coord_moves, K.N_TWIST))
+            new = int(forward_pass(table, depth, class_data, corner_moves, cols, stride, parts))
         if new == 0 or depth >= MAX_TABLE_DEPTH:
             raise AssertionError(f"coset BFS stalled at depth {depth} with {n - filled:,} entries unreached")
         depth += 1

@@ -1,8 +1,10 @@
-"""numba kernels of the coset table (optimal_coset): parallel backward BFS, exact distance, one look-up.
+"""numba kernels of the coset table (optimal_coset): parallel BFS levels, exact distance, one look-up.
 
 The table's rows are corner classes (which positions hold the U corners x twist, under the
 16 U-D symmetries), its columns the edge part col = E-slice positions * n_flip + flip; a
 row is a whole number of bytes, so threads that each fill their own rows never share one.
+A column is moved and conjugated from the small slice and flip tables (a few hundred KB, in
+cache), not from a table of all 1,013,760 columns.
 
 Bundle (a plain tuple, built in optimal_coset.CosetTable.bundle):
   coset = (class_sym, table, slice_conj, flip_conj, flip_offset, n_flip, stride)
@@ -21,48 +23,145 @@ from puzzlesearch.cube.constants import N_TWIST
 from puzzlesearch.cube.optimal_kernels import EMPTY, N_MOVES, get_entry, set_entry
 
 
+@njit(cache=True, inline="always")
+def _conj_col(cols, t, u):
+    """Column t conjugated by symmetry u (small tables only: they stay in cache)."""
+    slice_conj, flip_conj, flip_offset, n_flip = cols[2], cols[3], cols[4], cols[5]
+    sl, fl = t // n_flip, t % n_flip
+    return slice_conj[sl, u] * n_flip + ((flip_conj[fl, u] ^ flip_offset[sl, u]) % n_flip)
+
+
+@njit(cache=True, inline="always")
+def _move_conj_col(cols, t, m, u):
+    """Column t moved by m, then conjugated by symmetry u."""
+    move_slice, move_flip, n_flip = cols[0], cols[1], cols[5]
+    sl, fl = t // n_flip, t % n_flip
+    return _conj_col(cols, move_slice[sl, m] * n_flip + move_flip[fl, m] % n_flip, u)
+
+
+@njit(cache=True)
+def mark_solved(table, classes, cols, stride):
+    """Set the solved entry (x = 0, column 0) and its twins to 0; returns how many were set."""
+    rep, classidx, symidx, stab = classes
+    c = classidx[0]
+    base = np.int64(c) * stride
+    t = _conj_col(cols, 0, symidx[0])
+    set_entry(table, base + t, 0)
+    done = 1
+    for s in range(1, 16):
+        if (stab[c] >> s) & 1:
+            i = base + _conj_col(cols, t, s)
+            if get_entry(table, i) == EMPTY:
+                set_entry(table, i, 0)
+                done += 1
+    return done
+
+
+@njit(cache=True)
+def _backward_row(table, c, cur, nxt, classes, corner_moves, cols, stride, buf):
+    """Fill row c's empty entries that have a neighbour at the current depth; how many."""
+    rep, classidx, symidx = classes[0], classes[1], classes[2]
+    move_ctop, move_twist = corner_moves
+    n_col = cols[0].shape[0] * cols[5]
+    base = np.int64(c) * stride
+    nb = 0
+    for t in range(n_col):
+        if get_entry(table, base + t) == EMPTY:
+            buf[nb] = t
+            nb += 1
+    found = 0
+    x = rep[c]
+    tw, ct = x % N_TWIST, x // N_TWIST
+    for m in range(N_MOVES):
+        if nb == 0:
+            break
+        x2 = move_ctop[ct, m] * N_TWIST + move_twist[tw, m]
+        base2 = np.int64(classidx[x2]) * stride
+        u = symidx[x2]
+        j = 0
+        for k in range(nb):  # keep the unreached in order: the column look-ups stay local
+            t = buf[k]
+            if get_entry(table, base2 + _move_conj_col(cols, t, m, u)) == cur:
+                set_entry(table, base + t, nxt)
+                found += 1
+            else:
+                buf[j] = t
+                j += 1
+        nb = j
+    return found
+
+
 @njit(cache=True, parallel=True)
-def backward_pass(table, depth, sym_data, coord_moves, n_twist):
+def backward_pass(table, depth, classes, corner_moves, cols, stride):
     """One backward BFS level in parallel over rows: every empty entry with a neighbour at depth gets depth+1.
 
-    sym_data = (rep, classidx, symidx, stab, col_conj), coord_moves = (move_twist, move_ctop,
-    move_col) as for optimal_kernels.prune_pass (rows: corner classes, columns: the edge part).
+    classes = (rep, classidx, symidx, stab) of x = ctop * 2187 + twist; corner_moves =
+    (move_ctop, move_twist); cols = (move_slice, move_flip, slice_conj, flip_conj,
+    flip_offset, n_flip). A thread writes only its own rows (whole bytes); it reads others'
+    entries for the value `depth`, which neither an empty nor a newly set entry has.
     Returns the number of entries set.
     """
-    rep, classidx, symidx = sym_data[0], sym_data[1], sym_data[2]
-    col_conj = sym_data[4]
-    move_twist, move_ctop, move_col = coord_moves
-    n_col = move_col.shape[0]
+    n_rows = classes[0].shape[0]
+    n_col = cols[0].shape[0] * cols[5]
     cur, nxt = depth % 3, (depth + 1) % 3
     done = 0
-    for c in prange(rep.shape[0]):
+    for c in prange(n_rows):
         buf = np.empty(n_col, dtype=np.int32)
-        base = c * n_col
-        nb = 0
-        for t in range(n_col):
-            if get_entry(table, base + t) == EMPTY:
-                buf[nb] = t
-                nb += 1
-        found = 0
-        if nb > 0:
+        done += _backward_row(table, c, cur, nxt, classes, corner_moves, cols, stride, buf)
+    return done
+
+
+@njit(cache=True, parallel=True)
+def forward_pass(table, depth, classes, corner_moves, cols, stride, n_parts):
+    """One forward BFS level: expand the entries at depth (rows split in n_parts, in parallel).
+
+    Each part marks the empty neighbours (and their twins under the class's self-symmetries)
+    in its own bitmap, reading the table only; then rows are filled in parallel from the
+    bitmaps. Returns the number of entries set.
+    """
+    rep, classidx, symidx, stab = classes
+    move_ctop, move_twist = corner_moves
+    n_col = cols[0].shape[0] * cols[5]
+    n_rows = rep.shape[0]
+    size = n_rows * stride
+    marks = np.zeros((n_parts, (size + 7) // 8), dtype=np.uint8)
+    cur, nxt = depth % 3, (depth + 1) % 3
+    for p in prange(n_parts):
+        mark = marks[p]
+        for c in range(p * n_rows // n_parts, (p + 1) * n_rows // n_parts):
+            base = np.int64(c) * stride
             x = rep[c]
-            tw, ct = x % n_twist, x // n_twist
-            for m in range(N_MOVES):
-                x2 = move_ctop[ct, m] * n_twist + move_twist[tw, m]
-                base2 = np.int64(classidx[x2]) * n_col
-                s2 = symidx[x2]
-                k = 0
-                while k < nb:
-                    t2 = col_conj[move_col[buf[k], m], s2]
-                    if get_entry(table, base2 + t2) == cur:
-                        set_entry(table, base + buf[k], nxt)
-                        found += 1
-                        nb -= 1
-                        buf[k] = buf[nb]
-                    else:
-                        k += 1
-                if nb == 0:
-                    break
+            tw, ct = x % N_TWIST, x // N_TWIST
+            for t in range(n_col):
+                if get_entry(table, base + t) != cur:
+                    continue
+                for m in range(N_MOVES):
+                    x2 = move_ctop[ct, m] * N_TWIST + move_twist[tw, m]
+                    c2 = classidx[x2]
+                    base2 = np.int64(c2) * stride
+                    t2 = _move_conj_col(cols, t, m, symidx[x2])
+                    i = base2 + t2
+                    if get_entry(table, i) == EMPTY:
+                        mark[i >> 3] |= np.uint8(1 << (i & 7))
+                        st = stab[c2]
+                        if st != 1:
+                            for s in range(1, 16):
+                                if (st >> s) & 1:
+                                    i3 = base2 + _conj_col(cols, t2, s)
+                                    mark[i3 >> 3] |= np.uint8(1 << (i3 & 7))
+    done = 0
+    for c in prange(n_rows):
+        base = np.int64(c) * stride
+        found = 0
+        for t in range(n_col):
+            i = base + t
+            hit = False
+            for p in range(n_parts):
+                if (marks[p, i >> 3] >> (i & 7)) & 1:
+                    hit = True
+            if hit and get_entry(table, i) == EMPTY:
+                set_entry(table, i, nxt)
+                found += 1
         done += found
     return done
 
