@@ -74,8 +74,9 @@ def n_col(variant: str) -> int:
 
 
 def row_stride(variant: str) -> int:
-    """Entries per row in the file: the columns padded to whole bytes (full: 1,013,760, tiny: 496)."""
-    return -(-n_col(variant) // 4) * 4
+    """Entries per row in the file: the columns padded to a multiple of 8 (whole bytes of the
+    table and of the BFS bitmaps; full: 1,013,760, tiny: 496)."""
+    return -(-n_col(variant) // 8) * 8
 
 
 def n_entries(variant: str) -> int:

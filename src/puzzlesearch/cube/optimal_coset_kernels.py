@@ -133,8 +133,8 @@ def forward_pass(table, depth, classes, corner_moves, cols, stride, n_parts):
             x = rep[c]
             tw, ct = x % N_TWIST, x // N_TWIST
             for t in range(n_col):
-                if get_entry(table, base + t) != cur:
-                    continue
+                if table[(base + t) >> 2] == 255 or get_entry(table, base + t) != cur:
+                    continue  # (a byte of four empty entries is skipped at its first)
                 for m in range(N_MOVES):
                     x2 = move_ctop[ct, m] * N_TWIST + move_twist[tw, m]
                     c2 = classidx[x2]
@@ -150,18 +150,22 @@ def forward_pass(table, depth, classes, corner_moves, cols, stride, n_parts):
                                     i3 = base2 + _conj_col(cols, t2, s)
                                     mark[i3 >> 3] |= np.uint8(1 << (i3 & 7))
     done = 0
-    for c in prange(n_rows):
+    for c in prange(n_rows):  # rows start on a bitmap byte (stride is a multiple of 8)
         base = np.int64(c) * stride
         found = 0
-        for t in range(n_col):
-            i = base + t
-            hit = False
+        for q in range(base >> 3, (base + n_col + 7) >> 3):
+            v = 0
             for p in range(n_parts):
-                if (marks[p, i >> 3] >> (i & 7)) & 1:
-                    hit = True
-            if hit and get_entry(table, i) == EMPTY:
-                set_entry(table, i, nxt)
-                found += 1
+                v |= marks[p, q]
+            while v:
+                bit = 0
+                while not (v >> bit) & 1:
+                    bit += 1
+                v ^= 1 << bit
+                i = q * 8 + bit
+                if i - base < n_col and get_entry(table, i) == EMPTY:
+                    set_entry(table, i, nxt)
+                    found += 1
         done += found
     return done
 
