@@ -170,6 +170,7 @@ def _batched_search(cube: CubieCube, st: SearchTables, data: tuple, views, optio
         use_inverse,
         options.axis_rules,
         use_coset,
+        bool(options.big or not use_coset),
     )
     return ida_search((big, moves, corners, inv, coset), (fl, ss, tw, hh, cp, hc, ctop0, hn0), _views(cube), limits)
 

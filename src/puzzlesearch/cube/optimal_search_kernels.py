@@ -66,7 +66,7 @@ def view_ud_bits(axis_moves):
 
 
 @njit(cache=True)
-def _stage_order(hh, hc, hn, g, n_axes, use_corners, use_coset, order):
+def _stage_order(hh, hc, hn, g, n_axes, use_corners, use_coset, use_big, order):
     """Stages by decreasing parent distance (corner, then coset table first among equals); their number."""
     keys = np.empty(N_STAGES, dtype=np.int64)
     n = 0
@@ -77,9 +77,10 @@ def _stage_order(hh, hc, hn, g, n_axes, use_corners, use_coset, order):
         for a in range(n_axes):
             order[n], keys[n] = COSET_STAGE + a, 4 * hn[g, a] + 1
             n += 1
-    for a in range(n_axes):
-        order[n], keys[n] = a, 4 * hh[g, a]
-        n += 1
+    if use_big:
+        for a in range(n_axes):
+            order[n], keys[n] = a, 4 * hh[g, a]
+            n += 1
     for i in range(1, n):
         j = i
         while j > 0 and keys[j] > keys[j - 1]:
@@ -364,7 +365,7 @@ def _forward_rule(kids, cand, n, g, rest, use_coset):
 def _expand(tables, node, kids, g, bound, flags, work):
     """List the children of the node at depth g that fit in the bound; returns children generated."""
     big, moves, corners, inv, coset = tables
-    n_axes, use_corners, use_inverse, rules, ud_bits, use_coset = flags
+    n_axes, use_corners, use_inverse, rules, ud_bits, use_coset, use_big = flags
     cand, order, scratch, view, kinv, faces, have = work
     mv = node[6]
     kid_moves, nk, ki = kids[0], kids[1], kids[8]
@@ -390,7 +391,7 @@ def _expand(tables, node, kids, g, bound, flags, work):
                 j += 1
         n = j
     else:
-        n_stages = _stage_order(node[3], node[5], node[9], g, n_axes, use_corners, use_coset, order)
+        n_stages = _stage_order(node[3], node[5], node[9], g, n_axes, use_corners, use_coset, use_big, order)
         have[0], have[1], have[2] = 0, 0, 0
         for i in range(n_stages):
             if n == 0:
@@ -466,8 +467,8 @@ def ida_search(tables, start, views, limits):
     """
     big, moves, corners, inv, coset = tables
     fl0, ss0, tw0, hh0, cp0, hc0, ctop0, hn0 = start
-    node_budget, time_limit, max_length, n_axes, use_corners, use_inverse, rules, use_coset = limits
-    flags = (n_axes, use_corners, use_inverse, rules, view_ud_bits(moves[4]), use_coset)
+    node_budget, time_limit, max_length, n_axes, use_corners, use_inverse, rules, use_coset, use_big = limits
+    flags = (n_axes, use_corners, use_inverse, rules, view_ud_bits(moves[4]), use_coset, use_big)
     L = MAX_DEPTH + 1
     node = (
         np.zeros((L, 3), dtype=np.int64),
@@ -514,7 +515,7 @@ def ida_search(tables, start, views, limits):
     root_low = np.full(3, -1, dtype=np.int64)  # the root's inverse view bounds
     for a in range(3):
         fl[0, a], ss[0, a], tw[0, a] = fl0[a], ss0[a], tw0[a]
-        hh[0, a] = hh0[a] if a < n_axes else 0
+        hh[0, a] = hh0[a] if a < n_axes and use_big else 0  # (without the big table's stages, 0 all along)
         h0 = max(h0, hh[0, a])
         ctop[0, a] = ctop0[a]
         hn[0, a] = hn0[a] if use_coset and a < n_axes else 0
