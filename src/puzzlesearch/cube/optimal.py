@@ -151,12 +151,13 @@ def _batched_search(cube: CubieCube, st: SearchTables, data: tuple, views, optio
         hc = int(corners[0][(cp % corners[1]) * K_TWIST + TWIST.of(cube)])
     else:
         corners, hc = (np.zeros(1, dtype=np.uint8), 1), 0
-    use_inverse = bool(options.inverse and st.bound is not None)
     use_coset, coset, ctop0, hn0 = _coset_start(cube, st, options, views)
     if use_coset and (hn0 < 0).any():
         return np.zeros(0, dtype=np.int64), 0, 0, -1
-    bound = st.bound.table if use_inverse else np.zeros(1, dtype=np.uint8)
-    lower = st.bound.lower if use_inverse else np.zeros(4, dtype=np.int64)
+    coset_inverse = bool(use_coset and options.inverse and options.coset_inverse)
+    use_inverse = bool(options.inverse and (st.bound is not None or coset_inverse))
+    bound = st.bound.table if st.bound is not None else np.zeros(1, dtype=np.uint8)
+    lower = st.bound.lower if st.bound is not None else np.zeros(4, dtype=np.int64)
     cubie_moves = tuple(np.asarray(x, dtype=np.int64) for x in (MOVE_CP, MOVE_CO, MOVE_EP, MOVE_EO))
     inv = (bound, lower, cubie_moves, _inverse_luts())
     big = (data[0], data[2], data[3], data[9], data[10])
@@ -171,13 +172,14 @@ def _batched_search(cube: CubieCube, st: SearchTables, data: tuple, views, optio
         options.axis_rules,
         use_coset,
         bool(options.big or not use_coset),
+        coset_inverse,
     )
     return ida_search((big, moves, corners, inv, coset), (fl, ss, tw, hh, cp, hc, ctop0, hn0), _views(cube), limits)
 
 
 def _coset_start(cube: CubieCube, st: SearchTables, options: OptimalOptions, views):
     """(use it, kernel bundle, U-corner positions and exact coset distance of each axis view)."""
-    from puzzlesearch.cube.optimal_coset import CTOP, coset_tables
+    from puzzlesearch.cube.optimal_coset import _CMASK_RANK, CTOP, coset_tables
     from puzzlesearch.cube.optimal_coset_kernels import coset_depth
     from puzzlesearch.cube.symmetry import SYM_MULT, URF3, conjugate
 
@@ -186,14 +188,15 @@ def _coset_start(cube: CubieCube, st: SearchTables, options: OptimalOptions, vie
     ctop0 = np.array([CTOP.of(conjugate(cube, s)) for s in (0, URF3, int(SYM_MULT[URF3, URF3]))], dtype=np.int64)
     if not use:
         empty = (np.zeros(1, np.uint32), np.zeros(1, np.uint8), ct.slice_conj, ct.flip_conj, ct.flip_offset, 1, 4)
-        return False, (empty, ct.ctop), ctop0, np.zeros(3, dtype=np.int64)
+        no_bound = (np.zeros(1, np.uint8), np.zeros(4, np.int64))
+        return False, (empty, ct.ctop, *no_bound, _CMASK_RANK), ctop0, np.zeros(3, dtype=np.int64)
     bundle = st.coset.bundle()
     fl, ss, tw = views
     hn0 = np.array(
         [coset_depth(bundle, st.coset.moves(), ctop0[a], tw[a], fl[a], ss[a] // K_SLICE_PERM) for a in range(3)],
         dtype=np.int64,
     )
-    return True, (bundle, ct.ctop), ctop0, hn0
+    return True, (bundle, ct.ctop, st.coset.bound, st.coset.lower, _CMASK_RANK), ctop0, hn0
 
 
 def budget_message(result: OptimalResult, options: OptimalOptions) -> str:

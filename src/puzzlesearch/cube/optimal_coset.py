@@ -66,6 +66,7 @@ N_CLASSES = 9930  # nxopt's count of corner classes under the 16 U-D symmetries
 N_FLIPS = {"full": K.N_FLIP, "tiny": 1}
 FORWARD_FILL = 0.30  # levels after this share of entries is reached are filled backward (in parallel)
 MAX_TABLE_DEPTH = 20
+NEAR = 8  # the bound copy: entries within this many moves read as 0 (0.3% of the full table), 9..11 read exactly
 
 
 def n_col(variant: str) -> int:
@@ -204,6 +205,36 @@ def build_packed(variant: str, classes: CornerClasses) -> tuple[np.ndarray, dict
     return table, dist, time.perf_counter() - t0
 
 
+def near_levels(variant: str, classes: CornerClasses, near: int) -> np.ndarray:
+    """A table holding only the entries within `near` moves (the rest EMPTY): the BFS's first levels."""
+    import numba
+
+    from puzzlesearch.cube.optimal_coset_kernels import forward_pass, mark_solved
+
+    corner_moves, cols = bfs_tables(variant)
+    stride = row_stride(variant)
+    table = np.full(n_bytes(variant), 255, dtype=np.uint8)
+    class_data = (classes.rep, classes.classidx, classes.symidx, classes.stab)
+    mark_solved(table, class_data, cols, stride)
+    for depth in range(near):
+        forward_pass(table, depth, class_data, corner_moves, cols, stride, max(1, numba.get_num_threads()))
+    return table
+
+
+def bound_of(table: np.ndarray, near_table: np.ndarray) -> np.ndarray:
+    """The table with every entry set in near_table set to 3 (reads as 0: no bound without a parent)."""
+    out = table.copy()
+    step = 1 << 26
+    for a in range(0, len(out), step):
+        nb = near_table[a : a + step]
+        fields = np.zeros(len(nb), dtype=np.uint8)
+        for k in range(4):
+            reached = ((nb >> (2 * k)) & 3) != 3
+            fields |= reached.astype(np.uint8) << (2 * k) | reached.astype(np.uint8) << (2 * k + 1)
+        out[a : a + step] |= fields
+    return out
+
+
 def table_path(table_dir, variant: str) -> Path:
     return Path(table_dir) / f"coset_{variant}.npy"
 
@@ -216,8 +247,17 @@ def manifest_path(table_dir, variant: str) -> Path:
     return Path(table_dir) / f"coset_{variant}.json"
 
 
+def bound_path(table_dir, variant: str) -> Path:
+    return Path(table_dir) / f"coset_{variant}_bound.npy"
+
+
 def build_table(variant: str, out_dir) -> dict:
-    """Build one variant into out_dir (table, classes, manifest); returns the manifest."""
+    """Build one variant into out_dir (table, its bound copy, classes, manifest); returns the manifest.
+
+    The bound copy is the table with the entries within NEAR moves set to 3, so an entry
+    reads as a lower bound without a parent (the inverse look-ups): 3 -> 0, else the
+    smallest distance above NEAR with its residue mod 3 (as optimal_bound does for the big table).
+    """
     _check_variant(variant)
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
@@ -225,6 +265,14 @@ def build_table(variant: str, out_dir) -> dict:
     classes = build_classes()
     log("cube", f"coset table {variant}: {len(classes.rep):,} corner classes ({time.perf_counter() - t0:.1f}s)")
     table, dist, bfs_seconds = build_packed(variant, classes)
+    t1 = time.perf_counter()
+    bound = bound_of(table, near_levels(variant, classes, NEAR))
+    log(
+        "cube",
+        f"coset table {variant}: bound copy, entries within {NEAR} moves marked ({time.perf_counter() - t1:.1f}s)",
+    )
+    write_npy(bound_path(out, variant), bound)
+    del bound
     write_npy(table_path(out, variant), table)
     write_npz(classes_path(out, variant), **classes.arrays())
     total = sum(dist.values())
@@ -239,8 +287,9 @@ def build_table(variant: str, out_dir) -> dict:
         "max_depth": max(dist),
         "mean_depth": round(sum(d * c for d, c in dist.items()) / total, 4),
         "distribution": " ".join(f"{d}:{c}" for d, c in dist.items()),
+        "near_depth": NEAR,
     }
-    files = [table_path(out, variant), classes_path(out, variant)]
+    files = [table_path(out, variant), bound_path(out, variant), classes_path(out, variant)]
     manifest.write_manifest(manifest_path(out, variant), files, MANIFEST_KIND, {"variant": variant}, meta)
     log("cube", f"coset table {variant} written to {out} ({meta['build_seconds']:.0f}s)")
     return meta
@@ -258,6 +307,8 @@ class CosetTable:
     classes: CornerClasses
     meta: dict
     class_sym: np.ndarray  # uint32 class << 4 | symmetry per ctop * 2187 + twist
+    bound: np.ndarray  # the bound copy (inverse look-ups)
+    lower: np.ndarray  # int64 (4,): lower bound of its entry values 0..3
 
     def bundle(self) -> tuple:
         """The kernel bundle (see optimal_coset_kernels)."""
@@ -285,6 +336,9 @@ def load_table(table_dir, variant: str) -> CosetTable:
     meta = manifest.verify(mpath, MANIFEST_KIND)
     tpath, cpath = table_path(d, variant), classes_path(d, variant)
     table = manifest.load_npy(tpath, meta)
+    bound = manifest.load_npy(bound_path(d, variant), meta)
+    if bound.shape != table.shape or bound.dtype != np.uint8:
+        raise manifest.damaged(bound_path(d, variant), f"is {bound.dtype} {bound.shape}, expected uint8 {table.shape}")
     arrays = manifest.load_npz(cpath, meta)
     want = {"rep": (N_CLASSES,), "classidx": (N_CORNER,), "symidx": (N_CORNER,), "stab": (N_CLASSES,)}
     for name, shape in want.items():
@@ -297,7 +351,9 @@ def load_table(table_dir, variant: str) -> CosetTable:
     manifest.check_range(cpath, "rep", arrays["rep"], 0, N_CORNER - 1)
     classes = CornerClasses(arrays["rep"], arrays["classidx"], arrays["symidx"], arrays["stab"])
     class_sym = (classes.classidx.astype(np.uint32) << 4) | classes.symidx
-    return CosetTable(variant, table, classes, meta, class_sym)
+    from puzzlesearch.cube.optimal_bound import lower_bounds
+
+    return CosetTable(variant, table, classes, meta, class_sym, bound, lower_bounds(int(meta["near_depth"])))
 
 
 def code_sha256() -> str:

@@ -164,7 +164,7 @@ def _axis_stage(big, moves, node, kids, cand, n, g, a, togo, scratch, have):
 @njit(cache=True)
 def _coset_stage(coset, moves, node, kids, cand, n, g, a, togo, scratch, have):
     """Keep the candidates whose axis-a coset distance fits in togo - 1 moves; the number kept."""
-    bundle, move_ctop = coset
+    bundle, move_ctop = coset[0], coset[1]
     class_sym, table, slice_conj, flip_conj, flip_offset, n_flip, stride = bundle
     axis_moves = moves[4]
     ctop, hn = node[8], node[9]
@@ -289,6 +289,29 @@ def _bound_of(big, inv, fl, ss, tw):
 
 
 @njit(cache=True)
+def _coset_bound_of(coset, inv, cp, fl, ss, tw):
+    """Lower bound of one inverse view from the coset table's bound copy (cp: the view's corners)."""
+    bundle, move_ctop, cbound, clower, cmask_rank = coset
+    class_sym, slice_conj, flip_conj, flip_offset, n_flip, stride = (
+        bundle[0],
+        bundle[2],
+        bundle[3],
+        bundle[4],
+        bundle[5],
+        bundle[6],
+    )
+    mask = 0
+    for i in range(4):
+        mask |= 1 << cp[i]
+    c = np.int64(class_sym[cmask_rank[mask] * N_TWIST + tw])
+    u = c & 15
+    sl = ss // N_SLICE_PERM
+    col = slice_conj[sl, u] * n_flip + ((flip_conj[fl % n_flip, u] ^ flip_offset[sl, u]) % n_flip)
+    i = (c >> 4) * stride + col
+    return clower[(cbound[i >> 2] >> ((i & 3) << 1)) & 3]
+
+
+@njit(cache=True)
 def _inverse_stage(big, moves, inv, faces, view, kinv, forbid, cand, n, g, a, togo, rules, scratch):
     """Keep the candidates whose inverse, seen in axis a, has a bound below togo; the number kept.
 
@@ -317,6 +340,63 @@ def _inverse_stage(big, moves, inv, faces, view, kinv, forbid, cand, n, g, a, to
         low = lower[(val[k] >> ((idx[k] & 3) << 1)) & 3]
         if low < togo:
             m = cand[k]
+            if rules and low == togo - 1:  # no path of togo - 1 moves starts on this axis
+                forbid[g, m] |= 1 << a
+                if forbid[g, m] == ALL_AXES:
+                    continue
+            cand[j] = m
+            j += 1
+    return j
+
+
+@njit(cache=True)
+def _coset_inverse_stage(coset, moves, inv, faces, view, kinv, forbid, cand, n, g, a, togo, rules, scratch, lows):
+    """As _inverse_stage, with the inverse's views looked up in the coset table's bound copy.
+
+    A move that is a U or D turn in view a leaves that inverse view's coset as it was (the
+    move lands in front of the inverse's solution, inside the table's group; nxopt): its
+    bound is the parent's, with no look-up. lows = (view bits of U-D moves, the nodes' bounds,
+    the children's bounds).
+    """
+    ud_bits, ilow, cilow = lows
+    bundle, move_ctop, cbound, clower, cmask_rank = coset
+    class_sym, slice_conj, flip_conj, flip_offset, n_flip, stride = (
+        bundle[0],
+        bundle[2],
+        bundle[3],
+        bundle[4],
+        bundle[5],
+        bundle[6],
+    )
+    mcp = inv[2][0]
+    vcp = view[0]
+    axis_moves = moves[4]
+    idx, val = scratch[0], scratch[1]
+    for k in range(n):
+        m = cand[k]
+        mm = axis_moves[a, m]
+        fl, ss, tw = _child_inverse(inv, faces, view, g, a, mm)
+        kinv[g, m, a, 0], kinv[g, m, a, 1], kinv[g, m, a, 2] = fl, ss, tw
+        mask = 0
+        for i in range(4):  # the inverse's U corners sit where the child's U positions' cubies are
+            mask |= 1 << vcp[g, a, mcp[mm, i]]
+        if (ud_bits[m] >> a) & 1:
+            idx[k] = -1
+            continue
+        c = np.int64(class_sym[cmask_rank[mask] * N_TWIST + tw])
+        u = c & 15
+        sl = ss // N_SLICE_PERM
+        col = slice_conj[sl, u] * n_flip + ((flip_conj[fl % n_flip, u] ^ flip_offset[sl, u]) % n_flip)
+        idx[k] = (c >> 4) * stride + col
+    for k in range(n):
+        if idx[k] >= 0:
+            val[k] = cbound[idx[k] >> 2]
+    j = 0
+    for k in range(n):
+        m = cand[k]
+        low = ilow[g, a] if idx[k] < 0 else clower[(val[k] >> ((idx[k] & 3) << 1)) & 3]
+        cilow[g, m, a] = low
+        if low < togo:
             if rules and low == togo - 1:  # no path of togo - 1 moves starts on this axis
                 forbid[g, m] |= 1 << a
                 if forbid[g, m] == ALL_AXES:
@@ -365,7 +445,7 @@ def _forward_rule(kids, cand, n, g, rest, use_coset):
 def _expand(tables, node, kids, g, bound, flags, work):
     """List the children of the node at depth g that fit in the bound; returns children generated."""
     big, moves, corners, inv, coset = tables
-    n_axes, use_corners, use_inverse, rules, ud_bits, use_coset, use_big = flags
+    n_axes, use_corners, use_inverse, rules, ud_bits, use_coset, use_big, use_coset_inverse = flags
     cand, order, scratch, view, kinv, faces, have = work
     mv = node[6]
     kid_moves, nk, ki = kids[0], kids[1], kids[8]
@@ -411,7 +491,13 @@ def _expand(tables, node, kids, g, bound, flags, work):
             for a in range(3):
                 if n == 0:
                     break
-                n = _inverse_stage(big, moves, inv, faces, view, kinv, kids[9], cand, n, g, a, togo, rules, scratch)
+                if use_coset_inverse:
+                    lows = (ud_bits, node[10], kids[12])
+                    n = _coset_inverse_stage(
+                        coset, moves, inv, faces, view, kinv, kids[9], cand, n, g, a, togo, rules, scratch, lows
+                    )
+                else:
+                    n = _inverse_stage(big, moves, inv, faces, view, kinv, kids[9], cand, n, g, a, togo, rules, scratch)
         if n > 0:
             for a in range(n_axes, 3):  # axes not looked up: coordinates only (the solved test)
                 _axis_coords(moves, node, kids, cand, n, g, a)
@@ -452,6 +538,8 @@ def _descend(node, kids, g, m, inv, axis_moves, view, kinv, use_inverse):
             for x in range(3):
                 vinv[g + 1, a, x] = kinv[g, m, a, x]
         node[7][g + 1] = kids[9][g, m]
+        for a in range(3):
+            node[10][g + 1, a] = kids[12][g, m, a]
 
 
 @njit(cache=True)
@@ -467,8 +555,8 @@ def ida_search(tables, start, views, limits):
     """
     big, moves, corners, inv, coset = tables
     fl0, ss0, tw0, hh0, cp0, hc0, ctop0, hn0 = start
-    node_budget, time_limit, max_length, n_axes, use_corners, use_inverse, rules, use_coset, use_big = limits
-    flags = (n_axes, use_corners, use_inverse, rules, view_ud_bits(moves[4]), use_coset, use_big)
+    node_budget, time_limit, max_length, n_axes, use_corners, use_inverse, rules, use_coset, use_big, coset_inv = limits
+    flags = (n_axes, use_corners, use_inverse, rules, view_ud_bits(moves[4]), use_coset, use_big, coset_inv)
     L = MAX_DEPTH + 1
     node = (
         np.zeros((L, 3), dtype=np.int64),
@@ -481,6 +569,7 @@ def ida_search(tables, start, views, limits):
         np.zeros(L, dtype=np.int64),  # forbid bits: axes ruled out as the next move
         np.zeros((L, 3), dtype=np.int64),  # U-corner positions of each view
         np.zeros((L, 3), dtype=np.int64),  # exact coset distance of each view
+        np.zeros((L, 3), dtype=np.int64),  # coset bound of each inverse view
     )
     kids = (
         np.zeros((L, N_MOVES), dtype=np.int64),
@@ -495,6 +584,7 @@ def ida_search(tables, start, views, limits):
         np.zeros((L, N_MOVES), dtype=np.int64),  # the children's forbid bits
         np.zeros((L, N_MOVES, 3), dtype=np.int64),  # the children's U-corner positions
         np.zeros((L, N_MOVES, 3), dtype=np.int64),  # the children's coset distances
+        np.zeros((L, N_MOVES, 3), dtype=np.int64),  # the children's inverse views' coset bounds
     )
     vnode = (  # cubies of the 3 axis views and their inverses' (flip, sorted slice, twist)
         np.zeros((L, 3, 8), dtype=np.int64),
@@ -505,7 +595,7 @@ def ida_search(tables, start, views, limits):
     vinv = np.zeros((L, 3, 3), dtype=np.int64)
     view = (vnode[0], vnode[1], vnode[2], vnode[3], vinv)
     kinv = np.zeros((L, N_MOVES, 3, 3), dtype=np.int64)  # the children's inverse coordinates
-    fl, ss, tw, hh, cp, hc, mv, forbid, ctop, hn = node
+    fl, ss, tw, hh, cp, hc, mv, forbid, ctop, hn, ilow = node
     nk, ki = kids[1], kids[8]
     scratch = (np.zeros(N_MOVES, dtype=np.int64), np.zeros(N_MOVES, dtype=np.int64), np.zeros(N_MOVES, dtype=np.int64))
     faces = face_positions(inv[2][0], inv[2][2])
@@ -526,8 +616,11 @@ def ida_search(tables, start, views, limits):
         if use_inverse:
             f, s, t = inverse_coords(inv, vnode[0][0, a], vnode[1][0, a], vnode[2][0, a], vnode[3][0, a])
             vinv[0, a, 0], vinv[0, a, 1], vinv[0, a, 2] = f, s, t
-            root_low[a] = _bound_of(big, inv, f, s, t)
+            root_low[a] = (
+                _coset_bound_of(coset, inv, vnode[0][0, a], f, s, t) if coset_inv else _bound_of(big, inv, f, s, t)
+            )
             h0 = max(h0, root_low[a])
+            ilow[0, a] = root_low[a]
     cp[0], hc[0] = cp0, hc0
     nodes = np.int64(0)
     next_clock = CLOCK_EVERY

@@ -66,7 +66,8 @@ class OptimalOptions:
     corners: bool = False  # also the exact corner table (SearchTables.corners): measured, not worth its cost
     inverse: bool = True  # also bound by the inverse position's three views (SearchTables.bound)
     coset: bool = True  # also the coset table's three views (SearchTables.coset), when it is there
-    big: bool = True  # with the coset table: still look the big table up in the three axis views
+    big: bool = False  # with the coset table: also look the big table up in the three axis views (measured: slower)
+    coset_inverse: bool = True  # with the coset table: the inverse views are looked up in its bound copy
     axis_rules: bool = True  # the (x,x,x) -> x+1 rule and next-move axes ruled out by the inverse views
 
 
