@@ -99,6 +99,12 @@ def test_tiny_table_equals_raw_bfs_mod_3(coset):
     assert (entry == dist % 3).all()
     distribution = np.bincount(dist)
     assert coset.meta["max_depth"] == 10 and distribution[0] == 1
+    # the bound copy (inverse look-ups): a lower bound everywhere, exact just above its near depth
+    lower = coset.lower[(coset.bound[i >> 2] >> ((i & 3) << 1)) & 3]
+    near = coset.meta["near_depth"]
+    assert (lower <= dist).all()
+    assert (lower[(dist > near) & (dist <= near + 3)] == dist[(dist > near) & (dist <= near + 3)]).all()
+    assert (lower[dist <= near] == 0).all()
 
 
 def test_symmetry_look_ups_equal_cubes_conjugated_directly():
