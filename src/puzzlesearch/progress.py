@@ -9,11 +9,23 @@ import time
 LOG = logging.getLogger("puzzlesearch")
 
 
+class _StderrHandler(logging.StreamHandler):
+    """A stream handler writing to whatever sys.stderr is at each line (not the one at setup)."""
+
+    @property
+    def stream(self):
+        return sys.stderr
+
+    @stream.setter
+    def stream(self, value) -> None:
+        pass
+
+
 def setup_logging(verbose: bool = False) -> None:
     """Send puzzlesearch log lines to stderr as 'HH:MM:SS stage: message'."""
     if LOG.handlers:
         return
-    handler = logging.StreamHandler(sys.stderr)
+    handler = _StderrHandler()
     handler.setFormatter(logging.Formatter("%(asctime)s %(message)s", "%H:%M:%S"))
     LOG.addHandler(handler)
     LOG.setLevel(logging.DEBUG if verbose else logging.INFO)

@@ -83,7 +83,7 @@ rule cube_optimal_coset:
         wildcards=cache_key,
         dir=lambda w, output: str(Path(output.npy).parent),
     shell:
-        "NUMBA_NUM_THREADS={threads} puzzlesearch cube build-optimal-coset {wildcards.coset:q} --out-dir {params.dir:q} 2> {log:q}"
+        "NUMBA_NUM_THREADS={threads:q} puzzlesearch cube build-optimal-coset {wildcards.coset:q} --out-dir {params.dir:q} 2> {log:q}"
 
 
 rule cube_optimal_subset:

@@ -212,36 +212,34 @@ def budget_message(result: OptimalResult, options: OptimalOptions) -> str:
 
 
 def search_tables(table_dir, variant: str):
-    """The solver's SearchTables: --tables DIR (verified, never built; the bound and coset
-    tables when the folder has them, else a logged note and no look-ups in them), or the
-    store's (all three)."""
+    """The solver's SearchTables: --tables DIR (verified, never built) or the store's.
+
+    With the coset table (in the folder, or the store's) the inverse views are looked up in
+    its bound copy, so the big table's bound table is not loaded; without it, the bound
+    table when the folder has one, else a logged note and no inverse look-ups.
+    """
     from puzzlesearch.cube import optimal_coset
-    from puzzlesearch.cube.optimal_bound import bound_path, load_bound, manifest_path, store_bound
+    from puzzlesearch.cube.optimal_bound import bound_path, load_bound, manifest_path
     from puzzlesearch.cube.optimal_tables import load_table, store_table, table_dir_of
     from puzzlesearch.progress import log
 
     coset_variant = optimal_coset.variant_for(variant)
     if table_dir is None:
-        big = store_table(variant)
-        bound = store_bound(big, big.meta["manifest"]["files"][f"optimal_{variant}.npy"]["sha256"])
-        return SearchTables(big, bound, coset=optimal_coset.store_table(coset_variant))
+        return SearchTables(store_table(variant), coset=optimal_coset.store_table(coset_variant))
     big = load_table(table_dir, variant)
     d = table_dir_of(table_dir)
-    bound = coset = None
+    if optimal_coset.present(d, coset_variant):
+        return SearchTables(big, coset=optimal_coset.load_table(d, coset_variant))
+    log(
+        "cube",
+        f"no coset table in {d}: coset look-ups off "
+        f"(`puzzlesearch cube build-optimal-coset {coset_variant} --out-dir {d}` adds it)",
+    )
     if not manifest_path(d, variant).exists() and not bound_path(d, variant).exists():
         log(
             "cube",
             f"no bound table in {d}: inverse look-ups off "
             f"(`puzzlesearch cube build-optimal-bound {variant} --tables {d}` adds it)",
         )
-    else:
-        bound = load_bound(d, big)
-    if optimal_coset.present(d, coset_variant):
-        coset = optimal_coset.load_table(d, coset_variant)
-    else:
-        log(
-            "cube",
-            f"no coset table in {d}: coset look-ups off "
-            f"(`puzzlesearch cube build-optimal-coset {coset_variant} --out-dir {d}` adds it)",
-        )
-    return SearchTables(big, bound, coset=coset)
+        return SearchTables(big)
+    return SearchTables(big, load_bound(d, big))
