@@ -369,10 +369,10 @@ CUBE_OPT_CODE = ["cube/constants.py", "cube/cubie.py", "cube/coords.py", "cube/s
 CUBE_OPT_CODE += ["cube/optimal_tables.py", "cube/optimal_kernels.py"]
 CUBE_OPT_BOUND_CODE = CUBE_OPT_CODE + ["cube/optimal_bound.py", "cube/optimal_bound_kernels.py"]
 CUBE_OPT_COSET_CODE = CUBE_OPT_CODE + ["cube/optimal_coset.py", "cube/optimal_coset_kernels.py"]
-CUBE_OPT_COSET_MEM_MB = {"full": 4500, "tiny": MEM_MB}  # full: the 2.5 GB table + 140 MB of column tables
-CUBE_OPT_COSET_MINUTES = {"full": 180, "tiny": STARTUP_MINUTES}
+CUBE_OPT_COSET_MEM_MB = {"full": 9000, "tiny": MEM_MB}  # full: table, BFS bitmaps, near levels, bound copy: ~7.5 GB
+CUBE_OPT_COSET_MINUTES = {"full": 120, "tiny": STARTUP_MINUTES}  # full: ~20 min on 2 cores
 CUBE_OPT_MEM_MB = {"full": 3000, "small": MEM_MB, "tiny": MEM_MB}  # full: ~1.1 GB measured peak
-CUBE_OPT_SOLVE_MEM_MB = {"full": 7000, "small": MEM_MB, "tiny": MEM_MB}  # full: big + bound + coset table, ~4.5 GB
+CUBE_OPT_SOLVE_MEM_MB = {"full": 7000, "small": MEM_MB, "tiny": MEM_MB}  # full: big + coset table and its bound copy, ~6.1 GB
 CUBE_OPT_BOUND_MEM_MB = {"full": 4000, "small": MEM_MB, "tiny": MEM_MB}  # full: ~2.3 GB measured peak
 CUBE_OPT_BUILD_MINUTES = {"full": 120, "small": 10, "tiny": STARTUP_MINUTES}
 
