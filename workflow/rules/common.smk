@@ -372,7 +372,8 @@ CUBE_OPT_COSET_CODE = CUBE_OPT_CODE + ["cube/optimal_coset.py", "cube/optimal_co
 CUBE_OPT_COSET_MEM_MB = {"full": 9000, "tiny": MEM_MB}  # full: table, BFS bitmaps, near levels, bound copy: ~7.5 GB
 CUBE_OPT_COSET_MINUTES = {"full": 120, "tiny": STARTUP_MINUTES}  # full: ~20 min on 2 cores
 CUBE_OPT_MEM_MB = {"full": 3000, "small": MEM_MB, "tiny": MEM_MB}  # full: ~1.1 GB measured peak
-CUBE_OPT_SOLVE_MEM_MB = {"full": 7000, "small": MEM_MB, "tiny": MEM_MB}  # full: big + coset table and its bound copy, ~6.1 GB
+# full: big table + coset table and its bound copy, ~6.1 GB
+CUBE_OPT_SOLVE_MEM_MB = {"full": 7000, "small": MEM_MB, "tiny": MEM_MB}
 CUBE_OPT_BOUND_MEM_MB = {"full": 4000, "small": MEM_MB, "tiny": MEM_MB}  # full: ~2.3 GB measured peak
 CUBE_OPT_BUILD_MINUTES = {"full": 120, "small": 10, "tiny": STARTUP_MINUTES}
 
