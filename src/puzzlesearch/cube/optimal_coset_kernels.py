@@ -171,14 +171,18 @@ def forward_pass(table, depth, classes, corner_moves, cols, stride, n_parts):
 
 
 @njit(cache=True, inline="always")
+def coset_index(coset, cs, sl, fl):
+    """Entry index of a corner value's class_sym cs = class << 4 | u with E-slice sl and flip fl."""
+    slice_conj, flip_conj, flip_offset, n_flip, stride = coset[2], coset[3], coset[4], coset[5], coset[6]
+    u = cs & 15
+    col = slice_conj[sl, u] * n_flip + ((flip_conj[fl % n_flip, u] ^ flip_offset[sl, u]) % n_flip)
+    return (cs >> 4) * stride + col
+
+
+@njit(cache=True, inline="always")
 def entry_of(coset, ct, tw, fl, sl):
     """The 2-bit entry of one axis view's (U-corner positions, twist, flip, E-slice positions)."""
-    class_sym, table, slice_conj, flip_conj, flip_offset, n_flip, stride = coset
-    c = np.int64(class_sym[ct * N_TWIST + tw])
-    u = c & 15
-    col = slice_conj[sl, u] * n_flip + ((flip_conj[fl % n_flip, u] ^ flip_offset[sl, u]) % n_flip)
-    i = (c >> 4) * stride + col
-    return get_entry(table, i)
+    return get_entry(coset[1], coset_index(coset, np.int64(coset[0][ct * N_TWIST + tw]), sl, fl))
 
 
 @njit(cache=True)

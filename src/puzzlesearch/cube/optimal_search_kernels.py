@@ -36,6 +36,7 @@ import numpy as np
 from numba import njit
 
 from puzzlesearch.cube.constants import N_SLICE_PERM, N_TWIST
+from puzzlesearch.cube.optimal_coset_kernels import coset_index
 from puzzlesearch.cube.optimal_kernels import (
     CLOCK_EVERY,
     MAX_DEPTH,
@@ -130,6 +131,22 @@ def _axis_coords(moves, node, kids, cand, n, g, a):
 
 
 @njit(cache=True)
+def _keep(val, idx, h, togo, cand, n, out, g, a):
+    """Keep the candidates whose distance, decoded from the parent's h and their loaded byte, is below togo.
+
+    The distances kept go to out[g, m, a]; returns the number kept (in order, in cand).
+    """
+    j = 0
+    for k in range(n):
+        h2 = _next_depth(h, (val[k] >> ((idx[k] & 3) << 1)) & 3)
+        if h2 < togo:
+            out[g, cand[k], a] = h2
+            cand[j] = cand[k]
+            j += 1
+    return j
+
+
+@njit(cache=True)
 def _axis_stage(big, moves, node, kids, cand, n, g, a, togo, scratch, have):
     """Keep the candidates whose axis-a distance fits in togo - 1 moves; the number kept."""
     class_sym, twist_conj, table, slice_div, flip_mod = big
@@ -150,22 +167,14 @@ def _axis_stage(big, moves, node, kids, cand, n, g, a, togo, scratch, have):
         idx[k] = (c >> 4) * n_twist + twist_conj[ct[g, cand[k], a], c & 15]
     for k in range(n):
         val[k] = table[idx[k] >> 2]
-    h = hh[g, a]
-    j = 0
-    for k in range(n):
-        h2 = _next_depth(h, (val[k] >> ((idx[k] & 3) << 1)) & 3)
-        if h2 < togo:
-            ch[g, cand[k], a] = h2
-            cand[j] = cand[k]
-            j += 1
-    return j
+    return _keep(val, idx, hh[g, a], togo, cand, n, ch, g, a)
 
 
 @njit(cache=True)
 def _coset_stage(coset, moves, node, kids, cand, n, g, a, togo, scratch, have):
     """Keep the candidates whose axis-a coset distance fits in togo - 1 moves; the number kept."""
     bundle, move_ctop = coset[0], coset[1]
-    class_sym, table, slice_conj, flip_conj, flip_offset, n_flip, stride = bundle
+    class_sym, table = bundle[0], bundle[1]
     axis_moves = moves[4]
     ctop, hn = node[8], node[9]
     cf, cs, ct, cct, chn = kids[2], kids[3], kids[4], kids[10], kids[11]
@@ -182,22 +191,10 @@ def _coset_stage(coset, moves, node, kids, cand, n, g, a, togo, scratch, have):
         val[k] = class_sym[idx[k]]
     for k in range(n):
         m = cand[k]
-        c = val[k]
-        u = c & 15
-        sl = cs[g, m, a] // N_SLICE_PERM
-        col = slice_conj[sl, u] * n_flip + ((flip_conj[cf[g, m, a] % n_flip, u] ^ flip_offset[sl, u]) % n_flip)
-        idx[k] = (c >> 4) * stride + col
+        idx[k] = coset_index(bundle, val[k], cs[g, m, a] // N_SLICE_PERM, cf[g, m, a])
     for k in range(n):
         val[k] = table[idx[k] >> 2]
-    h = hn[g, a]
-    j = 0
-    for k in range(n):
-        h2 = _next_depth(h, (val[k] >> ((idx[k] & 3) << 1)) & 3)
-        if h2 < togo:
-            chn[g, cand[k], a] = h2
-            cand[j] = cand[k]
-            j += 1
-    return j
+    return _keep(val, idx, hn[g, a], togo, cand, n, chn, g, a)
 
 
 # ------------------------------------------------------------------ inverse look-ups
@@ -291,24 +288,25 @@ def _bound_of(big, inv, fl, ss, tw):
 @njit(cache=True)
 def _coset_bound_of(coset, inv, cp, fl, ss, tw):
     """Lower bound of one inverse view from the coset table's bound copy (cp: the view's corners)."""
-    bundle, move_ctop, cbound, clower, cmask_rank = coset
-    class_sym, slice_conj, flip_conj, flip_offset, n_flip, stride = (
-        bundle[0],
-        bundle[2],
-        bundle[3],
-        bundle[4],
-        bundle[5],
-        bundle[6],
-    )
+    bundle, cbound, clower, cmask_rank = coset[0], coset[2], coset[3], coset[4]
     mask = 0
     for i in range(4):
         mask |= 1 << cp[i]
-    c = np.int64(class_sym[cmask_rank[mask] * N_TWIST + tw])
-    u = c & 15
-    sl = ss // N_SLICE_PERM
-    col = slice_conj[sl, u] * n_flip + ((flip_conj[fl % n_flip, u] ^ flip_offset[sl, u]) % n_flip)
-    i = (c >> 4) * stride + col
+    i = coset_index(bundle, np.int64(bundle[0][cmask_rank[mask] * N_TWIST + tw]), ss // N_SLICE_PERM, fl)
     return clower[(cbound[i >> 2] >> ((i & 3) << 1)) & 3]
+
+
+@njit(cache=True, inline="always")
+def _admit(forbid, g, m, a, low, togo, rules):
+    """True if an inverse view's bound low lets child m live; with the axis rules, a bound of
+    exactly togo - 1 rules axis a out as its next move (all three ruled out: no)."""
+    if low >= togo:
+        return False
+    if rules and low == togo - 1:  # no path of togo - 1 moves starts on this axis
+        forbid[g, m] |= 1 << a
+        if forbid[g, m] == ALL_AXES:
+            return False
+    return True
 
 
 @njit(cache=True)
@@ -337,13 +335,8 @@ def _inverse_stage(big, moves, inv, faces, view, kinv, forbid, cand, n, g, a, to
         val[k] = btable[idx[k] >> 2]
     j = 0
     for k in range(n):
-        low = lower[(val[k] >> ((idx[k] & 3) << 1)) & 3]
-        if low < togo:
-            m = cand[k]
-            if rules and low == togo - 1:  # no path of togo - 1 moves starts on this axis
-                forbid[g, m] |= 1 << a
-                if forbid[g, m] == ALL_AXES:
-                    continue
+        m = cand[k]
+        if _admit(forbid, g, m, a, lower[(val[k] >> ((idx[k] & 3) << 1)) & 3], togo, rules):
             cand[j] = m
             j += 1
     return j
@@ -359,15 +352,8 @@ def _coset_inverse_stage(coset, moves, inv, faces, view, kinv, forbid, cand, n, 
     the children's bounds).
     """
     ud_bits, ilow, cilow = lows
-    bundle, move_ctop, cbound, clower, cmask_rank = coset
-    class_sym, slice_conj, flip_conj, flip_offset, n_flip, stride = (
-        bundle[0],
-        bundle[2],
-        bundle[3],
-        bundle[4],
-        bundle[5],
-        bundle[6],
-    )
+    bundle, cbound, clower, cmask_rank = coset[0], coset[2], coset[3], coset[4]
+    class_sym = bundle[0]
     mcp = inv[2][0]
     vcp = view[0]
     axis_moves = moves[4]
@@ -383,11 +369,7 @@ def _coset_inverse_stage(coset, moves, inv, faces, view, kinv, forbid, cand, n, 
         if (ud_bits[m] >> a) & 1:
             idx[k] = -1
             continue
-        c = np.int64(class_sym[cmask_rank[mask] * N_TWIST + tw])
-        u = c & 15
-        sl = ss // N_SLICE_PERM
-        col = slice_conj[sl, u] * n_flip + ((flip_conj[fl % n_flip, u] ^ flip_offset[sl, u]) % n_flip)
-        idx[k] = (c >> 4) * stride + col
+        idx[k] = coset_index(bundle, np.int64(class_sym[cmask_rank[mask] * N_TWIST + tw]), ss // N_SLICE_PERM, fl)
     for k in range(n):
         if idx[k] >= 0:
             val[k] = cbound[idx[k] >> 2]
@@ -396,11 +378,7 @@ def _coset_inverse_stage(coset, moves, inv, faces, view, kinv, forbid, cand, n, 
         m = cand[k]
         low = ilow[g, a] if idx[k] < 0 else clower[(val[k] >> ((idx[k] & 3) << 1)) & 3]
         cilow[g, m, a] = low
-        if low < togo:
-            if rules and low == togo - 1:  # no path of togo - 1 moves starts on this axis
-                forbid[g, m] |= 1 << a
-                if forbid[g, m] == ALL_AXES:
-                    continue
+        if _admit(forbid, g, m, a, low, togo, rules):
             cand[j] = m
             j += 1
     return j
