@@ -10,12 +10,13 @@ flip x sorted-slice x twist table. Entries are distances mod 3 in 2 bits, decode
 the search path from the exact start distance (Kociemba's scheme, as in optimal_tables).
 
   variant  flip  classes  entries (x 495 x flips)  bytes     build
-  full     yes   9,930    10.07 G                  ~2.52 GB  tens of minutes (numba, parallel backward levels)
+  full     yes   9,930    10.07 G                  ~2.52 GB  ~17 min on 2 cores (numba, parallel levels)
   tiny     no    9,930    4.9 M                    ~1.2 MB   seconds (the tests)
 
 Files of a table folder: coset_<variant>.npy (packed entries), coset_<variant>_classes.npz
 (class and symmetry of every U-corner x twist value, representatives, self-symmetries) and
-coset_<variant>.json (manifest: sha256 of both, size, build seconds, depth distribution).
+coset_<variant>_bound.npy (the bound copy: the inverse look-ups) and coset_<variant>.json
+(manifest: sha256 of the three, size, build seconds, depth distribution, near depth).
 """
 
 from __future__ import annotations
@@ -171,8 +172,11 @@ def bfs_tables(variant: str) -> tuple:
     return (ct.ctop.astype(np.int32), ct.twist.astype(np.int32)), (*i32, nf)
 
 
-def build_packed(variant: str, classes: CornerClasses) -> tuple[np.ndarray, dict[int, int], float]:
-    """(packed table, depth -> entries, seconds): parallel forward levels, then parallel backward ones."""
+def build_packed(variant: str, classes: CornerClasses, keep_near: int = -1) -> tuple:
+    """(packed table, depth -> entries, seconds, near): parallel forward levels, then parallel backward ones.
+
+    near: a copy of the table once the levels up to keep_near are filled (None if keep_near < 0).
+    """
     import numba
 
     from puzzlesearch.cube.optimal_coset_kernels import backward_pass, forward_pass, mark_solved
@@ -185,6 +189,7 @@ def build_packed(variant: str, classes: CornerClasses) -> tuple[np.ndarray, dict
     dist = {0: int(mark_solved(table, class_data, cols, stride))}
     filled, depth = dist[0], 0
     parts = max(1, numba.get_num_threads())
+    near = table.copy() if keep_near == 0 else None
     while filled < n:
         backward = filled > FORWARD_FILL * n
         t1 = time.perf_counter()
@@ -202,23 +207,9 @@ def build_packed(variant: str, classes: CornerClasses) -> tuple[np.ndarray, dict
             f"coset table {variant}: depth {depth}: {new:,} entries ({filled / n:.1%} filled, "
             f"{'backward' if backward else 'forward'}, {time.perf_counter() - t1:.1f}s)",
         )
-    return table, dist, time.perf_counter() - t0
-
-
-def near_levels(variant: str, classes: CornerClasses, near: int) -> np.ndarray:
-    """A table holding only the entries within `near` moves (the rest EMPTY): the BFS's first levels."""
-    import numba
-
-    from puzzlesearch.cube.optimal_coset_kernels import forward_pass, mark_solved
-
-    corner_moves, cols = bfs_tables(variant)
-    stride = row_stride(variant)
-    table = np.full(n_bytes(variant), 255, dtype=np.uint8)
-    class_data = (classes.rep, classes.classidx, classes.symidx, classes.stab)
-    mark_solved(table, class_data, cols, stride)
-    for depth in range(near):
-        forward_pass(table, depth, class_data, corner_moves, cols, stride, max(1, numba.get_num_threads()))
-    return table
+        if depth == keep_near:
+            near = table.copy()
+    return table, dist, time.perf_counter() - t0, near
 
 
 def bound_of(table: np.ndarray, near_table: np.ndarray) -> np.ndarray:
@@ -264,9 +255,10 @@ def build_table(variant: str, out_dir) -> dict:
     t0 = time.perf_counter()
     classes = build_classes()
     log("cube", f"coset table {variant}: {len(classes.rep):,} corner classes ({time.perf_counter() - t0:.1f}s)")
-    table, dist, bfs_seconds = build_packed(variant, classes)
+    table, dist, bfs_seconds, near = build_packed(variant, classes, NEAR)
     t1 = time.perf_counter()
-    bound = bound_of(table, near_levels(variant, classes, NEAR))
+    bound = bound_of(table, near)
+    del near
     log(
         "cube",
         f"coset table {variant}: bound copy, entries within {NEAR} moves marked ({time.perf_counter() - t1:.1f}s)",
