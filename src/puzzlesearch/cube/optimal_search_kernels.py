@@ -66,10 +66,9 @@ def view_ud_bits(axis_moves):
     return out
 
 
-@njit(cache=True)
-def _stage_order(hh, hc, hn, g, n_axes, use_corners, use_coset, use_big, order):
+@njit(cache=True, inline="always")
+def _stage_order(hh, hc, hn, g, n_axes, use_corners, use_coset, use_big, order, keys):
     """Stages by decreasing parent distance (corner, then coset table first among equals); their number."""
-    keys = np.empty(N_STAGES, dtype=np.int64)
     n = 0
     if use_corners:
         order[n], keys[n] = CORNER_STAGE, 4 * hc[g] + 3
@@ -91,7 +90,7 @@ def _stage_order(hh, hc, hn, g, n_axes, use_corners, use_coset, use_big, order):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _corner_stage(corners, moves, node, kids, cand, n, g, togo, scratch):
     """Keep the candidates whose corner distance fits in togo - 1 moves; the number kept."""
     ctable, n_cperm = corners
@@ -116,7 +115,7 @@ def _corner_stage(corners, moves, node, kids, cand, n, g, togo, scratch):
     return j
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _axis_coords(moves, node, kids, cand, n, g, a):
     """The candidates' flip, sorted slice and twist seen in axis a (no look-up)."""
     move_flip, move_ss, move_twist, axis_moves = moves[0], moves[1], moves[2], moves[4]
@@ -130,7 +129,7 @@ def _axis_coords(moves, node, kids, cand, n, g, a):
         ct[g, m, a] = move_twist[tw[g, a], mm]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _keep(val, idx, h, togo, cand, n, out, g, a):
     """Keep the candidates whose distance, decoded from the parent's h and their loaded byte, is below togo.
 
@@ -146,7 +145,7 @@ def _keep(val, idx, h, togo, cand, n, out, g, a):
     return j
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _axis_stage(big, moves, node, kids, cand, n, g, a, togo, scratch, have):
     """Keep the candidates whose axis-a distance fits in togo - 1 moves; the number kept."""
     class_sym, twist_conj, table, slice_div, flip_mod = big
@@ -170,7 +169,7 @@ def _axis_stage(big, moves, node, kids, cand, n, g, a, togo, scratch, have):
     return _keep(val, idx, hh[g, a], togo, cand, n, ch, g, a)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _coset_stage(coset, moves, node, kids, cand, n, g, a, togo, scratch, have):
     """Keep the candidates whose axis-a coset distance fits in togo - 1 moves; the number kept."""
     bundle, move_ctop = coset[0], coset[1]
@@ -219,7 +218,7 @@ def face_positions(mcp, mep):
     return fc, fe
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _child_inverse(inv, faces, view, g, a, mm):
     """(flip, sorted slice, twist) of the inverse of child mm of the depth-g view a, from the parent's.
 
@@ -309,7 +308,7 @@ def _admit(forbid, g, m, a, low, togo, rules):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _inverse_stage(big, moves, inv, faces, view, kinv, forbid, cand, n, g, a, togo, rules, scratch):
     """Keep the candidates whose inverse, seen in axis a, has a bound below togo; the number kept.
 
@@ -342,7 +341,7 @@ def _inverse_stage(big, moves, inv, faces, view, kinv, forbid, cand, n, g, a, to
     return j
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _coset_inverse_stage(coset, moves, inv, faces, view, kinv, forbid, cand, n, g, a, togo, rules, scratch, lows):
     """As _inverse_stage, with the inverse's views looked up in the coset table's bound copy.
 
@@ -384,7 +383,7 @@ def _coset_inverse_stage(coset, moves, inv, faces, view, kinv, forbid, cand, n, 
     return j
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _solves(moves, node, g, m):
     """True if move m solves the node at depth g (move tables only: the last level)."""
     move_flip, move_ss, move_twist, move_cperm, axis_moves = moves
@@ -397,7 +396,7 @@ def _solves(moves, node, g, m):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _forward_rule(kids, cand, n, g, rest, use_coset):
     """Drop the candidates whose three axis distances all equal rest (the (x,x,x) -> x+1 rule).
 
@@ -419,7 +418,7 @@ def _forward_rule(kids, cand, n, g, rest, use_coset):
     return j
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _expand(tables, node, kids, g, bound, flags, work):
     """List the children of the node at depth g that fit in the bound; returns children generated."""
     big, moves, corners, inv, coset = tables
@@ -449,7 +448,9 @@ def _expand(tables, node, kids, g, bound, flags, work):
                 j += 1
         n = j
     else:
-        n_stages = _stage_order(node[3], node[5], node[9], g, n_axes, use_corners, use_coset, use_big, order)
+        n_stages = _stage_order(
+            node[3], node[5], node[9], g, n_axes, use_corners, use_coset, use_big, order, scratch[3]
+        )
         have[0], have[1], have[2] = 0, 0, 0
         for i in range(n_stages):
             if n == 0:
@@ -490,7 +491,7 @@ def _expand(tables, node, kids, g, bound, flags, work):
     return generated
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _descend(node, kids, g, m, inv, axis_moves, view, kinv, use_inverse):
     """Copy child m of the node at depth g into depth g + 1 (with the inverse: its views' cubies)."""
     fl, ss, tw, hh, cp, hc, mv = node[:7]
@@ -574,8 +575,12 @@ def ida_search(tables, start, views, limits):
     view = (vnode[0], vnode[1], vnode[2], vnode[3], vinv)
     kinv = np.zeros((L, N_MOVES, 3, 3), dtype=np.int64)  # the children's inverse coordinates
     fl, ss, tw, hh, cp, hc, mv, forbid, ctop, hn, ilow = node
-    nk, ki = kids[1], kids[8]
-    scratch = (np.zeros(N_MOVES, dtype=np.int64), np.zeros(N_MOVES, dtype=np.int64), np.zeros(N_MOVES, dtype=np.int64))
+    scratch = (
+        np.zeros(N_MOVES, dtype=np.int64),
+        np.zeros(N_MOVES, dtype=np.int64),
+        np.zeros(N_MOVES, dtype=np.int64),
+        np.zeros(N_STAGES, dtype=np.int64),
+    )
     faces = face_positions(inv[2][0], inv[2][2])
     have = np.zeros(3, dtype=np.int64)  # axes whose children's coordinates are computed
     work = (np.zeros(N_MOVES, dtype=np.int64), np.zeros(N_STAGES, dtype=np.int64), scratch, view, kinv, faces, have)
@@ -600,13 +605,34 @@ def ida_search(tables, start, views, limits):
             h0 = max(h0, root_low[a])
             ilow[0, a] = root_low[a]
     cp[0], hc[0] = cp0, hc0
+    solved0 = cp0 == 0 and fl0[0] == 0 and tw0[0] == 0 and ss0[0] == 0 and ss0[1] == 0 and ss0[2] == 0
+    budget = (node_budget, time_limit, max_length)
+    g, nodes, stop, bound = _ida_loop(tables, node, kids, view, kinv, work, flags, root_low, h0, solved0, budget)
+    if g >= 0:
+        return node[6][1 : g + 1].copy(), nodes, stop, bound
+    return np.zeros(0, dtype=np.int64), nodes, stop, bound
+
+
+@njit(cache=True, _nrt=False)
+def _ida_loop(tables, node, kids, view, kinv, work, flags, root_low, h0, solved0, budget):
+    """The IDA* iterations over the preallocated state: (solution length or -1, nodes, stop, bound).
+
+    Compiled without numba's reference counting (_nrt=False): the helpers are inlined into this
+    one loop and unpack ~80 arrays per node, whose increments and decrements cost more than the
+    search (1.8x); allocating here is then a compile error, so nothing can leak.
+    """
+    node_budget, time_limit, max_length = budget
+    n_axes, use_inverse, rules = flags[0], flags[2], flags[3]
+    moves, inv = tables[1], tables[3]
+    fl, ss, tw, hh, cp, hc, mv, forbid, ctop, hn, ilow = node
+    nk, ki = kids[1], kids[8]
     nodes = np.int64(0)
     next_clock = CLOCK_EVERY
     deadline = _clock() + time_limit
     for bound in range(h0, min(max_length, MAX_DEPTH) + 1):
         if bound == 0:  # a projection at distance 0 need not be the solved cube
-            if cp0 == 0 and fl0[0] == 0 and tw0[0] == 0 and ss0[0] == 0 and ss0[1] == 0 and ss0[2] == 0:
-                return np.zeros(0, dtype=np.int64), nodes, STOP_COMPLETE, bound
+            if solved0:
+                return 0, nodes, STOP_COMPLETE, bound
             continue
         g = 0
         forbid[0] = 0
@@ -630,12 +656,12 @@ def ida_search(tables, start, views, limits):
             _descend(node, kids, g, m, inv, moves[4], view, kinv, use_inverse)
             g += 1
             if g == bound:
-                return mv[1 : g + 1].copy(), nodes, STOP_COMPLETE, bound
+                return g, nodes, STOP_COMPLETE, bound
             nodes += _expand(tables, node, kids, g, bound, flags, work)
             if nodes >= next_clock:
                 next_clock = nodes + CLOCK_EVERY
                 if nodes >= node_budget:
-                    return np.zeros(0, dtype=np.int64), nodes, STOP_NODES, bound
+                    return -1, nodes, STOP_NODES, bound
                 if _clock() > deadline:
-                    return np.zeros(0, dtype=np.int64), nodes, STOP_TIME, bound
-    return np.zeros(0, dtype=np.int64), nodes, STOP_COMPLETE, -1
+                    return -1, nodes, STOP_TIME, bound
+    return -1, nodes, STOP_COMPLETE, -1
