@@ -93,3 +93,21 @@ def test_pattern_fill_gets_clues_without_its_answers(english, tmp_path):
     summary = json.loads((tmp_path / "f.json").read_text())
     assert clued == summary["clued"] == len(result.words) - len(summary["unclued"])
     assert clued >= len(result.words) // 2
+
+
+@pytest.mark.parametrize("k", [0, 1, 2, 15, 16, 17, 33, 200, 1000])
+def test_value_order_sort_is_numpys_stable_argsort(k):
+    """The fill's allocation-free sort orders (score, word) pairs as np.argsort(kind="mergesort")."""
+    from puzzlesearch.crossword.fill_kernels import _sort_stable
+
+    rng = np.random.default_rng(k)
+    scores = rng.integers(0, 7, size=k).astype(np.float64)  # many ties: stability shows
+    start = 5
+    cand = np.full(k + start + 3, -1, dtype=np.int64)
+    cand[start : start + k] = rng.permutation(k)
+    want = cand[start : start + k][np.argsort(scores, kind="mergesort")]
+    got_scores, got = scores.copy(), cand.copy()
+    _sort_stable(got_scores, got, start, k, np.zeros(k), np.zeros(k, dtype=np.int64))
+    assert got[start : start + k].tolist() == want.tolist()
+    assert got_scores.tolist() == sorted(scores.tolist())
+    assert (got[:start] == -1).all() and (got[start + k :] == -1).all()

@@ -38,10 +38,18 @@ from puzzlesearch.crossword.kernels import (  # the same helpers as the previous
 
 ONE = np.uint64(1)
 ZERO = np.uint64(0)
+SORT_RUN = 16  # the stable sort of _order: runs sorted by insertion, then merged
 SCAN_WORDS = 2  # domain words a (position, letter) test is expected to read (the residue mostly hits)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
+def _copy(dst, src):
+    """dst[:] = src for 1-d arrays of one length (a loop: no temporary, none of numba's reference counting)."""
+    for i in range(src.shape[0]):
+        dst[i] = src[i]
+
+
+@njit(cache=True, inline="always")
 def _bits_count(bits, off, nw):
     """Popcount of bits[off:off + nw]."""
     n = 0
@@ -52,7 +60,7 @@ def _bits_count(bits, off, nw):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _nonzero_words(bits, off, nw, out):
     """out[:k] = the indices j < nw with bits[off + j] != 0; return k."""
     k = 0
@@ -63,7 +71,7 @@ def _nonzero_words(bits, off, nw, out):
     return k
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _domain_words(dom, off, nz, k, out):
     """out[:n] = the word bits set in the non-zero domain words nz[:k] (from dom[off]); return n."""
     n = 0
@@ -77,7 +85,7 @@ def _domain_words(dom, off, nz, k, out):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _letters_of(mask, n_letters, out):
     """out[:k] = the letter codes in a cell mask; return k."""
     k = 0
@@ -88,7 +96,7 @@ def _letters_of(mask, n_letters, out):
     return k
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _note_removed(t, q, gone, dirty, removed):
     """Cell q of slot t lost the letters `gone`: add them to what its next filter removes
     (a clean cell starts a new record: its domain agrees with the letters it had)."""
@@ -98,7 +106,7 @@ def _note_removed(t, q, gone, dirty, removed):
         removed[t, q] = gone
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _filter_domain(s, dom, cell_mask, dirty, struct, words, letters, removed):
     """AND slot s's domain with the letters allowed in its dirty cells.
 
@@ -144,7 +152,7 @@ def _filter_domain(s, dom, cell_mask, dirty, struct, words, letters, removed):
             dom[off + j] = x & acc if keep else x & ~acc
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _support(s, n, todo, dom, cell_mask, struct, words, scratch):
     """support[p] = the letters at position p of slot s's n words, for the positions in todo.
 
@@ -193,7 +201,7 @@ def _support(s, n, todo, dom, cell_mask, struct, words, scratch):
                     break
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _save(s, level, dom, words, trail, saved):
     """Keep slot s's domain on the trail before its first change at this level."""
     if saved[s] == level:
@@ -211,7 +219,7 @@ def _save(s, level, dom, words, trail, saved):
     saved[s] = level
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _undo(mark, dom, words, trail, saved):
     """Restore the domains saved since trail entry `mark`."""
     _, slot_off, slot_nw, _, _, _, _ = words
@@ -228,7 +236,7 @@ def _undo(mark, dom, words, trail, saved):
     top[0] = mark
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _revise(s, level, state, work, struct, words, scratch):
     """Filter slot s's domain by its dirty cells; narrow its cells to supported letters.
 
@@ -273,7 +281,7 @@ def _revise(s, level, state, work, struct, words, scratch):
     return changed
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _propagate(qlen, level, state, work, struct, words, scratch):
     """Arc consistency from the slots in queue[:qlen]; return the slot that emptied or -1."""
     slot_len, slot_cells, cross, cross_pos = struct
@@ -298,7 +306,7 @@ def _propagate(qlen, level, state, work, struct, words, scratch):
                 t = cross[s, p]
                 if t >= 0:
                     dirty[t] |= np.int64(1) << cross_pos[s, p]
-                    why[t, :] |= why[s]  # t's narrowing follows from s's
+                    _merge(why[t], why[s])  # t's narrowing follows from s's
                     if not inq[t]:
                         inq[t] = True
                         queue[(head + qlen) % n_slots] = t
@@ -306,7 +314,7 @@ def _propagate(qlen, level, state, work, struct, words, scratch):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _assign(s, i, level, state, work, struct, words, scratch):
     """Give slot s its word bit i (the decision of search level `level`), take that word
     from same-length slots, propagate; return the slot whose domain emptied, or -1."""
@@ -361,7 +369,7 @@ def _assign(s, i, level, state, work, struct, words, scratch):
     return _propagate(qlen, level, state, work, struct, words, scratch)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _crossing_counts(t, q, m, dom, count, words, counts_p, nz, letters, found):
     """counts_p[c] = the words of crossing slot t with letter c at its position q, for
     the letters c of cell mask m (0 for the others)."""
@@ -390,17 +398,17 @@ def _crossing_counts(t, q, m, dom, count, words, counts_p, nz, letters, found):
                 counts_p[c] += popcount(y)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _order(s, state, assigned, struct, words, weights, noise, order_scratch, start, scratch):
     """Write slot s's candidate word bits, best first, to cand[start:]; return how many.
 
     Score: weight x word_weight + sum over unassigned crossings of ln(words of the crossing
     that agree with the candidate's letter there). weights = (word_weight, weight);
-    order_scratch = (log_of, counts, scores, cand)."""
+    order_scratch = (log_of, counts, scores, cand, sort buffers)."""
     slot_len, slot_cells, cross, cross_pos = struct
     slot_row0, slot_off, slot_nw, _, _, codes, _ = words
     word_weight, weight = weights
-    log_of, counts, scores, cand = order_scratch
+    log_of, counts, scores, cand, tmp_s, tmp_c = order_scratch
     dom, cell_mask, count, _, _, _ = state
     nz, letters, found = scratch[1], scratch[2], scratch[4]
     length = slot_len[s]
@@ -439,9 +447,37 @@ def _order(s, state, assigned, struct, words, weights, noise, order_scratch, sta
             scores[k] = -sc
             k += 1
     if k > 1:
-        order = np.argsort(scores[:k], kind="mergesort")
-        cand[start : start + k] = cand[start : start + k][order]
+        _sort_stable(scores, cand, start, k, tmp_s, tmp_c)
     return k
+
+
+@njit(cache=True, inline="always")
+def _sort_stable(scores, cand, start, k, tmp_s, tmp_c):
+    """Sort scores[:k] ascending, moving cand[start:start + k] along; stable, so the order is
+    np.argsort(kind="mergesort")'s, with no allocation (runs of SORT_RUN by insertion, then merges)."""
+    for lo in range(0, k, SORT_RUN):
+        for i in range(lo + 1, min(lo + SORT_RUN, k)):
+            v, c = scores[i], cand[start + i]
+            j = i - 1
+            while j >= lo and scores[j] > v:
+                scores[j + 1], cand[start + j + 1] = scores[j], cand[start + j]
+                j -= 1
+            scores[j + 1], cand[start + j + 1] = v, c
+    width = SORT_RUN
+    while width < k:
+        for lo in range(0, k - width, 2 * width):
+            mid, hi = lo + width, min(lo + 2 * width, k)
+            i, j = lo, mid
+            for o in range(lo, hi):
+                if j >= hi or (i < mid and scores[i] <= scores[j]):  # ties from the left: stable
+                    tmp_s[o], tmp_c[o] = scores[i], cand[start + i]
+                    i += 1
+                else:
+                    tmp_s[o], tmp_c[o] = scores[j], cand[start + j]
+                    j += 1
+            for o in range(lo, hi):
+                scores[o], cand[start + o] = tmp_s[o], tmp_c[o]
+        width *= 2
 
 
 @njit(cache=True)
@@ -456,11 +492,11 @@ def _read_words(dom, struct, words, out_word):
                 break
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _level_explanation(s, why, cross, length, acc):
     """acc = why the domain of slot s is what it is at this level: its explanation and
     those of its crossing slots (whose letters filtered its candidates)."""
-    acc[:] = why[s]
+    _copy(acc, why[s])
     for p in range(length):
         t = cross[s, p]
         if t >= 0:
@@ -503,6 +539,8 @@ def new_buffers(struct, words, n_cells):
         np.ones((width, n_letters + 1), dtype=np.int64),
         np.zeros(total, dtype=np.float64),
         np.zeros(total, dtype=np.int64),
+        np.zeros(max_nw * 64, dtype=np.float64),  # the sort's buffers
+        np.zeros(max_nw * 64, dtype=np.int64),
     )
     return (
         base,
@@ -559,23 +597,31 @@ def fill_search(struct, words, weights, buffers, fail_count, out_word, run):
     status 1 = filled (out_word[s] = word row of slot s), 0 = proved impossible, -1 = node
     limit reached.
     """
+    n_slots = struct[0].shape[0]
+    count = buffers[2]
+    max_dom = 1
+    for s in range(n_slots):
+        max_dom = max(max_dom, count[0, s])
+    log_of = np.log(np.arange(max_dom + 1).astype(np.float64) + 1e-300)
+    return _fill_loop(struct, words, weights, buffers, log_of, _search_work(n_slots, fail_count), out_word, run)
+
+
+@njit(cache=True, _nrt=False)
+def _fill_loop(struct, words, weights, buffers, log_of, work, out_word, run):
+    """The search of fill_search over preallocated arrays, compiled without numba's reference
+    counting (_nrt=False): its tuples are unpacked per node, and the increments and decrements
+    cost more than the node; allocating here is a compile error, so nothing can leak."""
     node_limit, noise, seed, use_lc, use_cbj = run
     np.random.seed(seed)
     slot_len, _, cross, _ = struct
     base, mask, count, why, acc, trail, saved, lv, scratch, order_scratch = buffers
     dom = base[1]
-    dom[:] = base[0]
+    _copy(dom, base[0])
     trail[3][0] = 0
     saved[:] = -1
     lv_slot, lv_start, lv_n, lv_next, lv_mark = lv[0], lv[1], lv[2], lv[3], lv[4]
-    n_slots = slot_len.shape[0]
-    max_dom = 1
-    for s in range(n_slots):
-        max_dom = max(max_dom, count[0, s])
-    log_of = np.log(np.arange(max_dom + 1).astype(np.float64) + 1e-300)
     ordering = (log_of,) + order_scratch
     cand = order_scratch[2]
-    work = _search_work(n_slots, fail_count)
     assigned = work[4]
     nodes = 0
     level = 0
@@ -607,9 +653,10 @@ def fill_search(struct, words, weights, buffers, fail_count, out_word, run):
             lv_next[level] += 1
             nodes += 1
             _undo(lv_mark[level], dom, words, trail, saved)
-            mask[level + 1, :] = mask[level]
-            count[level + 1, :] = count[level]
-            why[level + 1, :, :] = why[level]
+            _copy(mask[level + 1], mask[level])
+            _copy(count[level + 1], count[level])
+            for t in range(why.shape[1]):
+                _copy(why[level + 1, t], why[level, t])
             child = (dom, mask[level + 1], count[level + 1], why[level + 1], trail, saved)
             wiped = _assign(s, i, level, child, work, struct, words, scratch)
             if wiped < 0:
