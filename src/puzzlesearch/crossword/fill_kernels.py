@@ -87,12 +87,13 @@ def _domain_words(dom, off, nz, k, out):
 
 @njit(cache=True, inline="always")
 def _letters_of(mask, n_letters, out):
-    """out[:k] = the letter codes in a cell mask; return k."""
+    """out[:k] = the letter codes in a cell mask, ascending; return k (one step per letter present)."""
     k = 0
-    for c in range(1, n_letters + 1):
-        if (mask >> c) & 1:
-            out[k] = c
-            k += 1
+    x = mask & _full_mask(n_letters)
+    while x:
+        out[k] = lowest_bit(x)
+        x &= x - 1
+        k += 1
     return k
 
 
@@ -142,6 +143,12 @@ def _filter_domain(s, dom, cell_mask, dirty, struct, words, letters, removed):
             keep = True
         else:
             k_in = _letters_of(full & ~m, n_letters, letters)
+        if not keep:  # one branch-free pass per removed letter
+            for i in range(k_in):
+                b = base + letters[i] * nw
+                for j in range(nw):
+                    dom[off + j] &= ~pos_bits[b + j]
+            continue
         for j in range(nw):
             x = dom[off + j]
             if not x:
@@ -149,7 +156,7 @@ def _filter_domain(s, dom, cell_mask, dirty, struct, words, letters, removed):
             acc = ZERO
             for i in range(k_in):
                 acc |= pos_bits[base + letters[i] * nw + j]
-            dom[off + j] = x & acc if keep else x & ~acc
+            dom[off + j] = x & acc
 
 
 @njit(cache=True, inline="always")
@@ -161,7 +168,7 @@ def _support(s, n, todo, dom, cell_mask, struct, words, scratch):
     the non-zero domain words to the first hit."""
     slot_len, slot_cells, _, _ = struct
     slot_row0, slot_off, slot_nw, slot_pb, pos_bits, codes, n_letters = words
-    support, nz, letters, residue, found, _ = scratch
+    support, nz, letters, residue, found = scratch[0], scratch[1], scratch[2], scratch[3], scratch[4]
     length = slot_len[s]
     nw = slot_nw[s]
     off = slot_off[s]
