@@ -8,9 +8,10 @@ cheaper nodes (the slot order, kernels._choose_slot, is shared: words per sqrt(1
 - a domain is filtered at a changed cell by the fewest letters of: the cell's allowed
   letters, its excluded letters, or the letters it lost since the slot's last filter at
   that cell (recorded where the cell narrows, `_note_removed`): mostly one to three letters;
-- a slot's letter support is read from its remaining words when they are few, else by
-  scanning only the non-zero 64-bit words of its domain per (position, letter), stopping
-  at the first hit;
+- a slot's letter support is read from its remaining words when they are few, else per
+  (position, letter) by testing the domain word that held one last time, then scanning
+  only the domain words that are non-zero and hold such a word at all (a bit per domain
+  word: the non-zero summary and `_letter_words`), stopping at the first hit;
 - the crossing counts of the value order ("for each cell, how many words of the crossing
   slot keep each letter") come from one pass over the crossing's non-zero domain words,
   or from its words when they are few;
@@ -18,7 +19,9 @@ cheaper nodes (the slot order, kernels._choose_slot, is shared: words per sqrt(1
   level holds the domains it changed (`trail`), so a node copies the cell masks, counts
   and explanations (a few hundred integers), not every domain;
 - level 0 (arc consistency on the full domains) is computed once per fill
-  (`start_state`) and every buffer is allocated once (`new_buffers`), not per restart.
+  (`start_state`) and every buffer is allocated once (`new_buffers`), not per restart;
+- the search loop (`_fill_loop`) is one function over inlined helpers, compiled without
+  numba's reference counting (`_nrt=False`; nothing in it allocates).
 """
 
 from __future__ import annotations
@@ -39,7 +42,9 @@ from puzzlesearch.crossword.kernels import (  # the same helpers as the previous
 ONE = np.uint64(1)
 ZERO = np.uint64(0)
 SORT_RUN = 16  # the stable sort of _order: runs sorted by insertion, then merged
-SCAN_WORDS = 2  # domain words a (position, letter) test is expected to read (the residue mostly hits)
+# Domain words a (position, letter) test is expected to read; below that cost a slot's letters are read off
+# its words (speed only, same nodes: 2, 4, 8, 16, 32 gave 30, 33, 34, 35, 33k nodes/s on medium seeds 0-99).
+SCAN_WORDS = 16
 
 
 @njit(cache=True, inline="always")
@@ -50,14 +55,21 @@ def _copy(dst, src):
 
 
 @njit(cache=True, inline="always")
-def _bits_count(bits, off, nw):
-    """Popcount of bits[off:off + nw]."""
+def _count_nonzero(bits, off, nw, out, summary):
+    """out[:k] = the indices j < nw with bits[off + j] != 0, and their bits in summary (bit j % 64
+    of summary[j // 64]); return (popcount of the words, k)."""
     n = 0
+    k = 0
+    for w in range((nw + 63) >> 6):
+        summary[w] = ZERO
     for j in range(nw):
         x = bits[off + j]
         if x:
             n += popcount(x)
-    return n
+            out[k] = j
+            k += 1
+            summary[j >> 6] |= ONE << np.uint64(j & 63)
+    return n, k
 
 
 @njit(cache=True, inline="always")
@@ -160,7 +172,7 @@ def _filter_domain(s, dom, cell_mask, dirty, struct, words, letters, removed):
 
 
 @njit(cache=True, inline="always")
-def _support(s, n, todo, dom, cell_mask, struct, words, scratch):
+def _support(s, n, k, todo, dom, cell_mask, struct, words, scratch):
     """support[p] = the letters at position p of slot s's n words, for the positions in todo.
 
     Few words: read their letters. Else per (position, letter) test the 64-bit domain word
@@ -169,10 +181,10 @@ def _support(s, n, todo, dom, cell_mask, struct, words, scratch):
     slot_len, slot_cells, _, _ = struct
     slot_row0, slot_off, slot_nw, slot_pb, pos_bits, codes, n_letters = words
     support, nz, letters, residue, found = scratch[0], scratch[1], scratch[2], scratch[3], scratch[4]
+    summary = scratch[7]
     length = slot_len[s]
     nw = slot_nw[s]
     off = slot_off[s]
-    k = _nonzero_words(dom, off, nw, nz)
     n_todo = 0
     scan = 0  # domain words the letter tests are expected to read
     for p in range(length):
@@ -200,11 +212,19 @@ def _support(s, n, todo, dom, cell_mask, struct, words, scratch):
             if dom[off + r] & pos_bits[b + r]:
                 support[p] |= np.int64(1) << c
                 continue
-            for a in range(k):
-                j = nz[a]
-                if dom[off + j] & pos_bits[b + j]:
+            has = scratch[6][s, p, c]  # the domain words worth testing: non-zero, and with c at p somewhere
+            for w in range((nw + 63) >> 6):
+                y = summary[w] & has[w]
+                hit = -1
+                while y:
+                    j = (w << 6) + lowest_bit(y)
+                    if dom[off + j] & pos_bits[b + j]:
+                        hit = j
+                        break
+                    y &= y - ONE
+                if hit >= 0:
                     support[p] |= np.int64(1) << c
-                    residue[s, p, c] = j
+                    residue[s, p, c] = hit
                     break
 
 
@@ -255,7 +275,7 @@ def _revise(s, level, state, work, struct, words, scratch):
     support = scratch[0]
     _save(s, level, dom, words, trail, saved)
     _filter_domain(s, dom, cell_mask, dirty, struct, words, scratch[2], scratch[5])
-    n = _bits_count(dom, slot_off[s], slot_nw[s])
+    n, k = _count_nonzero(dom, slot_off[s], slot_nw[s], scratch[1], scratch[7])  # listed in scratch[1]
     if n == 0:
         count[s] = 0
         force[s] = False
@@ -273,7 +293,7 @@ def _revise(s, level, state, work, struct, words, scratch):
             todo |= 1 << p
     if todo == 0:
         return 0
-    _support(s, n, todo, dom, cell_mask, struct, words, scratch)
+    _support(s, n, k, todo, dom, cell_mask, struct, words, scratch)
     changed = 0
     for p in range(length):
         if not (todo >> p) & 1:
@@ -511,6 +531,23 @@ def _level_explanation(s, why, cross, length, acc):
 
 
 @njit(cache=True)
+def _letter_words(struct, words, n_sw):
+    """has[s, p, c] = a bit per 64-bit word of slot s's domain holding a word with letter c at p."""
+    slot_len, slot_cells, _, _ = struct
+    _, _, slot_nw, slot_pb, pos_bits, _, n_letters = words
+    has = np.zeros((slot_len.shape[0], slot_cells.shape[1], n_letters + 1, n_sw), dtype=np.uint64)
+    for s in range(slot_len.shape[0]):
+        nw = slot_nw[s]
+        for p in range(slot_len[s]):
+            for c in range(n_letters + 1):
+                b = slot_pb[s] + (p * (n_letters + 1) + c) * nw
+                for j in range(nw):
+                    if pos_bits[b + j]:
+                        has[s, p, c, j >> 6] |= ONE << np.uint64(j & 63)
+    return has
+
+
+@njit(cache=True)
 def new_buffers(struct, words, n_cells):
     """Every array of the search, allocated once per fill and reused by its restarts:
     (base, mask, count, why, acc, trail, saved, levels, scratch, order_scratch)."""
@@ -540,6 +577,8 @@ def new_buffers(struct, words, n_cells):
         np.zeros((n_slots, width, n_letters + 1), dtype=np.int64),
         np.zeros(max_nw * 64, dtype=np.int64),
         np.full((n_slots, width), -1, dtype=np.int64),  # per slot cell: letters lost since its last filter
+        _letter_words(struct, words, (max_nw + 63) >> 6),
+        np.zeros((max_nw + 63) >> 6, dtype=np.uint64),  # a domain's non-zero words, one bit each
     )
     total = total_nw * 64 + 64
     order_scratch = (
