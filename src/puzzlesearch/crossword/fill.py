@@ -272,6 +272,9 @@ def word_bits(tables: WordTables, lengths: list[int]) -> dict:
     out = {}
     k = tables.alphabet.size
     for L in lengths:
+        if L in tables.fill_bits:  # computed by an earlier fill with these tables
+            out[L] = tables.fill_bits[L]
+            continue
         a, b = tables.len_range(L)
         n = int(tables.word_ok[a:b].sum())  # eligible words are a prefix (frequency order)
         nw = max(1, -(-n // 64))
@@ -283,7 +286,9 @@ def word_bits(tables: WordTables, lengths: list[int]) -> dict:
         packed = np.packbits(onehot, axis=2, bitorder="little")
         padded = np.zeros((L, k + 1, nw * 8), dtype=np.uint8)
         padded[:, :, : packed.shape[2]] = packed
-        out[L] = (a, n, padded.view("<u8").astype(np.uint64))
+        pos_bits = padded.view("<u8").astype(np.uint64)
+        pos_bits.setflags(write=False)  # shared by every later fill with these tables
+        out[L] = tables.fill_bits[L] = (a, n, pos_bits)
     return out
 
 

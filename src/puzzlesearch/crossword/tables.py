@@ -277,6 +277,11 @@ class WordTables:
     def codes(self) -> np.ndarray:
         return self.arrays["codes"]
 
+    @cached_property
+    def fill_bits(self) -> dict:
+        """Per word length, the fill's position bits (crossword.fill.word_bits), kept once computed."""
+        return {}
+
     @property
     def width(self) -> int:
         """The longest word length."""
