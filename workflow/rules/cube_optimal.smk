@@ -6,9 +6,9 @@
 # -> the first N cubes of a test set solved
 # optimally (every answer verified; nodes and milliseconds per cube in the Parquet table).
 # Helpers: common.smk (`# ---- Cube optimal`). Measured: the full table 1,027 s on one core
-# of a 2-core machine at load ~15, ~1.2 GB peak; the coset table 1,005 s on 2 cores plus 147 s
-# for its bound copy, ~7.5 GB peak; a solve loads ~6 GB (big table, coset table and its bound
-# copy) and runs ~1 M nodes/s: a 15-move cube takes seconds, a random cube (17-18 moves) minutes.
+# of a 2-core machine at load ~15, ~1.2 GB peak; the coset table ~1,080 s on 2 cores, its bound
+# copy included, ~7.5 GB peak; a solve loads ~6 GB (big table, coset table and its bound copy)
+# and runs ~2.8 M nodes/s: a 15-move cube takes seconds, a random cube (17-18 moves) ~35 s median.
 
 
 localrules:
