@@ -28,12 +28,12 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from puzzlesearch.boggle.bounds import OrderlyBounder  # noqa: E402
-from puzzlesearch.boggle.classes import DEFAULT_PARTITION, BoardClass  # noqa: E402
 from puzzlesearch.boggle.model import Shape  # noqa: E402
-from puzzlesearch.boggle.prove import Prover  # noqa: E402
+from puzzlesearch.boggle.proof.bounds import OrderlyBounder  # noqa: E402
+from puzzlesearch.boggle.proof.classes import DEFAULT_PARTITION, BoardClass  # noqa: E402
+from puzzlesearch.boggle.proof.prove import Prover  # noqa: E402
+from puzzlesearch.boggle.proof.settings import ProofSettings  # noqa: E402
 from puzzlesearch.boggle.score import Scorer  # noqa: E402
-from puzzlesearch.boggle.settings import ProofSettings  # noqa: E402
 from puzzlesearch.lexicon import open_lexicon  # noqa: E402
 from puzzlesearch.progress import setup_logging  # noqa: E402
 

@@ -420,7 +420,7 @@ def cube_optimal_targets(wildcards=None):
 
 # ---- Boggle proofs (boggle_proof.smk): not in default_targets(); `snakemake boggle_proofs`
 # builds boggle.lexicons x boggle.proof.shapes, or ask for one certificate.json.
-from puzzlesearch.boggle.settings import ProofSettings
+from puzzlesearch.boggle.proof.settings import ProofSettings
 
 PROOF_MEM_MB = 4000  # 3x3 peak 300 MB; a tree row with its slots is ~150 bytes (3x4 classes: up to 1.4M rows seen)
 

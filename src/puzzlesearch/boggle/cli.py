@@ -15,11 +15,21 @@ from pathlib import Path
 
 import polars as pl
 
+from puzzlesearch.boggle.cli_args import (
+    EXIT_INTERRUPTED,
+    TOP_PRINTED,
+    interactive_settings,
+    lexicon_flags,
+    parse_points,
+    pipeline_mode,
+    scorer_for,
+    shape_flags,
+    step_flags,
+    with_flags,
+)
+from puzzlesearch.boggle.proof import cli as proof_cli
 from puzzlesearch.errors import ConfigError, PuzzleError
 from puzzlesearch.progress import log
-
-EXIT_INTERRUPTED = 130  # Ctrl-C: what was found is written (interactive), not complete
-TOP_PRINTED = 5  # rows of a table printed to stdout
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -30,12 +40,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = cmds.add_parser("score", help="score boards: points and word count (and the words)")
     p.add_argument("boards", nargs="+", metavar="BOARD", help="letters row by row, q = Qu, e.g. perslatgsineters")
     p.add_argument("--words", action="store_true", help="also list the words with their points")
-    _lexicon_flags(p)
-    _shape_flags(p)
+    lexicon_flags(p)
+    shape_flags(p)
     p.set_defaults(func=cmd_score)
 
     p = cmds.add_parser("search", help="search for high-scoring boards (one seed)")
-    _step_flags(p)
+    step_flags(p)
     p.add_argument("--shape", default="4x4", help="ROWSxCOLS (default 4x4)")
     p.add_argument("--mode", choices=["free", "dice"], default="free")
     p.add_argument("--seed", type=int, default=0)
@@ -58,7 +68,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     p = cmds.add_parser("rank", help="merge seed tables into best.parquet (boards equal under symmetry merged)")
     p.add_argument("seeds", nargs="+", metavar="SEED_PARQUET")
-    _step_flags(p)
+    step_flags(p)
     p.add_argument("--shape", default="4x4")
     p.add_argument("--keep", type=int, help="rows to keep (default: boggle.keep)")
     p.add_argument("--out", required=True)
@@ -66,8 +76,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     p = cmds.add_parser("scan", help="score every board at distance 1 and 2 (and swaps): is it a local optimum?")
     p.add_argument("boards", nargs="*", metavar="BOARD")
-    _step_flags(p)
-    _shape_flags(p)
+    step_flags(p)
+    shape_flags(p)
     p.add_argument("--shape", help="ROWSxCOLS (instead of --rows/--cols)")
     p.add_argument(
         "--from",
@@ -90,102 +100,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--out", help="write the best neighbours to this Parquet file")
     p.add_argument("--summary", help="write the per-board verdicts to this JSON file")
     p.set_defaults(func=cmd_scan)
-    _register_proofs(cmds)
-
-
-def _lexicon_flags(p) -> None:
-    p.add_argument("--lexicon", help="a name from config.yaml or a word-list path (default: default_lexicon)")
-    p.add_argument(
-        "--points",
-        help="points by word length, comma-separated, the last for longer "
-        "words (default: boggle.points, 0,0,0,1,1,2,3,5,11)",
-    )
-
-
-def _shape_flags(p) -> None:
-    p.add_argument("--rows", type=int, help="board rows (inferred for square boards)")
-    p.add_argument("--cols", type=int, help="board columns (inferred for square boards)")
-
-
-def _step_flags(p) -> None:
-    """Flags of a pipeline step: interactive ones, and the pipeline's settings and inputs."""
-    _lexicon_flags(p)
-    p.add_argument(
-        "--set",
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help="override a boggle setting of this step (interactive), e.g. --set max_boards=50000",
-    )
-    p.add_argument("--settings", help="(pipeline) the step's settings as JSON; config.yaml is not read")
-    p.add_argument("--words", dest="words_path", help="(pipeline, with --settings) the lexicon's words.parquet")
-    p.add_argument("--dawg", help="(pipeline, with --settings) the lexicon's boggle_dawg.npz")
-
-
-# ---------------------------------------------------------------- settings and scorer
-
-
-def _parse_points(text: str) -> list[int]:
-    try:
-        return [int(p) for p in text.split(",")]
-    except ValueError:
-        raise PuzzleError(f"--points {text!r}: expected comma-separated integers") from None
-
-
-def _with_flags(settings, flags: dict):
-    """Apply flag values (None = not given) one by one; an error names the flag."""
-    for (flag, key), value in flags.items():
-        if value is None:
-            continue
-        try:
-            settings = settings.replace(**{key: value})
-        except ConfigError as exc:
-            raise ConfigError(f"{flag} {value}: {exc}".replace("config key ", "")) from None
-    return settings
-
-
-def _pipeline(args) -> bool:
-    """Pipeline mode (--settings) or interactive; refuse flags of the other mode."""
-    if args.settings is None:
-        for flag, value in (("--words", args.words_path), ("--dawg", args.dawg)):
-            if value is not None:
-                raise PuzzleError(f"{flag}: a pipeline input, only with --settings (interactive: --lexicon)")
-        return False
-    for flag, value in (
-        ("--lexicon", args.lexicon),
-        ("--points", args.points),
-        ("--set", args.set or None),
-        ("--config", args.config),
-    ):
-        if value is not None:
-            raise PuzzleError(f"{flag}: not with --settings (the pipeline passes every setting in the JSON)")
-    for flag, value in (("--words", args.words_path), ("--dawg", args.dawg), ("--out", getattr(args, "out", ""))):
-        if not value:
-            raise PuzzleError(f"{flag}: required with --settings (explicit input and output paths)")
-    return True
-
-
-def _interactive_settings(args, cls, shape, mode: str, flags: dict):
-    """Settings from config.yaml's boggle section, then --set, then the flags; and the config."""
-    from puzzlesearch.config import load_config
-
-    config, root = load_config(args.config)
-    settings = cls.for_job(config["boggle"], shape, mode).with_sets(args.set)
-    if args.points:
-        flags = {("--points", "points"): _parse_points(args.points), **flags}
-    return _with_flags(settings, flags), config, root
-
-
-def _scorer(args, settings, config=None, root=None):
-    """(lexicon name, Scorer): pipeline files, or the store's lexicon (built on first use)."""
-    from puzzlesearch.boggle.score import Scorer
-
-    if args.settings is not None:
-        return Path(args.words_path).parent.name, Scorer.from_files(args.words_path, args.dawg, settings.points)
-    from puzzlesearch.lexicon import open_lexicon
-
-    lex = open_lexicon(args.lexicon or config["default_lexicon"], config, root, alphabet="latin")
-    return lex.name, Scorer.for_lexicon(lex, settings.points)
+    proof_cli.register(cmds)
 
 
 def _dice_flag(args, shape, mode: str):
@@ -228,7 +143,7 @@ def cmd_score(args) -> int:
     config, root = load_config(args.config)
     settings = RankSettings.from_config(config["boggle"])
     if args.points:
-        settings = _with_flags(settings, {("--points", "points"): _parse_points(args.points)})
+        settings = with_flags(settings, {("--points", "points"): parse_points(args.points)})
     lex = open_lexicon(args.lexicon or config["default_lexicon"], config, root, alphabet="latin")
     scorer = Scorer.for_lexicon(lex, settings.points)
     for board in boards:
@@ -244,7 +159,7 @@ def _search_settings(args, shape):
     """(SearchSettings, config, root) of a search command in either mode."""
     from puzzlesearch.boggle.settings import SearchSettings
 
-    if _pipeline(args):
+    if pipeline_mode(args):
         for flag in ("dice", "method", "seconds", "max_boards", "pool_size", "keep"):
             if getattr(args, flag) is not None:
                 raise PuzzleError(f"--{flag.replace('_', '-')}: not with --settings (set it in the JSON)")
@@ -265,7 +180,7 @@ def _search_settings(args, shape):
         ("--dice", "dice"): dice,
     }
     mode = "free" if dice is not None else args.mode  # --dice replaces the configured set
-    settings, config, root = _interactive_settings(args, SearchSettings, shape, mode, flags)
+    settings, config, root = interactive_settings(args, SearchSettings, shape, mode, flags)
     if args.pool_size is not None:
         key = "pool_size" if settings.method == "hill" else "pool_search"
         value = args.pool_size if key == "pool_size" else {**settings.pool_search, "pool_size": args.pool_size}
@@ -287,7 +202,7 @@ def cmd_search(args) -> int:
     if args.seed < 0:
         raise PuzzleError(f"--seed {args.seed}: must be 0 or more")
     settings, config, root = _search_settings(args, shape)
-    name, scorer = _scorer(args, settings, config, root)
+    name, scorer = scorer_for(args, settings, config, root)
     space = make_space(shape, args.mode, settings.dice if args.mode == "dice" else None)
     budget = Budget(seconds=settings.seconds, max_boards=settings.max_boards)
     options = settings.options()
@@ -326,15 +241,15 @@ def cmd_rank(args) -> int:
     from puzzlesearch.io import write_parquet
 
     shape = Shape.parse(args.shape)
-    if _pipeline(args):
+    if pipeline_mode(args):
         if args.keep is not None:
             raise PuzzleError("--keep: not with --settings (set it in the JSON)")
         settings, config, root = RankSettings.from_json(args.settings), None, None
     else:
-        settings, config, root = _interactive_settings(
+        settings, config, root = interactive_settings(
             args, RankSettings, shape, "free", {("--keep", "keep"): args.keep}
         )
-    _, scorer = _scorer(args, settings, config, root)
+    _, scorer = scorer_for(args, settings, config, root)
     best = rank_tables(args.seeds, shape, scorer, settings.keep)
     write_parquet(best, args.out)
     for row in best.head(TOP_PRINTED).iter_rows(named=True):
@@ -346,14 +261,14 @@ def _scan_settings(args, shape):
     """(ScanSettings, config, root) of a scan command in either mode (dice resolved later)."""
     from puzzlesearch.boggle.settings import ScanSettings
 
-    if _pipeline(args):
+    if pipeline_mode(args):
         for flag in ("dice", "n_boards", "distance", "swaps", "keep"):
             if getattr(args, flag) is not None:
                 raise PuzzleError(
                     f"--{flag.replace('n_', '').replace('_', '-')}: not with --settings (set it in the JSON)"
                 )
         return ScanSettings.from_json(args.settings), None, None
-    settings, config, root = _interactive_settings(args, ScanSettings, shape or "4x4", "free", {})
+    settings, config, root = interactive_settings(args, ScanSettings, shape or "4x4", "free", {})
     scan = dict(settings.scan)
     for key, value in (
         ("boards", args.n_boards),
@@ -419,7 +334,7 @@ def cmd_scan(args) -> int:
         else:
             dice = _dice_flag(args, shape, "dice") or dice_for(config["boggle"], shape, "dice")
         space = make_space(shape, "dice", dice)
-    name, scorer = _scorer(args, settings, config, root)
+    name, scorer = scorer_for(args, settings, config, root)
     scan, results = settings.scan, []
     for k, board in enumerate(boards):
         if space is not None:
@@ -444,222 +359,4 @@ def cmd_scan(args) -> int:
             },
             args.summary,
         )
-    return 0
-
-
-# ---------------------------------------------------------------- proofs (branch and bound)
-
-PROOF_OUT = ("boggle", "proof")  # under store.cli_output_root(), then {lexicon}/{shape}/min{S}
-
-
-def _register_proofs(cmds) -> None:
-    """`prove` (interactive), `prove-shard` and `prove-gather` (pipeline), `bound` (one class)."""
-    p = cmds.add_parser("prove", help="prove which boards of a shape score >= --min-score (branch and bound)")
-    p.add_argument("--shape", required=True, help="ROWSxCOLS, e.g. 3x3")
-    _lexicon_flags(p)
-    p.add_argument("--min-score", type=int, help="score to prove (default: boggle.proof.min_score of the shape)")
-    p.add_argument("--partition", help="letter buckets, e.g. 'aeiou bdfgjqvwxz lnrsy chkmpt' (boggle.proof.partition)")
-    p.add_argument("--shards", type=int, help="shards of the class list (default: boggle.proof.shards)")
-    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override a boggle.proof key")
-    p.add_argument("--out", help="output folder (default: results/cli/boggle/proof/LEXICON/SHAPE/minS); resumes there")
-    p.set_defaults(func=cmd_prove)
-
-    p = cmds.add_parser("prove-shard", help="(pipeline) prove the classes of one shard")
-    p.add_argument("--settings", required=True, help="the proof settings as JSON (ProofSettings)")
-    p.add_argument("--words", dest="words_path", required=True, help="the lexicon's words.parquet")
-    p.add_argument("--dawg", required=True, help="the lexicon's boggle_dawg.npz")
-    p.add_argument("--shape", required=True)
-    p.add_argument("--shard", type=int, required=True, help="shard number, 0..shards-1")
-    p.add_argument("--out", required=True, help="the shard table (Parquet; its manifest .json beside it)")
-    p.set_defaults(func=cmd_prove_shard)
-
-    p = cmds.add_parser(
-        "prove-gather", help="(pipeline) check every shard and write the proof's tables and certificate"
-    )
-    p.add_argument("shard_files", nargs="+", metavar="SHARD_PARQUET")
-    p.add_argument("--settings", required=True)
-    p.add_argument("--words", dest="words_path", required=True)
-    p.add_argument("--dawg", required=True)
-    p.add_argument("--shape", required=True)
-    p.add_argument("--boards", required=True, help="boards >= min_score (Parquet)")
-    p.add_argument("--classes", required=True, help="class statistics (Parquet)")
-    p.add_argument("--certificate", required=True, help="the certificate (JSON, the manifest of both tables)")
-    p.set_defaults(func=cmd_prove_gather)
-
-    p = cmds.add_parser("bound", help="upper bounds of one board class (a letter set per cell)")
-    p.add_argument("board_class", metavar="CLASS", help="letter sets, e.g. 'lnrsy aeiou chkmpt ...' (one per cell)")
-    p.add_argument("--shape", required=True)
-    _lexicon_flags(p)
-    p.add_argument("--min-score", type=int, help="also run the branch and bound: boards that may reach this")
-    p.set_defaults(func=cmd_bound, set=[], settings=None)
-
-
-def _positive(flag: str, value):
-    if value is not None and value < 1:
-        raise PuzzleError(f"{flag} {value}: must be 1 or more")
-    return value
-
-
-def _proof_settings(args, shape):
-    """(ProofSettings, config, root) of an interactive proof: config, --set, then the flags."""
-    from puzzlesearch.boggle.classes import Partition
-    from puzzlesearch.boggle.settings import ProofSettings
-    from puzzlesearch.config import load_config
-
-    config, root = load_config(args.config)
-    _positive("--min-score", args.min_score)
-    _positive("--shards", getattr(args, "shards", None))
-    if getattr(args, "partition", None) is not None:
-        Partition.parse(args.partition, "--partition")
-    section = config["boggle"]
-    if args.min_score is not None:
-        section = {**section, "proof": {**section["proof"], "min_score": {str(shape): args.min_score}}}
-    settings = ProofSettings.for_job(section, shape).with_sets(args.set)
-    flags = {
-        ("--partition", "partition"): getattr(args, "partition", None),
-        ("--shards", "shards"): getattr(args, "shards", None),
-    }
-    if args.points:
-        flags = {("--points", "points"): _parse_points(args.points), **flags}
-    return _with_flags(settings, flags), config, root
-
-
-def cmd_prove(args) -> int:
-    """Interactive proof: every shard in turn (finished shards in --out are reused), then the gather."""
-    from puzzlesearch import store
-    from puzzlesearch.boggle import prove
-    from puzzlesearch.boggle.model import Shape
-    from puzzlesearch.boggle.score import Scorer
-    from puzzlesearch.lexicon import open_lexicon
-
-    shape = Shape.parse(args.shape)
-    settings, config, root = _proof_settings(args, shape)
-    lex = open_lexicon(args.lexicon or config["default_lexicon"], config, root, alphabet="latin")
-    scorer = Scorer.for_lexicon(lex, settings.points)
-    lexicon = prove.lexicon_identity(lex.name, lex.dir / "words.parquet", lex.stats)
-    out = (
-        Path(args.out)
-        if args.out
-        else store.cli_output_root().joinpath(*PROOF_OUT, lex.name, str(shape), f"min{settings.min_score}")
-    )
-    prover = prove.Prover(scorer, shape, settings)
-    codes = prover.classes()
-    log(
-        "boggle",
-        f"proof {lex.name} {shape} >= {settings.min_score}: {len(codes)} classes, {settings.shards} shards -> {out}",
-    )
-    tables, interrupted = [], False
-    for shard in range(settings.shards):
-        path = out / "shards" / f"shard{shard}.parquet"
-        meta = prove.shard_meta(settings, shape, shard, settings.shards, lexicon["words_sha256"])
-        table = None if interrupted else prove.read_shard(path, meta)
-        if table is not None and table["outcome"].is_in(prove.DONE).all():
-            log("boggle", f"proof shard {shard + 1}/{settings.shards}: done before, reused")
-        elif interrupted:
-            table = pl.DataFrame(
-                [prover.stopped_row(int(c)) for c in prove.shard_codes(codes, shard, settings.shards)],
-                schema=prove.SHARD_SCHEMA,
-            )
-        else:
-            result = prover.run_shard(shard, settings.shards, codes)
-            table = result.table
-            if result.complete:
-                prove.write_shard(result, path, meta)
-            interrupted = not result.complete
-        tables.append(table)
-    boards, classes, certificate = prove.gather(pl.concat(tables).sort("code"), settings, shape, lexicon)
-    prove.write_proof(
-        boards, classes, certificate, out / "boards.parquet", out / "classes.parquet", out / "certificate.json"
-    )
-    for row in boards.head(TOP_PRINTED).iter_rows(named=True):
-        print(f"{row['board']}\t{row['score']}")
-    print(prove.summary_line(certificate))
-    print(f"written: {out}")
-    return EXIT_INTERRUPTED if interrupted else 0
-
-
-def _pipeline_proof(args):
-    """(settings, scorer, shape, lexicon identity) of a pipeline proof command."""
-    from puzzlesearch.boggle import prove
-    from puzzlesearch.boggle.model import Shape
-    from puzzlesearch.boggle.score import Scorer
-    from puzzlesearch.boggle.settings import ProofSettings
-    from puzzlesearch.manifest import read_manifest
-
-    if args.config is not None:
-        raise PuzzleError("--config: not with --settings (the pipeline passes every setting in the JSON)")
-    shape = Shape.parse(args.shape)
-    settings = ProofSettings.from_json(args.settings)
-    scorer = Scorer.from_files(args.words_path, args.dawg, settings.points)
-    words = Path(args.words_path)
-    stats = read_manifest(words.with_name("words.json"))
-    return settings, scorer, shape, prove.lexicon_identity(words.parent.name, words, stats)
-
-
-def cmd_prove_shard(args) -> int:
-    """Prove one shard's classes; a complete shard table or nothing (exit 130 on Ctrl-C)."""
-    from puzzlesearch.boggle import prove
-
-    settings, scorer, shape, lexicon = _pipeline_proof(args)
-    if not 0 <= args.shard < settings.shards:
-        raise PuzzleError(f"--shard {args.shard}: must be 0..{settings.shards - 1} (shards {settings.shards})")
-    result = prove.Prover(scorer, shape, settings).run_shard(args.shard, settings.shards)
-    if result.interrupted:
-        return EXIT_INTERRUPTED
-    if result.timed_out:
-        raise PuzzleError(
-            f"proof shard {args.shard} stopped by the time cap boggle.proof.seconds={settings.seconds} "
-            "(a busy machine?); raise it or use more shards"
-        )
-    meta = prove.shard_meta(settings, shape, args.shard, settings.shards, lexicon["words_sha256"])
-    prove.write_shard(result, args.out, meta)
-    return 0
-
-
-def cmd_prove_gather(args) -> int:
-    """Merge the shard tables of one proof into boards, classes and the certificate."""
-    from puzzlesearch.boggle import prove
-
-    settings, _scorer, shape, lexicon = _pipeline_proof(args)
-    table = prove.load_shards(args.shard_files, settings, shape, lexicon["words_sha256"])
-    boards, classes, certificate = prove.gather(table, settings, shape, lexicon)
-    prove.write_proof(boards, classes, certificate, args.boards, args.classes, args.certificate)
-    print(prove.summary_line(certificate))
-    return 0
-
-
-def cmd_bound(args) -> int:
-    """Print the orderly bound of one class (and its branch and bound with --min-score)."""
-    import time
-
-    from puzzlesearch.boggle.bounds import OrderlyBounder
-    from puzzlesearch.boggle.classes import BoardClass
-    from puzzlesearch.boggle.model import Shape, format_cells
-    from puzzlesearch.boggle.settings import RankSettings
-
-    shape = Shape.parse(args.shape)
-    cls = BoardClass.parse(args.board_class, shape)
-    _positive("--min-score", args.min_score)
-    settings, config, root = _interactive_settings(args, RankSettings, shape, "free", {})
-    _, scorer = _scorer(args, settings, config, root)
-    bounder = OrderlyBounder(scorer.dawg, shape, settings.points)
-    bounder.bound(cls)  # compile the kernels before timing
-    t0 = time.process_time()
-    bound, nodes = bounder.bound(cls)
-    print(f"orderly bound {bound}\ttree nodes {nodes}\t{time.process_time() - t0:.3f} CPU s\tboards {cls.size}")
-    t0 = time.process_time()
-    print(f"max/no-mark bound {bounder.max_nomark(cls)}\t{time.process_time() - t0:.3f} CPU s")
-    if args.min_score is not None:
-        t0 = time.process_time()
-        res = bounder.search(cls, args.min_score)
-        scores = scorer.scores(res.boards, shape) if len(res.boards) else []
-        hits = sorted(
-            ((int(s), format_cells(b)) for b, s in zip(res.boards, scores) if s >= args.min_score), reverse=True
-        )
-        print(
-            f"branch and bound >= {args.min_score}: {res.visits} sub-classes, {len(res.boards)} boards left, "
-            f"{len(hits)} score >= {args.min_score}, {time.process_time() - t0:.3f} CPU s"
-        )
-        for score, board in hits[:TOP_PRINTED]:
-            print(f"{board}\t{score}")
     return 0

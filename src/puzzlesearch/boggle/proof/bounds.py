@@ -16,9 +16,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from puzzlesearch.boggle import bound_kernels as bk
-from puzzlesearch.boggle.classes import BoardClass, split_order
 from puzzlesearch.boggle.model import Shape, neighbours, points_table
+from puzzlesearch.boggle.proof._kernels import orderly as bk
+from puzzlesearch.boggle.proof.classes import BoardClass, split_order
 
 START_NODES = 1 << 16
 START_LEAVES = 1 << 10

@@ -15,8 +15,9 @@ import numpy as np
 import polars as pl
 import pytest
 
-from puzzlesearch.boggle.bounds import OrderlyBounder, boggle_words, py_max_nomark, py_orderly_search
-from puzzlesearch.boggle.classes import (
+from puzzlesearch.boggle.model import LETTERS, Shape, symmetries
+from puzzlesearch.boggle.proof.bounds import OrderlyBounder, boggle_words, py_max_nomark, py_orderly_search
+from puzzlesearch.boggle.proof.classes import (
     BoardClass,
     Partition,
     canonical_board,
@@ -24,10 +25,9 @@ from puzzlesearch.boggle.classes import (
     class_count,
     split_order,
 )
-from puzzlesearch.boggle.model import LETTERS, Shape, symmetries
-from puzzlesearch.boggle.prove import Prover, gather, load_shards, shard_meta, write_shard
+from puzzlesearch.boggle.proof.prove import Prover, gather, load_shards, shard_meta, write_shard
+from puzzlesearch.boggle.proof.settings import ProofSettings
 from puzzlesearch.boggle.score import Scorer
-from puzzlesearch.boggle.settings import ProofSettings
 from puzzlesearch.cli import main
 from puzzlesearch.errors import PuzzleError
 from puzzlesearch.lexicon.dawg import build_dawg

@@ -23,8 +23,9 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from puzzlesearch.boggle.bounds import OrderlyBounder
-from puzzlesearch.boggle.classes import (
+from puzzlesearch.boggle.model import Shape
+from puzzlesearch.boggle.proof.bounds import OrderlyBounder
+from puzzlesearch.boggle.proof.classes import (
     BoardClass,
     Partition,
     canonical_board,
@@ -34,7 +35,6 @@ from puzzlesearch.boggle.classes import (
     shard_codes,
     split_order,
 )
-from puzzlesearch.boggle.model import Shape
 from puzzlesearch.errors import PuzzleError
 from puzzlesearch.manifest import damaged, load_parquet, verify, write_manifest
 from puzzlesearch.progress import log
