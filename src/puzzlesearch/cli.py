@@ -10,9 +10,14 @@ import argparse
 import importlib
 import sys
 
+import yaml
+
 from puzzlesearch import __version__
+from puzzlesearch.cli_common import EXIT_ERROR, EXIT_INTERRUPTED
+from puzzlesearch.config import FALLBACK_LEXICONS, load_config
 from puzzlesearch.errors import PuzzleError
 from puzzlesearch.progress import setup_logging
+from puzzlesearch.settings import validate_config
 
 # Sub-command packages, in --help order. A package without a cli module is skipped.
 COMMAND_PACKAGES = ("lexicon", "boggle", "bee", "crossword", "cube", "report")
@@ -25,7 +30,7 @@ class OneLineParser(argparse.ArgumentParser):
     def error(self, message: str):
         command = self.prog.removeprefix("puzzlesearch").strip()
         where = f"{command}: " if command else ""
-        self.exit(2, f"puzzlesearch: error: {where}{message} (see {self.prog} --help)\n")
+        self.exit(EXIT_ERROR, f"puzzlesearch: error: {where}{message} (see {self.prog} --help)\n")
 
 
 def requested_packages(argv: list[str]) -> tuple[str, ...]:
@@ -72,11 +77,6 @@ def build_parser(packages: tuple[str, ...] = COMMAND_PACKAGES) -> argparse.Argum
 
 def cmd_config(args) -> int:
     """Print the effective config, or the schema defaults, as YAML."""
-    import yaml
-
-    from puzzlesearch.config import FALLBACK_LEXICONS, load_config
-    from puzzlesearch.settings import validate_config
-
     if args.defaults:  # `lexicons` has no schema default: the built-in lists used outside a project
         config = validate_config({"lexicons": dict(FALLBACK_LEXICONS)}, "schema defaults")
     else:
@@ -86,25 +86,25 @@ def cmd_config(args) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the command line; user mistakes print one line and exit 2."""
+    """Run the command line; user mistakes print one line and exit EXIT_ERROR (2)."""
     argv = sys.argv[1:] if argv is None else list(argv)
     parser = build_parser(requested_packages(argv))
     args = parser.parse_args(argv)
     setup_logging(args.verbose)
     if not getattr(args, "func", None):
         parser.print_help()
-        return 2
+        return EXIT_ERROR
     try:
         return int(args.func(args) or 0)
     except PuzzleError as exc:
         print(f"puzzlesearch: error: {exc}", file=sys.stderr)
-        return 2
+        return EXIT_ERROR
     except BrokenPipeError:
         return 0
     except OSError as exc:  # unreadable or unwritable files: the user's to fix
         where = f" {exc.filename}" if getattr(exc, "filename", None) else ""
         print(f"puzzlesearch: error:{where}: {exc.strerror or exc}", file=sys.stderr)
-        return 2
+        return EXIT_ERROR
     except KeyboardInterrupt:
         print("puzzlesearch: interrupted", file=sys.stderr)
-        return 130
+        return EXIT_INTERRUPTED

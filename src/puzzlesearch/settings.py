@@ -27,6 +27,7 @@ from jsonschema import Draft202012Validator, validators
 from puzzlesearch.errors import ConfigError
 
 MAIN_SCHEMA = "config"
+QUOTES = ("'", '"')  # a --set value starting with one is read as YAML even for a text key
 
 
 def _with_defaults(validator_class):
@@ -149,8 +150,12 @@ def default(section: str, key: str):
     return dataclasses.field(default=value)
 
 
-def parse_sets(items: list[str], keys, flag: str = "--set") -> dict:
-    """`KEY=VALUE` strings as a dict (dotted keys for nested values, VALUE read as YAML)."""
+def parse_sets(items: list[str], keys, flag: str = "--set", text_keys: tuple[str, ...] = ()) -> dict:
+    """`KEY=VALUE` strings as a dict (dotted keys for nested values, VALUE read as YAML).
+
+    The VALUE of a key in `text_keys` is text as typed (`exclude=no` is the letters N and
+    O, not YAML false) unless it is quoted.
+    """
     out: dict = {}
     for item in items:
         key, eq, text = item.partition("=")
@@ -158,6 +163,8 @@ def parse_sets(items: list[str], keys, flag: str = "--set") -> dict:
         top = key.split(".")[0]
         if not eq or top not in keys:
             raise ConfigError(f"{flag} {item!r}: expected KEY=VALUE with KEY one of {', '.join(keys)}")
+        if key in text_keys and not text.strip().startswith(QUOTES):
+            text = json.dumps(text.strip())
         try:
             value = yaml.safe_load(text) if text.strip() else ""
         except yaml.YAMLError:
@@ -189,6 +196,8 @@ class Settings:
     SECTION: ClassVar[str]
     # Schema key of a field when it differs from the field name.
     SCHEMA_KEYS: ClassVar[dict[str, str]] = {}
+    # Keys whose `--set` values are text as typed (see parse_sets).
+    TEXT_KEYS: ClassVar[tuple[str, ...]] = ()
 
     def __post_init__(self) -> None:
         data = self.to_dict()
@@ -253,7 +262,7 @@ class Settings:
         """A copy with `KEY=VALUE` overrides applied (checked like the config)."""
         if not items:
             return self
-        data = _merge(self.to_dict(), parse_sets(items, self.keys(), flag))
+        data = _merge(self.to_dict(), parse_sets(items, self.keys(), flag, self.TEXT_KEYS))
         try:
             return type(self).from_dict(data, where=f"{flag} ")
         except ConfigError as exc:

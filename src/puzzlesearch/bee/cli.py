@@ -1,25 +1,28 @@
 """`puzzlesearch bee ...`: show one puzzle, rank all puzzles, build the pipeline tables.
 
-Interactive commands (`show`, `top`) take the rules from config.yaml's `bee:` section
-(load_config) with `--set KEY=VALUE` overrides, and the lexicon from the artifact store.
-Pipeline commands (`build-masks`, `build-puzzles`) take `--settings JSON` and explicit
-paths, and never read config.yaml.
+Interactive commands (`show`, `top`) take the rules from config.yaml's `bee:` section with
+`--set KEY=VALUE` overrides, and the lexicon from the artifact store. Pipeline commands
+(`build-masks`, `build-puzzles`) take `--settings JSON` and explicit paths, and never read
+config.yaml (the two modes: puzzlesearch.cli_common).
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 
 from puzzlesearch.bee.io import build_masks_file, build_puzzles_file
 from puzzlesearch.bee.model import BeeRules, TableRules, parse_puzzle
 from puzzlesearch.bee.search import puzzle_words, rank_puzzles
 from puzzlesearch.bee.tables import build_table
+from puzzlesearch.cli_common import (
+    add_lexicon_flag,
+    add_set_flag,
+    add_settings_flag,
+    interactive_settings,
+    lexicon_name,
+)
 from puzzlesearch.errors import PuzzleError
-
-# Keys whose values are text: `--set exclude=no` means the letters N and O, not YAML false.
-TEXT_KEYS = ("exclude", "score_by")
-QUOTES = ("'", '"')
+from puzzlesearch.lexicon import open_lexicon
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -39,63 +42,32 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_top)
 
     p = cmds.add_parser("build-masks", help="(pipeline) words.parquet -> masks.parquet + masks.json")
-    p.add_argument("--settings", required=True, help="the mask-table rules as JSON (TableRules keys)")
+    add_settings_flag(p, "the mask-table rules as JSON (TableRules keys)", required=True)
     p.add_argument("--words", required=True, help="a lexicon's words.parquet (words.json beside it)")
     p.add_argument("--out", required=True, help="masks.parquet to write (masks.json beside it)")
     p.set_defaults(func=cmd_build_masks)
 
     p = cmds.add_parser("build-puzzles", help="(pipeline) masks.parquet -> puzzles.parquet + puzzles.json")
-    p.add_argument("--settings", required=True, help="every bee rule as JSON (BeeRules keys)")
+    add_settings_flag(p, "every bee rule as JSON (BeeRules keys)", required=True)
     p.add_argument("--masks", required=True, help="masks.parquet (masks.json beside it)")
     p.add_argument("--out", required=True, help="puzzles.parquet to write (puzzles.json beside it)")
     p.set_defaults(func=cmd_build_puzzles)
 
 
 def _common(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "--lexicon", help="a lexicon name from config.yaml or a word-list path (default: config key default_lexicon)"
-    )
-    p.add_argument(
-        "--set",
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help=f"override a bee rule for this run ({', '.join(BeeRules.keys())})",
-    )
-
-
-def text_sets(items: list[str]) -> list[str]:
-    """`--set` items with the values of text keys quoted, so YAML keeps them as text."""
-    out = []
-    for item in items:
-        key, eq, value = item.partition("=")
-        if eq and key.strip() in TEXT_KEYS and not value.strip().startswith(QUOTES):
-            item = f"{key}={json.dumps(value.strip())}"
-        out.append(item)
-    return out
-
-
-def rules_from_args(config: dict, overrides: list[str]) -> BeeRules:
-    """The configured rules with `--set KEY=VALUE` overrides applied."""
-    return BeeRules.from_config(config.get("bee")).with_sets(text_sets(overrides))
-
-
-def _config(args):
-    from puzzlesearch.config import load_config
-
-    config, root = load_config(args.config)
-    return config, root, rules_from_args(config, args.set)
+    """The interactive flags: --lexicon and --set."""
+    add_lexicon_flag(p)
+    add_set_flag(p, f"override a bee rule for this run ({', '.join(BeeRules.keys())})")
 
 
 def _lexicon(args, config, root):
-    from puzzlesearch.lexicon import open_lexicon
-
-    return open_lexicon(args.lexicon or config.get("default_lexicon", "default"), config, root, alphabet="latin")
+    """The lexicon of --lexicon or default_lexicon, from the artifact store."""
+    return open_lexicon(lexicon_name(args, config), config, root, alphabet="latin")
 
 
 def cmd_show(args) -> int:
     """Print the words of one puzzle (pangrams marked with *) and the totals."""
-    config, root, rules = _config(args)
+    rules, config, root = interactive_settings(args, "bee", BeeRules.from_config)
     puzzle = parse_puzzle(args.letters, args.center, rules)
     lex = _lexicon(args, config, root)
     words = puzzle_words(lex.words, puzzle, rules)
@@ -116,7 +88,7 @@ def cmd_top(args) -> int:
     """Print the N best puzzles (computed now from the lexicon and the rules)."""
     if args.n < 1:
         raise PuzzleError(f"-n {args.n}: expected a positive number")
-    config, root, rules = _config(args)
+    rules, config, root = interactive_settings(args, "bee", BeeRules.from_config)
     lex = _lexicon(args, config, root)
     masks, table = build_table(lex.words, rules)
     puzzles = rank_puzzles(table, masks, rules)

@@ -37,6 +37,7 @@ class TableRules(Settings):
     """The rules that shape the mask table: which words count and their points."""
 
     SECTION: ClassVar[str] = SECTION
+    TEXT_KEYS: ClassVar[tuple[str, ...]] = ("exclude",)  # `--set exclude=no`: the letters N and O
     size: int = default(SECTION, "size")  # letters in a puzzle
     min_length: int = default(SECTION, "min_length")
     short_length: int = default(SECTION, "short_length")  # words of at most this many letters earn short_points
@@ -65,6 +66,7 @@ class TableRules(Settings):
 class BeeRules(TableRules):
     """Every bee rule: the table's plus the ones that select and order puzzles."""
 
+    TEXT_KEYS: ClassVar[tuple[str, ...]] = ("exclude", "score_by")
     require_pangram: bool = default(SECTION, "require_pangram")
     min_words: int = default(SECTION, "min_words")
     max_words: int = default(SECTION, "max_words")  # 0: no limit

@@ -1,10 +1,17 @@
-"""`puzzlesearch lexicon ...`: build and inspect lexicon artifacts."""
+"""`puzzlesearch lexicon ...`: build and inspect lexicon artifacts.
+
+`info` and `lookup` open a lexicon of the project's config.yaml (or a word-list path) from
+the artifact store; `build-words` and `build-dawg` are pipeline steps with explicit paths
+(the two modes: puzzlesearch.cli_common).
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
 
+from puzzlesearch.cli_common import add_settings_flag
+from puzzlesearch.config import load_config
 from puzzlesearch.lexicon.artifacts import DAWG_KINDS, build_dawg_file, build_words, lexicon_info, open_lexicon
 from puzzlesearch.lexicon.model import LexiconOptions, LexiconSpec
 
@@ -24,7 +31,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_lookup)
 
     p = cmds.add_parser("build-words", help="(pipeline) normalize a word list into words.parquet + words.json")
-    p.add_argument("--settings", required=True, help="normalization settings as JSON (config `lexicon:` keys)")
+    add_settings_flag(p, "normalization settings as JSON (config `lexicon:` keys)", required=True)
     p.add_argument("--name", required=True, help="the lexicon's name (for the log and the manifest)")
     p.add_argument("--label", help="the source as configured (e.g. builtin:en; default: --source)")
     p.add_argument("--source", required=True, help="the word-list file")
@@ -39,8 +46,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _open(args):
-    from puzzlesearch.config import load_config
-
+    """The lexicon named by the command line, from the artifact store (built on first use)."""
     config, root = load_config(args.config)
     return open_lexicon(args.lexicon, config, root)
 
