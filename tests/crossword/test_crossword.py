@@ -32,7 +32,7 @@ from puzzlesearch.crossword.tables import (
 from puzzlesearch.errors import PuzzleError
 from puzzlesearch.lexicon import open_lexicon
 
-PROJECT = Path(__file__).resolve().parents[1]
+PROJECT = Path(__file__).resolve().parents[2]
 
 
 # ---------------------------------------------------------------- fixtures

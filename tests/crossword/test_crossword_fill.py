@@ -18,7 +18,7 @@ from puzzlesearch.crossword.model import slots
 from puzzlesearch.crossword.tables import open_language
 from puzzlesearch.lexicon import open_lexicon
 
-PROJECT = Path(__file__).resolve().parents[1]
+PROJECT = Path(__file__).resolve().parents[2]
 EASY = PROJECT / "workflow" / "crossword" / "patterns" / "american15" / "easy.txt"
 
 
