@@ -22,7 +22,7 @@ import tempfile  # noqa: E402
 import time  # noqa: E402
 from pathlib import Path  # noqa: E402
 
-from puzzlesearch.baselines import (  # noqa: E402
+from puzzlesearch.baselines.bee import (  # noqa: E402
     baseline_puzzles,
     baseline_table,
     best_of,

@@ -30,10 +30,10 @@ import polars as pl
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from puzzlesearch.cube.cubie import parse_cubies, parse_moves, random_cube  # noqa: E402
+from puzzlesearch.cube.model.cubie import parse_cubies, parse_moves, random_cube  # noqa: E402
 from puzzlesearch.cube.settings import TwoPhaseOptions  # noqa: E402
 from puzzlesearch.cube.solve import solve_cube, warm_up  # noqa: E402
-from puzzlesearch.cube.tables import Tables, store_tables  # noqa: E402
+from puzzlesearch.cube.tables.phases import Tables, store_tables  # noqa: E402
 from puzzlesearch.progress import setup_logging  # noqa: E402
 
 SHARED = ROOT.parent / "shared" / "cube"
@@ -66,7 +66,7 @@ def baseline_ms(cubes) -> float:
 
 def kociemba_baseline(cubes):
     """(moves, ms) per cube of the `kociemba` C package, each answer verified; None if absent."""
-    from puzzlesearch.baselines import kociemba_solves
+    from puzzlesearch.baselines.cube_peers import kociemba_solves
 
     return kociemba_solves(cubes)
 

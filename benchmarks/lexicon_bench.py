@@ -12,7 +12,7 @@ import sys
 import time
 from pathlib import Path
 
-from puzzlesearch.baselines import trie_size
+from puzzlesearch.baselines.lexicon import trie_size
 from puzzlesearch.lexicon import LexiconSpec, build_dawg
 from puzzlesearch.lexicon.normalize import normalize
 

@@ -223,7 +223,8 @@ def test_the_bee_baseline_and_kernel_agree_with_brute_force(run):
 
 @pytest.mark.parametrize("bench", ["lexicon", "bee"])
 def test_a_baseline_benchmark_fails_when_the_methods_disagree(bench, tmp_path, monkeypatch):
-    from puzzlesearch import baselines
+    from puzzlesearch.baselines import bee as bee_baselines
+    from puzzlesearch.baselines import lexicon as lexicon_baselines
     from puzzlesearch.errors import PuzzleError
     from puzzlesearch.lexicon import LexiconSpec
     from puzzlesearch.lexicon.artifacts import build_words
@@ -235,10 +236,10 @@ def test_a_baseline_benchmark_fails_when_the_methods_disagree(bench, tmp_path, m
     run_it = getattr(bench_mod, f"run_{bench}")
     assert run_it(path)  # they agree on the real words
     if bench == "lexicon":
-        monkeypatch.setattr(baselines, "trie_size", lambda words: (10**6, len(words) + 1, 0.0))
+        monkeypatch.setattr(lexicon_baselines, "trie_size", lambda words: (10**6, len(words) + 1, 0.0))
     else:
-        honest = baselines.baseline_puzzles
-        monkeypatch.setattr(baselines, "baseline_puzzles", lambda *a: honest(*a)[1:])
+        honest = bee_baselines.baseline_puzzles
+        monkeypatch.setattr(bee_baselines, "baseline_puzzles", lambda *a: honest(*a)[1:])
     with pytest.raises(PuzzleError, match="benchmark"):
         run_it(path)
 
@@ -246,7 +247,7 @@ def test_a_baseline_benchmark_fails_when_the_methods_disagree(bench, tmp_path, m
 def test_the_cube_benchmark_summarises_the_solve_tables(run):
     import importlib.util
 
-    from puzzlesearch.baselines import CUBE_PEERS
+    from puzzlesearch.baselines.cube_peers import CUBE_PEERS
 
     root, _ = run
     figures = json.loads((root / "results/report/benchmarks/cube.json").read_text())
@@ -282,7 +283,7 @@ def test_the_crossword_benchmark_fills_are_valid(run):
 
 
 def test_the_cube_benchmark_fails_on_a_wrong_answer(tmp_path):
-    from puzzlesearch.cube.cubie import SOLVED, parse_moves
+    from puzzlesearch.cube.model.cubie import SOLVED, parse_moves
     from puzzlesearch.errors import PuzzleError
     from puzzlesearch.report.bench import run_cube
 
@@ -299,9 +300,9 @@ def test_the_kociemba_baseline_verifies_each_answer(monkeypatch):
     import sys
     import types
 
-    from puzzlesearch.baselines import kociemba_solves
-    from puzzlesearch.cube.cubie import SOLVED, parse_moves
-    from puzzlesearch.cube.facelets import to_facelets
+    from puzzlesearch.baselines.cube_peers import kociemba_solves
+    from puzzlesearch.cube.model.cubie import SOLVED, parse_moves
+    from puzzlesearch.cube.model.facelets import to_facelets
     from puzzlesearch.cube.solve import UnverifiedSolution
 
     cube = SOLVED.apply(parse_moves("R U F2"))

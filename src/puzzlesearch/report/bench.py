@@ -80,7 +80,7 @@ DAWG, TRIE = "minimal DAWG", "plain trie (baseline)"
 
 def run_lexicon(words_path: str | Path) -> dict:
     """Build the minimal DAWG and the plain trie of one word table's words: nodes and build seconds."""
-    from puzzlesearch.baselines import trie_size
+    from puzzlesearch.baselines.lexicon import trie_size
     from puzzlesearch.lexicon import build_dawg
     from puzzlesearch.progress import Timer
 
@@ -130,7 +130,14 @@ def bee_rules():
 
 def run_bee(words_path: str | Path) -> dict:
     """Mask table + puzzle ranking, numba against the Python baseline, on one word table."""
-    from puzzlesearch.baselines import baseline_puzzles, baseline_table, best_of, fast_puzzles, fast_rows, fast_table
+    from puzzlesearch.baselines.bee import (
+        baseline_puzzles,
+        baseline_table,
+        best_of,
+        fast_puzzles,
+        fast_rows,
+        fast_table,
+    )
 
     _read_words(words_path)  # a clear error for a missing or damaged table
     rules = bee_rules()
@@ -181,7 +188,7 @@ def cube_row(name: str, kind: str, moves, ms, source: str) -> dict:
 
 def verified_solves(solver: str, path: str | Path, table: pl.DataFrame) -> None:
     """Raise unless every solution of a solve table solves its cube (by our cubie model)."""
-    from puzzlesearch.cube.cubie import parse_cubies, parse_moves
+    from puzzlesearch.cube.model.cubie import parse_cubies, parse_moves
 
     for i, (cube, solution, moves) in enumerate(table.select("cube", "solution", "moves").iter_rows()):
         sequence = parse_moves(solution)
@@ -193,8 +200,8 @@ def run_cube(solvers: list[str], paths: list[str]) -> dict:
     """Our solvers' figures from their solve tables, the published peers, and the kociemba package if importable."""
     from dataclasses import asdict
 
-    from puzzlesearch.baselines import CUBE_PEERS, KOCIEMBA_LIVE, kociemba_solves
-    from puzzlesearch.cube.cubie import parse_cubies
+    from puzzlesearch.baselines.cube_peers import CUBE_PEERS, KOCIEMBA_LIVE, kociemba_solves
+    from puzzlesearch.cube.model.cubie import parse_cubies
     from puzzlesearch.report.data import cube_solves, need_columns
 
     solves = cube_solves(solvers, paths)
