@@ -31,11 +31,6 @@ MASKS_KIND, PUZZLES_KIND = "bee-masks", "bee-puzzles"
 ALL_LETTERS = (1 << N_LETTERS) - 1
 
 
-def bee_dir(lexicon: str, root: str | Path = ".") -> Path:
-    """results/bee/{lexicon} under the project root."""
-    return Path(root) / "results" / "bee" / lexicon
-
-
 def manifest_path(parquet_path: str | Path) -> Path:
     """The manifest beside a bee table (masks.json beside masks.parquet)."""
     return Path(parquet_path).with_suffix(".json")

@@ -56,11 +56,6 @@ class TableRules(Settings):
         """Mask of the excluded letters."""
         return letters_mask(self.exclude)
 
-    def word_points(self, word: str) -> int:
-        """Points of one word for a puzzle whose letters are exactly `set(word)` or more."""
-        base = self.short_points if len(word) <= self.short_length else len(word)
-        return base + (self.pangram_bonus if len(set(word)) == self.size else 0)
-
 
 @dataclass(frozen=True)
 class BeeRules(TableRules):
@@ -122,11 +117,6 @@ class Puzzle:
 
     def __str__(self) -> str:
         return f"{mask_letters(self.letters).upper()}/{self.center.upper()}"
-
-    def accepts(self, word: str, rules: TableRules) -> bool:
-        """True when `word` counts for this puzzle (by letters, not by mask)."""
-        letters = set(mask_letters(self.letters))
-        return len(word) >= rules.min_length and self.center in word and set(word) <= letters
 
 
 def parse_puzzle(letters: str, center: str | None, rules: TableRules) -> Puzzle:

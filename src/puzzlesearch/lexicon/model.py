@@ -54,10 +54,6 @@ class LexiconSpec:
         """The alphabet's letters in sort order."""
         return ALPHABETS[self.alphabet]
 
-    def params(self) -> dict:
-        """The normalization options as a plain dict."""
-        return self.options.to_dict()
-
     def with_source(self, source: str) -> LexiconSpec:
         return LexiconSpec(self.name, source, self.options)
 
