@@ -342,7 +342,7 @@ def test_config_defaults_are_the_published_rules():
 def test_dense_index_is_a_bijection_on_small_masks():
     from itertools import combinations
 
-    from puzzlesearch.bee import kernels
+    from puzzlesearch.bee._kernels import masks as kernels
 
     size = 3
     binom, offset = kernels.binomials(26, size), kernels.offsets(size)

@@ -7,7 +7,7 @@ rule bee_masks:
     input:
         words=lambda w: lexicon_words(w.lexicon),
         manifest=lambda w: lexicon_words(w.lexicon).replace(".parquet", ".json"),
-        code=lib_files("bee/model.py", "bee/tables.py", "bee/kernels.py", "bee/io.py", "lexicon/artifacts.py"),
+        code=lib_files("bee/model.py", "bee/tables.py", "bee/_kernels", "bee/io.py", "lexicon/artifacts.py"),
     output:
         masks="results/bee/{lexicon}/masks.parquet",
         manifest="results/bee/{lexicon}/masks.json",

@@ -18,8 +18,7 @@ import numpy as np
 import polars as pl
 
 from puzzlesearch import manifest
-from puzzlesearch.bee.kernels import N_LETTERS
-from puzzlesearch.bee.model import BeeRules, TableRules
+from puzzlesearch.bee.model import N_LETTERS, BeeRules, TableRules
 from puzzlesearch.bee.search import rank_puzzles
 from puzzlesearch.bee.tables import MASKS_SCHEMA, MaskTable, mask_frame
 from puzzlesearch.io import write_parquet

@@ -1,7 +1,7 @@
 """Scoring and ranking every puzzle from the mask table; the words of one puzzle.
 
 `rank_puzzles` never looks at words: it scores each candidate letter set through its
-2^size subsets in the dense mask table (kernels.score_sets).
+2^size subsets in the dense mask table (_kernels/masks.py score_sets).
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
-from puzzlesearch.bee import kernels
+from puzzlesearch.bee._kernels import masks as kernels
 from puzzlesearch.bee.model import LETTERS, BeeRules, Puzzle, TableRules, letters_mask
 from puzzlesearch.bee.tables import MaskTable, masks_text, playable_words
 

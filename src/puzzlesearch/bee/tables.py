@@ -2,7 +2,7 @@
 
 `mask_frame` is the table as a polars DataFrame (masks.parquet, one row per distinct
 mask); `MaskTable` holds it as dense arrays over every mask of at most `size` letters
-(see kernels.py) for the scoring kernel.
+(see _kernels/masks.py) for the scoring kernel.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from dataclasses import dataclass
 import numpy as np
 import polars as pl
 
-from puzzlesearch.bee import kernels
-from puzzlesearch.bee.model import TableRules
+from puzzlesearch.bee._kernels import masks as kernels
+from puzzlesearch.bee.model import N_LETTERS, TableRules
 from puzzlesearch.errors import PuzzleError
 from puzzlesearch.progress import log
 
@@ -102,7 +102,7 @@ class MaskTable:
         """Scatter masks.parquet rows into the dense arrays."""
         if masks.height and masks["distinct"].max() > size:
             raise PuzzleError(f"mask table has masks of more than {size} letters")
-        binom = kernels.binomials(kernels.N_LETTERS, size)
+        binom = kernels.binomials(N_LETTERS, size)
         offset = kernels.offsets(size)
         points, counts = kernels.fill_table(
             masks["mask"].to_numpy().astype(np.int64),

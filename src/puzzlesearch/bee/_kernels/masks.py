@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-N_LETTERS = 26
+from puzzlesearch.bee.model import N_LETTERS
 
 
 def binomials(n: int = N_LETTERS, k: int = 10) -> np.ndarray:
