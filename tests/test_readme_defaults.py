@@ -1,4 +1,4 @@
-"""The README's config tables state the schema defaults (the schema is the only source; the README must not drift)."""
+"""The config tables of the README and docs/*.md state the schema defaults (the schema is the only source; the docs must not drift)."""
 
 from __future__ import annotations
 
@@ -9,20 +9,24 @@ import yaml
 
 from puzzlesearch.settings import section_defaults
 
-README = Path(__file__).resolve().parents[1] / "README.md"
-SECTION = re.compile(r"^### Config \(`(\w+):`")
+PROJECT = next(p for p in Path(__file__).resolve().parents if (p / "pyproject.toml").is_file())
+DOCS = [PROJECT / "README.md", *sorted((PROJECT / "docs").glob("*.md"))]
+SECTIONS = ("lexicon", "boggle", "bee", "crossword", "cube")
+SECTION = re.compile(r"^#+ Config \(`(\w+):`")
 ROW = re.compile(r"^\| `([\w.]+)` \| `?([^|`]*)`? \|")
 
 
-def readme_defaults() -> list[tuple[str, str, str]]:
-    """(section, dotted key, default cell) of every row of the README's config tables."""
-    rows, section = [], None
-    for line in README.read_text().splitlines():
-        if line.startswith("#"):
-            match = SECTION.match(line)
-            section = match.group(1) if match else None
-        elif section and (match := ROW.match(line)):
-            rows.append((section, match.group(1), match.group(2).strip()))
+def config_rows() -> list[tuple[str, str, str, str]]:
+    """(file, section, dotted key, default cell) of every row of the config tables in the README and docs."""
+    rows = []
+    for path in DOCS:
+        section = None
+        for line in path.read_text().splitlines():
+            if line.startswith("#"):
+                match = SECTION.match(line)
+                section = match.group(1) if match else None
+            elif section and (match := ROW.match(line)):
+                rows.append((path.name, section, match.group(1), match.group(2).strip()))
     return rows
 
 
@@ -33,15 +37,26 @@ def lookup(section: str, key: str):
     return value
 
 
-def test_readme_config_tables_match_the_schema_defaults():
-    rows = readme_defaults()
-    assert len(rows) > 30, "the README's config tables were not found"
+def test_config_tables_match_the_schema_defaults():
+    rows = config_rows()
+    assert len(rows) > 30, "the config tables were not found in README.md or docs/*.md"
     wrong = []
-    for section, key, cell in rows:
+    for name, section, key, cell in rows:
         try:
             stated = yaml.safe_load(cell)
         except yaml.YAMLError:
             stated = cell
         if stated != lookup(section, key):
-            wrong.append(f"{section}.{key}: README says {cell!r}, schema default {lookup(section, key)!r}")
+            wrong.append(f"{name}: {section}.{key}: says {cell!r}, schema default {lookup(section, key)!r}")
     assert not wrong, "\n".join(wrong)
+
+
+def test_every_section_has_a_config_table_naming_each_top_level_key():
+    documented = {(section, key.split(".")[0]) for _, section, key, _ in config_rows()}
+    missing = [
+        f"{section}.{key}"
+        for section in SECTIONS
+        for key in section_defaults(section)
+        if (section, key) not in documented
+    ]
+    assert not missing, "keys without a row in any config table: " + ", ".join(missing)
