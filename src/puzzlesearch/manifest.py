@@ -18,6 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from puzzlesearch.errors import PuzzleError
+from puzzlesearch.io import write_json
 
 MANIFEST_FORMAT = 1
 STORE_MARKER = ".puzzlesearch-store"  # a file at the top of an artifact store folder
@@ -84,8 +85,6 @@ def manifest_entry(files, kind: str, settings: dict | None = None) -> dict:
 
 def write_manifest(path: str | Path, files, kind: str, settings: dict | None = None, meta: dict | None = None) -> dict:
     """Write `meta` plus a `manifest` entry for `files` to the JSON file `path` (atomically)."""
-    from puzzlesearch.io import write_json
-
     data = {**(meta or {}), "manifest": manifest_entry(files, kind, settings)}
     write_json(data, path)
     return data
@@ -158,7 +157,7 @@ def load_npy(path: str | Path, manifest: dict) -> np.ndarray:
 
 def load_parquet(path: str | Path, columns=None):
     """A polars DataFrame from a verified Parquet file (read errors as ArtifactError)."""
-    import polars as pl
+    import polars as pl  # here, not at the top: the numpy-only artifacts (cube tables) never load polars
 
     try:
         return pl.read_parquet(path, columns=columns)

@@ -22,6 +22,9 @@ import shutil
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+import platformdirs
+
+from puzzlesearch.config import project_root
 from puzzlesearch.manifest import STORE_MARKER
 from puzzlesearch.progress import log
 
@@ -32,15 +35,11 @@ PROJECT_CLI_OUT = Path("results") / "cli"
 
 def store_root() -> Path:
     """The store folder (created, with its marker file)."""
-    from puzzlesearch.config import project_root
-
     if os.environ.get(STORE_ENV):
         root = Path(os.environ[STORE_ENV])
     elif (project := project_root()) is not None:
         root = project / PROJECT_STORE
     else:
-        import platformdirs
-
         root = Path(platformdirs.user_cache_dir("puzzlesearch"))
     root.mkdir(parents=True, exist_ok=True)
     marker = root / STORE_MARKER
@@ -51,12 +50,8 @@ def store_root() -> Path:
 
 def cli_output_root() -> Path:
     """Where interactive commands write files by default: results/cli/ of the project, else the user data folder."""
-    from puzzlesearch.config import project_root
-
     if (project := project_root()) is not None:
         return project / PROJECT_CLI_OUT
-    import platformdirs
-
     return Path(platformdirs.user_data_dir("puzzlesearch"))
 
 

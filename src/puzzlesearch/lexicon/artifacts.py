@@ -24,7 +24,9 @@ from pathlib import Path
 import polars as pl
 
 from puzzlesearch import manifest, store
+from puzzlesearch.config import load_config
 from puzzlesearch.errors import ConfigError, PuzzleError
+from puzzlesearch.io import write_parquet
 from puzzlesearch.lexicon import dawg as dawg_module
 from puzzlesearch.lexicon import model as model_module
 from puzzlesearch.lexicon import normalize as normalize_module
@@ -106,8 +108,6 @@ def build_words(spec: LexiconSpec, source: str | Path, out_words: str | Path) ->
         source_sha256=manifest.file_sha256(source),
         seconds=round(t.seconds, 3),
     )
-    from puzzlesearch.io import write_parquet
-
     write_parquet(table.words, out_words)
     meta = manifest.write_manifest(
         out_words.with_name(WORDS_MANIFEST),
@@ -245,8 +245,6 @@ def open_lexicon(
     `root` is the folder relative config sources are read from (the project folder).
     """
     if config is None:
-        from puzzlesearch.config import load_config
-
         config, found = load_config()
         root = root if root is not None else found
     spec = resolve_spec(name_or_path, config, root)

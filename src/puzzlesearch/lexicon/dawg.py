@@ -28,7 +28,9 @@ from pathlib import Path
 import numpy as np
 
 from puzzlesearch.errors import PuzzleError
+from puzzlesearch.io import write_npz
 from puzzlesearch.lexicon.model import LATIN
+from puzzlesearch.manifest import check_range, damaged, load_npz, verify
 
 ARRAY_NAMES = ("mask", "first_edge", "terminal", "count", "edge_target", "edge_letter", "edge_rank")
 
@@ -208,18 +210,12 @@ class Dawg:
 
     def save(self, path: str | Path) -> None:
         """Write the arrays to an .npz file atomically."""
-        from puzzlesearch.io import write_npz
-
         write_npz(path, alphabet=np.array(self.alphabet), **self.arrays())
 
     @classmethod
     def load(cls, path: str | Path, manifest: dict | None = None) -> Dawg:
         """Read a DAWG written by `save` (arrays checked against `manifest` and `check`)."""
-        from puzzlesearch.manifest import damaged, load_npz
-
         if manifest is None:
-            from puzzlesearch.manifest import verify
-
             manifest = verify(Path(path).with_suffix(".json"), names=[Path(path).name])
         arrays = load_npz(path, manifest)
         missing = [name for name in ("alphabet", *ARRAY_NAMES) if name not in arrays]
@@ -232,8 +228,6 @@ class Dawg:
 
     def check(self, path: str | Path = "DAWG") -> None:
         """Range-check the arrays, so a kernel walking them never reads out of bounds."""
-        from puzzlesearch.manifest import check_range, damaged
-
         n, e = self.n_nodes, self.n_edges
         if n == 0 or len(self.first_edge) != n or len(self.terminal) != n or len(self.count) != n:
             raise damaged(path, "node arrays of different lengths")

@@ -4,10 +4,15 @@ Both score the same boards (classic dice rolled from a fixed seed, so the work i
 same on every run); the scores must agree board by board, else the benchmark fails.
 Loading (the DAWG, numba's compiled kernels, the reference's prefix set) is outside
 the timers: the figures compare scoring only.
+
+Each benchmark imports its puzzle package and its baseline when it runs (function-local
+imports), so one benchmark job does not load the other puzzles' packages; the tests
+replace a baseline function in its module to check that a disagreement fails the run.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from pathlib import Path
 
@@ -15,6 +20,8 @@ import numpy as np
 import polars as pl
 
 from puzzlesearch.errors import PuzzleError
+from puzzlesearch.progress import Timer
+from puzzlesearch.report.data import cube_solves, need_columns, read_table
 
 BENCH_SHAPE = "4x4"  # the classic board: the classic dice
 BENCH_DICE = "classic"
@@ -82,7 +89,6 @@ def run_lexicon(words_path: str | Path) -> dict:
     """Build the minimal DAWG and the plain trie of one word table's words: nodes and build seconds."""
     from puzzlesearch.baselines.lexicon import trie_size
     from puzzlesearch.lexicon import build_dawg
-    from puzzlesearch.progress import Timer
 
     words = sorted(set(_read_words(words_path)))
     with Timer() as t:
@@ -106,8 +112,6 @@ def run_lexicon(words_path: str | Path) -> dict:
 
 def _read_words(words_path: str | Path) -> list[str]:
     """The `word` column of a words.parquet (one-line error when unreadable)."""
-    from puzzlesearch.report.data import need_columns, read_table
-
     table = read_table(words_path, "word table")
     need_columns(table, ("word",), str(words_path))
     return table["word"].to_list()
@@ -198,11 +202,8 @@ def verified_solves(solver: str, path: str | Path, table: pl.DataFrame) -> None:
 
 def run_cube(solvers: list[str], paths: list[str]) -> dict:
     """Our solvers' figures from their solve tables, the published peers, and the kociemba package if importable."""
-    from dataclasses import asdict
-
     from puzzlesearch.baselines.cube_peers import CUBE_PEERS, KOCIEMBA_LIVE, kociemba_solves
     from puzzlesearch.cube.model.cubie import parse_cubies
-    from puzzlesearch.report.data import cube_solves, need_columns
 
     solves = cube_solves(solvers, paths)
     rows = []
@@ -220,7 +221,7 @@ def run_cube(solvers: list[str], paths: list[str]) -> dict:
         "cubes": len(cubes),
         "kociemba_installed": live is not None,
         "rows": rows,
-        "peers": [dict(asdict(p), kind=PUBLISHED) for p in CUBE_PEERS],
+        "peers": [dict(dataclasses.asdict(p), kind=PUBLISHED) for p in CUBE_PEERS],
     }
 
 
@@ -260,8 +261,6 @@ def check_fill(pattern: np.ndarray, filled, alphabet, words: set[str], label: st
 
 def run_crossword(tables_path: str | Path, words_path: str | Path, pattern_path: str | Path, settings, nodes: int):
     """Fill one pattern with the default knobs and with the baseline's, the same node budget; both verified."""
-    import dataclasses
-
     from puzzlesearch.baselines import fill_with
     from puzzlesearch.crossword.io import read_pattern
     from puzzlesearch.crossword.tables import load_tables
@@ -293,8 +292,6 @@ def run_crossword(tables_path: str | Path, words_path: str | Path, pattern_path:
 
 def _read_frame(path: str | Path, columns: tuple[str, ...]) -> pl.DataFrame:
     """A Parquet table with the given columns (one-line error when unreadable)."""
-    from puzzlesearch.report.data import need_columns, read_table
-
     table = read_table(path, "word table")
     need_columns(table, columns, str(path))
     return table

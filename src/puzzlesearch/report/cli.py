@@ -8,8 +8,18 @@ prints the end-of-run summary of a project's results.
 from __future__ import annotations
 
 import argparse
+import json
+from pathlib import Path
+
+import polars as pl
 
 from puzzlesearch.errors import PuzzleError
+from puzzlesearch.io import atomic_path, write_text
+from puzzlesearch.report import bench, data
+from puzzlesearch.report.summary import summary_lines
+
+# A command imports `plots` (matplotlib) and the puzzle packages it needs when it runs
+# (function-local imports), so `puzzlesearch --help` and the other commands load neither.
 
 TRUE_RTL = ("ar",)  # crossword languages written right to left
 
@@ -119,7 +129,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def cmd_boggle(args) -> int:
     """Best board, progress per seed and score histogram of one Boggle ranking."""
     from puzzlesearch.boggle.model import Shape
-    from puzzlesearch.report import data, plots
+    from puzzlesearch.report import plots
 
     shape = Shape.parse(args.shape)
     name = f"{args.lexicon} {args.shape} {args.mode}"
@@ -137,7 +147,7 @@ def cmd_boggle(args) -> int:
 
 def cmd_boggle_scan(args) -> int:
     """The scan summary as a figure."""
-    from puzzlesearch.report import data, plots
+    from puzzlesearch.report import plots
 
     rows = data.scan_rows(data.read_json(args.summary, "Boggle scan summary"))
     plots.save(plots.draw_scan(rows, args.title), args.out)
@@ -146,8 +156,7 @@ def cmd_boggle_scan(args) -> int:
 
 def cmd_bee(args) -> int:
     """The top puzzles table and the points-vs-words figure."""
-    from puzzlesearch.io import write_text
-    from puzzlesearch.report import data, plots
+    from puzzlesearch.report import plots
 
     puzzles = data.read_table(args.puzzles, "Spelling Bee puzzles")
     top = data.bee_top(puzzles)
@@ -162,7 +171,7 @@ def cmd_bee(args) -> int:
 
 def cmd_cube_solves(args) -> int:
     """Move-count distribution and time per cube of each solver on one test set."""
-    from puzzlesearch.report import data, plots
+    from puzzlesearch.report import plots
 
     solves = data.cube_solves(args.solvers, args.solves)
     n = max(df.height for df in solves.values())
@@ -175,7 +184,7 @@ def cmd_cube_solves(args) -> int:
 
 def cmd_cube_tables(args) -> int:
     """The cube tables' sizes."""
-    from puzzlesearch.report import data, plots
+    from puzzlesearch.report import plots
 
     tables = data.table_sizes(data.read_table(args.manifest, "cube table manifest"))
     total = tables["bytes"].sum() / 1e6
@@ -185,7 +194,7 @@ def cmd_cube_tables(args) -> int:
 
 def cmd_crossword(args) -> int:
     """The best grid of one (lang, size) and the search traces of its seeds."""
-    from puzzlesearch.report import data, plots
+    from puzzlesearch.report import plots
 
     puzzles = data.read_table(args.puzzles, "crossword puzzles")
     best = puzzles.sort("rank").row(0, named=True)
@@ -211,10 +220,7 @@ def cmd_crossword(args) -> int:
 
 def cmd_bench_boggle(args) -> int:
     """Run the bounded scorer benchmark and write its table."""
-    from puzzlesearch.report import bench
-
     table = bench.run(args.words, args.dawg, args.boards, args.seed)
-    from puzzlesearch.io import atomic_path
 
     with atomic_path(args.out) as tmp:
         table.write_csv(tmp, separator="\t")
@@ -223,10 +229,7 @@ def cmd_bench_boggle(args) -> int:
 
 def cmd_bench_figures(args) -> int:
     """Run one bounded baseline benchmark (it fails when both methods disagree); write its figures and plot."""
-    import json
-
-    from puzzlesearch.io import write_text
-    from puzzlesearch.report import bench, plots
+    from puzzlesearch.report import plots
 
     if args.bench == "lexicon":
         figures = bench.run_lexicon(args.words)
@@ -247,10 +250,7 @@ def cmd_bench_figures(args) -> int:
 
 def cmd_bench_cube(args) -> int:
     """Our solvers' figures (every answer verified) beside the peers'; figures and plot."""
-    import json
-
-    from puzzlesearch.io import write_text
-    from puzzlesearch.report import bench, plots
+    from puzzlesearch.report import plots
 
     figures = bench.run_cube(args.solvers, args.solves)
     live = "kociemba timed here" if figures["kociemba_installed"] else "kociemba package not installed"
@@ -262,13 +262,9 @@ def cmd_bench_cube(args) -> int:
 
 def cmd_bench_crossword(args) -> int:
     """Both fills of the benchmark pattern (each verified); figures and plot."""
-    import json
-    from pathlib import Path
-
     from puzzlesearch.crossword.settings import FillSettings
     from puzzlesearch.crossword.tables import language_of, load_tables
-    from puzzlesearch.io import write_text
-    from puzzlesearch.report import bench, plots
+    from puzzlesearch.report import plots
 
     settings = FillSettings.from_json(args.settings)
     language_of(args.lang, load_tables(args.tables, settings.min_frequency))  # the right alphabet, else one line
@@ -285,9 +281,7 @@ def cmd_bench_crossword(args) -> int:
 
 def cmd_benchmarks(args) -> int:
     """The benchmark figure."""
-    import polars as pl
-
-    from puzzlesearch.report import data, plots
+    from puzzlesearch.report import plots
 
     jobs = data.benchmarks(args.tsv)
     baseline = (
@@ -306,10 +300,6 @@ def cmd_benchmarks(args) -> int:
 
 def cmd_summary(args) -> int:
     """Print the summary of a project's results."""
-    from pathlib import Path
-
-    from puzzlesearch.report.summary import summary_lines
-
     if not (Path(args.root) / "results").is_dir():
         raise PuzzleError(f"--root {args.root}: no results/ folder (run snakemake first)")
     print("\n".join(summary_lines(args.root)))

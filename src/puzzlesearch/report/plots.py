@@ -21,6 +21,7 @@ from matplotlib.ticker import MaxNLocator  # noqa: E402
 
 from puzzlesearch.errors import PuzzleError  # noqa: E402
 from puzzlesearch.io import atomic_path  # noqa: E402
+from puzzlesearch.report.data import move_counts  # noqa: E402
 
 DPI = 110
 FORMATS = {".png": "png", ".svg": "svg"}
@@ -234,8 +235,6 @@ def draw_bee_points(puzzles: pl.DataFrame, window: tuple[int, int], title: str) 
 
 def draw_cube_moves(solves: dict, title: str) -> Figure:
     """Distribution of solution lengths, one bar group per solver."""
-    from puzzlesearch.report.data import move_counts
-
     fig, ax = plt.subplots(figsize=(WIDE, TALL))
     moves = {s: df["moves"].to_numpy() for s, df in solves.items()}
     every = np.concatenate(list(moves.values())) if moves else np.array([0])

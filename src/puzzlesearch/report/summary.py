@@ -7,6 +7,7 @@ turn a successful run into a failed one.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import polars as pl
@@ -35,8 +36,6 @@ def _boggle(root: Path) -> list[str]:
         )
         scan = path.with_name("scan.json")
         if scan.is_file():
-            import json
-
             boards = json.loads(scan.read_text()).get("boards") or [{}]
             if boards[0].get("board") == row["board"]:
                 verdict = (

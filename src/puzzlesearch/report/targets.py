@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from puzzlesearch.lexicon.artifacts import specs_from_config
+
 REPORT = "results/report"
 BOGGLE_FIGURES = ("board", "progress", "histogram")  # .png per (lexicon, shape, mode); scan.png when scanned
 CROSSWORD_FIGURES = ("grid", "trace")
@@ -25,8 +27,6 @@ def boggle_lexicons(config: dict) -> list[str]:
 
 def bee_lexicons(config: dict) -> list[str]:
     """Lexicons of the Spelling Bee stage (all latin lexicons when none are named)."""
-    from puzzlesearch.lexicon.artifacts import specs_from_config
-
     named = config["bee"]["lexicons"]
     return list(named) if named else [n for n, s in specs_from_config(config).items() if s.alphabet == "latin"]
 
