@@ -23,7 +23,7 @@ from puzzlesearch.config import validate_config
 from puzzlesearch.errors import ConfigError, PuzzleError
 from puzzlesearch.lexicon import open_lexicon
 
-PROJECT = Path(__file__).resolve().parents[1]
+PROJECT = Path(__file__).resolve().parents[2]
 
 # A tiny list, scored by hand for the puzzle ABCDEFG (no S). Invented strings are fine.
 TINY = """\
