@@ -20,7 +20,7 @@ CPU seconds, mean nodes, mean and min entry quality (word score 0-100), for the 
 baseline in the same run (the fill without this issue's improvements: AMERICAN_BASELINE),
 the fill with the word-order settings before their retuning (PREVIOUS_DEFAULTS; skip with
 --no-previous; ratios of mean and p95 CPU seconds and mean nodes) and, on the first
---engine-seeds seeds, the previous kernel (kernels.fill_bits: the same nodes and fills),
+--engine-seeds seeds, the previous kernel (puzzlesearch.baselines.crossword_fill: the same nodes and fills),
 beside the published figures of a pure-Python backjumping filler (score >= 50 list).
 Each line gives the node rate (nodes per CPU second).
 Runs on one core (numba kernels are single-threaded). Timings exclude kernel loading.
@@ -38,9 +38,9 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from puzzlesearch.baselines import fill_with
+from puzzlesearch.baselines import crossword_fill, fill_with
 from puzzlesearch.config import validate_config
-from puzzlesearch.crossword import kernels
+from puzzlesearch.crossword._kernels.cost import grid_cost
 from puzzlesearch.crossword.fill import FillSettings, NoFill, american_pattern, fill
 from puzzlesearch.crossword.io import read_pattern
 from puzzlesearch.crossword.model import Language, runs
@@ -134,11 +134,12 @@ AMERICAN_BASELINE = {"backjump": False}  # the fill without conflict-directed ba
 PREVIOUS_DEFAULTS = {"freq_weight": 1.0, "noise": 1.0}  # the fill's word order before the retuning (Nov 23)
 
 
-def fill_seed(pattern, tables, settings, seed, engine="trail"):
-    """(filled, CPU seconds, nodes, mean entry quality, min entry quality, how it ended)."""
+def fill_seed(pattern, tables, settings, seed, fill_fn=fill):
+    """(filled, CPU seconds, nodes, mean entry quality, min entry quality, how it ended) of fill_fn
+    (the fill, or the previous kernel's crossword_fill.fill)."""
     t = time.process_time()
     try:
-        r = fill(pattern, tables, settings, seed, progress=False, engine=engine)
+        r = fill_fn(pattern, tables, settings, seed, progress=False)
     except NoFill as exc:
         end = "proved impossible at this floor" if exc.proved else "node budget or time cap"
         return False, time.process_time() - t, exc.nodes, math.nan, math.nan, end
@@ -211,9 +212,9 @@ def run_american(
                 f"p95 {p95(p_secs) / p95(secs):.1f}x; nodes mean "
                 f"{statistics.mean(r[2] for r in p_rows) / statistics.mean(r[2] for r in rows):.1f}x"
             )
-        if engine_seeds:  # the previous search kernel (kernels.fill_bits): the same nodes and fills
+        if engine_seeds:  # the previous search kernel (baselines.crossword_fill): the same nodes and fills
             k = min(n, engine_seeds)
-            o_rows = [fill_seed(pattern, tables, run, seed, engine="copy") for seed in range(k)]
+            o_rows = [fill_seed(pattern, tables, run, seed, crossword_fill.fill) for seed in range(k)]
             print(american_line("old kernel", o_rows))
             same = sum(a[2] == b[2] for a, b in zip(rows, o_rows))
             t_new, t_old = sum(r[1] for r in rows[:k]), sum(r[1] for r in o_rows)
@@ -281,7 +282,7 @@ def main() -> None:
     anagrams = {"".join(sorted(w)) for w in words}
     karg = tables.kernel_args()
     t = time.perf_counter()
-    fast = [int(kernels.grid_cost(g, karg)[0]) for g in grids]
+    fast = [int(grid_cost(g, karg).cost5) for g in grids]
     t_kernel = time.perf_counter() - t
     t = time.perf_counter()
     slow = [python_cost(g, tables.alphabet, known, anagrams) for g in grids]

@@ -12,9 +12,10 @@ import numpy as np
 import polars as pl
 import pytest
 
+from puzzlesearch.baselines import crossword_fill
 from puzzlesearch.cli import main
 from puzzlesearch.config import validate_config
-from puzzlesearch.crossword import kernels
+from puzzlesearch.crossword._kernels.cost import grid_cost
 from puzzlesearch.crossword.fill import FillSettings, NoFill, fill
 from puzzlesearch.crossword.io import read_pattern, to_html, to_ipuz
 from puzzlesearch.crossword.model import Alphabet, Language, runs, slot_word, slots
@@ -110,9 +111,9 @@ def test_cost_matches_brute_force():
                         grid[len(w), c] = 0
                     if c % 2:
                         grid[: len(w), c] = grid[: len(w), c][::-1]
-        got = kernels.grid_cost(grid, tables.kernel_args())
-        assert got[0] == brute_cost(grid, alphabet, pool, floor_ok)
-        assert got[0] == 5 * got[1] + got[2]
+        got = grid_cost(grid, tables.kernel_args())
+        assert got.cost5 == brute_cost(grid, alphabet, pool, floor_ok)
+        assert got.cost5 == 5 * got.unknown_letters + got.scrambled_letters
 
 
 # ---------------------------------------------------------------- generation
@@ -332,7 +333,7 @@ def test_word_bitsets_count_pattern_matches_like_brute_force():
             masks[rng.random(L) < 0.3] = full
             brute = sum(all(masks[p] >> (letters.index(w[p]) + 1) & 1 for p in range(L)) for w in of_length)
             scratch = np.zeros(pos_bits.shape[2], dtype=np.uint64)
-            assert kernels.match_count(flat, 0, n, k, L, masks, full, scratch) == brute
+            assert crossword_fill.match_count(flat, 0, n, k, L, masks, full, scratch) == brute
 
 
 def brute_fill_3x3(words):

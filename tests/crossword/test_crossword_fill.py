@@ -1,6 +1,6 @@
 """The fixed-pattern fill on an American 15x15 pattern: its fills checked against the raw word list
-(every entry a word at the floors, no repeats, crossings agree), the two search engines agree, and
-pattern fills carry clues that do not contain their answers."""
+(every entry a word at the floors, no repeats, crossings agree), the fill kernel and the one it
+replaced (baselines.crossword_fill) agree, and pattern fills carry clues that do not contain their answers."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import numpy as np
 import polars as pl
 import pytest
 
+from puzzlesearch.baselines import crossword_fill
 from puzzlesearch.config import validate_config
 from puzzlesearch.crossword.fill import FillSettings, fill
 from puzzlesearch.crossword.io import read_pattern, write_filled
@@ -58,13 +59,13 @@ def test_fill_entries_are_distinct_list_words_at_the_floor(english):
     assert all(tables.score(w) >= s.min_score for w in found)
 
 
-def test_trail_engine_gives_the_old_engines_fill(english):
+def test_fill_kernel_gives_the_previous_kernels_fill(english):
     tables = english[0]
     pattern = read_pattern(EASY, tables.alphabet)
     settings = FillSettings(first_nodes=50)
     for seed in (0, 2):
         new = fill(pattern, tables, settings, seed=seed, progress=False)
-        old = fill(pattern, tables, settings, seed=seed, progress=False, engine="copy")
+        old = crossword_fill.fill(pattern, tables, settings, seed=seed, progress=False)
         assert new.words == old.words and new.nodes == old.nodes and new.restarts == old.restarts
 
 
@@ -98,7 +99,7 @@ def test_pattern_fill_gets_clues_without_its_answers(english, tmp_path):
 @pytest.mark.parametrize("k", [0, 1, 2, 15, 16, 17, 33, 200, 1000])
 def test_value_order_sort_is_numpys_stable_argsort(k):
     """The fill's allocation-free sort orders (score, word) pairs as np.argsort(kind="mergesort")."""
-    from puzzlesearch.crossword.fill_kernels import _sort_stable
+    from puzzlesearch.crossword._kernels.fill import _sort_stable
 
     rng = np.random.default_rng(k)
     scores = rng.integers(0, 7, size=k).astype(np.float64)  # many ties: stability shows

@@ -26,7 +26,7 @@ rule crossword_tables:
         quality=crossword_quality_files(),
         code=lib_files(
             "crossword/tables.py",
-            "crossword/kernels.py",
+            "crossword/_kernels/cost.py",
             "crossword/model.py",
             "crossword/settings.py",
             "crossword/clues.py",
@@ -58,7 +58,7 @@ rule crossword_numeric_tables:
     input:
         code=lib_files(
             "crossword/tables.py",
-            "crossword/kernels.py",
+            "crossword/_kernels/cost.py",
             "crossword/model.py",
             "crossword/settings.py",
             "crossword/clues.py",

@@ -1,7 +1,7 @@
 """Fixed-pattern fill: every slot of a given pattern gets a distinct lexicon word.
 
-Constraint propagation with backtracking (fill_kernels.fill_search; the previous kernel,
-kernels.fill_bits, stays as engine "copy" for the benchmarks): each slot has a domain
+Constraint propagation with backtracking (the kernel _kernels/fill.py; the kernel it
+replaced, puzzlesearch.baselines.crossword_fill, is the benchmarks'): each slot has a domain
 of words (its length, at or above the tables' frequency and score floors, given letters
 respected) kept as a bitset over the words of its length, narrowed by ANDing per
 (position, letter) bitsets; each cell a set of allowed letters; arc consistency between
@@ -24,18 +24,22 @@ no slot stays white: its given letter is kept; left empty it is an error.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 
-from puzzlesearch.crossword import fill_kernels, kernels
+from puzzlesearch.crossword._kernels import fill as kernel
+from puzzlesearch.crossword._kernels.fill import Run, Start, Struct, Weights, WordBits
 from puzzlesearch.crossword.model import Slot, runs, slots
 from puzzlesearch.crossword.settings import FillSettings
 from puzzlesearch.crossword.tables import WordTables
 from puzzlesearch.errors import PuzzleError
 from puzzlesearch.progress import log
 
-ENGINES = ("trail", "copy")  # the fill search kernels: fill_kernels.fill_search, kernels.fill_bits
+# The attempts of one fill on a search kernel: (struct, words, weights, start, fail_count, out_word) -> a
+# function Run -> (status, nodes, failed slot) (trail_attempts; a baseline passes its own to fill_using).
+Attempts = Callable[..., Callable[[Run], tuple[int, int, int]]]
 
 
 class NoFill(PuzzleError):
@@ -96,18 +100,26 @@ def fill(
     seed: int = 0,
     progress: bool = True,
     last_conflict: bool = True,
-    engine: str = "trail",
 ) -> Filled:
     """Fill a pattern (0 black, -1 empty, >0 given letter); NoFill names the hardest slot.
 
     Restarts run until settings.max_nodes nodes (the work budget: the same seed gives the
     same fill on any machine) or the time_budget cap; either ends in NoFill naming its key.
     `last_conflict`: in even attempts, after a dead end branch on the failed slot first.
-    `engine`: the search kernel (ENGINES): "trail" (fill_kernels.fill_search), or "copy" (the
-    previous kernels.fill_bits, the benchmarks' baseline; the same nodes and fill, slower).
     """
-    if engine not in ENGINES:
-        raise PuzzleError(f"fill engine {engine!r}: expected one of {', '.join(ENGINES)}")
+    return fill_using(trail_attempts, pattern, tables, settings, seed, progress, last_conflict)
+
+
+def fill_using(
+    attempts: Attempts,
+    pattern: np.ndarray,
+    tables: WordTables,
+    settings: FillSettings,
+    seed: int,
+    progress: bool,
+    last_conflict: bool,
+) -> Filled:
+    """`fill` with the attempts of a given search kernel (fill passes trail_attempts)."""
     pattern = np.asarray(pattern)
     white = pattern != 0
     slot_list = slots(white, min_length=2)
@@ -141,19 +153,19 @@ def fill(
     fail_count = np.zeros(len(slot_list), dtype=np.int64)
     out_word = np.zeros(len(slot_list), dtype=np.int64)
     codes = tables.codes
-    struct = (slot_len, slot_cells, cross, cross_pos)
-    words = (slot_row0, slot_off, slot_nw, slot_pb, pos_bits, codes, k)
-    weights = (word_weight, float(settings.freq_weight))
-    start = (dom0, cell_mask)
-    _warm_up(engine, words, weights)
+    struct = Struct(slot_len, slot_cells, cross, cross_pos)
+    words = WordBits(slot_row0, slot_off, slot_nw, slot_pb, pos_bits, codes, k)
+    weights = Weights(word_weight, float(settings.freq_weight))
+    start = Start(dom0, cell_mask)
+    _warm_up(attempts, words, weights)
     t0 = time.perf_counter()
-    search = _searcher(engine, struct, words, weights, start, fail_count, out_word)
+    search = attempts(struct, words, weights, start, fail_count, out_word)
     nodes_total, limit, restart = 0, settings.first_nodes, 0
     while True:
         limit = min(limit, settings.max_nodes - nodes_total)
         noise = settings.noise if restart or seed else 0.0  # seed 0's first attempt: the best words first
         use_lc = last_conflict and restart % 2 == 0
-        run = (int(limit), float(noise), int(seed + restart), use_lc, bool(settings.backjump))
+        run = Run(int(limit), float(noise), int(seed + restart), use_lc, bool(settings.backjump))
         status, nodes, failed = search(run)
         nodes_total += nodes
         if status == 1:
@@ -314,27 +326,24 @@ def _bit_layout(slot_list: list[Slot], bits: dict):
     return slot_row0, slot_off, slot_nw, slot_pb, pos_bits, dom0
 
 
-def _searcher(engine: str, struct: tuple, words: tuple, weights: tuple, start: tuple, fail_count, out_word):
-    """The attempts of a fill: a function run -> (status, nodes, failed slot) of the engine.
+def trail_attempts(struct: Struct, words: WordBits, weights: Weights, start: Start, fail_count, out_word):
+    """The attempts of a fill on the kernel: a function Run -> (status, nodes, failed slot).
 
-    "trail" runs level 0's arc consistency once (fill_kernels.start_state) and reuses its
-    buffers across restarts; "copy" (kernels.fill_bits) redoes both in every attempt."""
-    if engine == "copy":
-        return lambda run: kernels.fill_bits(struct, words, weights, start, fail_count, out_word, run)
-    buffers = fill_kernels.new_buffers(struct, words, start[1].shape[0])
-    failed = fill_kernels.start_state(struct, words, start, buffers, fail_count)
+    Level 0's arc consistency runs once (kernel.start_state) and its buffers serve every restart."""
+    buffers = kernel.new_buffers(struct, words, start.cell_mask.shape[0])
+    failed = kernel.start_state(struct, words, start, buffers, fail_count)
     if failed >= 0:
         return lambda run: (0, 0, failed)
-    return lambda run: fill_kernels.fill_search(struct, words, weights, buffers, fail_count, out_word, run)
+    return lambda run: kernel.fill_search(struct, words, weights, buffers, fail_count, out_word, run)
 
 
-def _warm_up(engine: str, words: tuple, weights: tuple) -> None:
+def _warm_up(attempts: Attempts, words: WordBits, weights: Weights) -> None:
     """Load (or compile) the fill kernels on an empty problem, outside the timer."""
     i1 = np.zeros(0, dtype=np.int64)
     i2 = np.zeros((0, 1), dtype=np.int64)
-    empty_words = (i1, i1, i1, i1) + words[4:]
-    start = (np.zeros(0, dtype=np.uint64), np.zeros(1, dtype=np.int64))
-    _searcher(engine, (i1, i2, i2, i2), empty_words, weights, start, i1.copy(), i1.copy())((1, 0.0, 0, True, True))
+    empty_words = words._replace(slot_row0=i1, slot_off=i1, slot_nw=i1, slot_pb=i1)
+    start = Start(np.zeros(0, dtype=np.uint64), np.zeros(1, dtype=np.int64))
+    attempts(Struct(i1, i2, i2, i2), empty_words, weights, start, i1.copy(), i1.copy())(Run(1, 0.0, 0, True, True))
 
 
 # ---------------------------------------------------------------- patterns

@@ -8,10 +8,10 @@
    - `fill2` (column pass): each column is cut into vertical words of random lengths
      (<= max_down) separated by black cells; across runs longer than max_across are
      then cut by extra black cells (which only shortens vertical words).
-2. Progressive search (kernels.progressive_search): a bounded queue of the Q cheapest
+2. Progressive search (_kernels/progressive.py): a bounded queue of the Q cheapest
    grids; pop the cheapest, make NB mutants (one across word replaced by another word of
    the same length), keep those that fit in the queue; stop at cost 0, after max_pops pops, or at the time cap.
-The cost f = unknown vertical letters + 0.2 x scrambled vertical letters (kernels.py).
+The cost f = unknown vertical letters + 0.2 x scrambled vertical letters (_kernels/cost.py).
 """
 
 from __future__ import annotations
@@ -21,7 +21,18 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from puzzlesearch.crossword import kernels
+from puzzlesearch.crossword._kernels.cost import grid_cost
+from puzzlesearch.crossword._kernels.progressive import (
+    INFO_COST,
+    INFO_PATTERN,
+    Best,
+    Draw,
+    Layouts,
+    Queue,
+    grid_key,
+    progressive_search,
+    seed_rng,
+)
 from puzzlesearch.crossword.model import Language, runs
 from puzzlesearch.crossword.settings import GenerateSettings
 from puzzlesearch.crossword.tables import WordTables
@@ -171,7 +182,7 @@ def generate(
         raise PuzzleError(f"lexicon {tables.name!r} has no words of length 2..{min(n, settings.max_across)}")
     make = INITIAL[settings.strategy]
     words = tables.kernel_args()
-    kernels.grid_cost(np.zeros((2, 2), dtype=np.int8), words)  # load the kernels before the timer
+    grid_cost(np.zeros((2, 2), dtype=np.int8), words)  # load the kernels before the timer
     t0 = time.perf_counter()
     n_pat = settings.queue
     qgrid = np.zeros((n_pat, n, n), dtype=np.int8)
@@ -192,8 +203,8 @@ def generate(
             k = len(sl)
             slot_row[p, :k], slot_col[p, :k], slot_len[p, :k] = sl[:, 0], sl[:, 1], sl[:, 2]
             n_slots[p], cell_slot[p] = k, cs
-            qcost[p] = kernels.grid_cost(grid, words)[0]
-            qkey[p] = kernels.grid_key(grid)
+            qcost[p] = grid_cost(grid, words).cost5
+            qkey[p] = grid_key(grid)
 
     fresh_queue()
     qpat = np.arange(n_pat, dtype=np.int64)
@@ -202,17 +213,17 @@ def generate(
     best_info = np.array([qcost[best], best], dtype=np.int64)
     len_start, len_count = filler.start, filler.count
     fillers = filler.fillers
-    kernels.seed_rng(seed)
+    seed_rng(seed)
 
     def search(qn: int, pops: int) -> tuple[int, int]:
         """Run the kernel for at most `pops` pops from a queue of qn grids: (queue length, pops done)."""
-        return kernels.progressive_search(
-            (qgrid, qcost, qpat, qkey),
+        return progressive_search(
+            Queue(qgrid, qcost, qpat, qkey),
             qn,
-            (best_grid, best_info),
-            (slot_row, slot_col, slot_len, n_slots, cell_slot),
+            Best(best_grid, best_info),
+            Layouts(slot_row, slot_col, slot_len, n_slots, cell_slot),
             words,
-            (len_start, len_count, fillers),
+            Draw(len_start, len_count, fillers),
             settings.mutants,
             settings.focus,
             pops,
@@ -222,10 +233,10 @@ def generate(
     search(n_pat, 0)  # zero pops: loads (or compiles) the kernel outside the timer
     t0 += time.perf_counter() - warm  # kernel loading is not search time
     qn, pops, last_log = n_pat, 0, t0
-    restarts, last_gain, last_best = 0, 0, best_info[0]
+    restarts, last_gain, last_best = 0, 0, best_info[INFO_COST]
     stopped_by = STOP_COST
-    trace = [(0, 0.0, int(best_info[0]))]  # the best cost over the search (read only, results unchanged)
-    while best_info[0] > 0:
+    trace = [(0, 0.0, int(best_info[INFO_COST]))]  # the best cost over the search (read only, results unchanged)
+    while best_info[INFO_COST] > 0:
         if settings.max_pops and pops >= settings.max_pops:
             stopped_by = STOP_POPS
             break
@@ -234,43 +245,43 @@ def generate(
             qn, restarts, last_gain = n_pat, restarts + 1, pops
             qpat[:] = np.arange(n_pat)
             i = int(np.argmin(qcost))
-            if qcost[i] < best_info[0]:
+            if qcost[i] < best_info[INFO_COST]:
                 best_grid[:, :] = qgrid[i]
-                best_info[0], best_info[1] = qcost[i], i
-                trace.append((pops, time.perf_counter() - t0, int(best_info[0])))
+                best_info[INFO_COST], best_info[INFO_PATTERN] = qcost[i], i
+                trace.append((pops, time.perf_counter() - t0, int(best_info[INFO_COST])))
             continue
         chunk = CHUNK_POPS if not settings.max_pops else min(CHUNK_POPS, settings.max_pops - pops)
         qn, done = search(qn, chunk)
         pops += done
         now = time.perf_counter()
-        if best_info[0] < last_best:
-            last_best, last_gain = best_info[0], pops
-            trace.append((pops, now - t0, int(best_info[0])))
+        if best_info[INFO_COST] < last_best:
+            last_best, last_gain = best_info[INFO_COST], pops
+            trace.append((pops, now - t0, int(best_info[INFO_COST])))
         if (
-            best_info[0] > 0
+            best_info[INFO_COST] > 0
             and now - t0 >= settings.time_budget
             and not (settings.max_pops and pops >= settings.max_pops)
         ):
             stopped_by = STOP_TIME
             break
         if progress and now - last_log > PROGRESS_SECONDS:
-            log("crossword", f"seed {seed}: {pops} pops, {restarts} restarts, best cost {best_info[0] / 5:.1f}")
+            log("crossword", f"seed {seed}: {pops} pops, {restarts} restarts, best cost {best_info[INFO_COST] / 5:.1f}")
             last_log = now
     seconds = time.perf_counter() - t0
     if trace[-1][0] != pops:
-        trace.append((pops, seconds, int(best_info[0])))  # where the search stopped
-    stats = kernels.grid_cost(best_grid, words)
-    assert stats[0] == best_info[0], "incremental and full cost disagree"
+        trace.append((pops, seconds, int(best_info[INFO_COST])))  # where the search stopped
+    stats = grid_cost(best_grid, words)
+    assert stats.cost5 == best_info[INFO_COST], "incremental and full cost disagree"
     return Generated(
         best_grid,
         language,
         seed,
-        int(stats[0]),
-        int(stats[1]),
-        int(stats[2]),
-        int(stats[3]),
-        int(stats[4]),
-        int(stats[5]),
+        int(stats.cost5),
+        int(stats.unknown_letters),
+        int(stats.scrambled_letters),
+        int(stats.unknown_words),
+        int(stats.scrambled_words),
+        int(stats.words),
         pops,
         seconds,
         restarts,

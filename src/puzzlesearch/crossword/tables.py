@@ -32,8 +32,9 @@ import numpy as np
 import polars as pl
 
 from puzzlesearch import manifest, store
-from puzzlesearch.crossword import kernels
 from puzzlesearch.crossword import model as model_module
+from puzzlesearch.crossword._kernels import cost as cost_kernels
+from puzzlesearch.crossword._kernels.cost import CostWords
 from puzzlesearch.crossword.model import DIGITS, NUMERIC_FILLERS, Alphabet, Language
 from puzzlesearch.crossword.settings import LANG_ALPHABET, LANGS, TableSettings
 from puzzlesearch.errors import PuzzleError
@@ -136,11 +137,11 @@ def build_arrays(words: pl.DataFrame, letters: str) -> dict[str, np.ndarray]:
         "score": score,
         "word_sig": inverse.astype(np.int32),
         "len_start": len_start,
-        "word_table": kernels.build_table(codes, lengths, table_size(len(lengths))),
+        "word_table": cost_kernels.build_table(codes, lengths, table_size(len(lengths))),
         "sig_codes": sigs,
         "sig_lengths": sig_lengths,
         "sig_freq": sig_freq,
-        "sig_table": kernels.build_table(sigs, sig_lengths, table_size(len(sig_lengths))),
+        "sig_table": cost_kernels.build_table(sigs, sig_lengths, table_size(len(sig_lengths))),
     }
 
 
@@ -318,7 +319,7 @@ class WordTables:
             q = self.alphabet.encode(word)
         except (PuzzleError, KeyError, ValueError):
             return 0
-        row = kernels.find(self.arrays["word_table"], self.codes, self.arrays["lengths"], q, len(q))
+        row = cost_kernels.find(self.arrays["word_table"], self.codes, self.arrays["lengths"], q, len(q))
         return int(self.arrays["score"][row]) if row >= 0 else 0
 
     def len_range(self, length: int) -> tuple[int, int]:
@@ -338,10 +339,10 @@ class WordTables:
             count[L] = int(self.word_ok[a:b].sum())
         return start, count
 
-    def kernel_args(self) -> tuple:
-        """The arrays the cost kernel takes, in order."""
+    def kernel_args(self) -> CostWords:
+        """The arrays the cost kernel takes."""
         a = self.arrays
-        return (
+        return CostWords(
             a["codes"],
             a["lengths"],
             self.word_ok,
@@ -361,7 +362,7 @@ class WordTables:
     def contains(self, word: str) -> bool:
         """Is `word` an eligible word (at or above the floor)?"""
         q = self.alphabet.encode(word)
-        row = kernels.find(self.arrays["word_table"], self.codes, self.arrays["lengths"], q, len(q))
+        row = cost_kernels.find(self.arrays["word_table"], self.codes, self.arrays["lengths"], q, len(q))
         return row >= 0 and bool(self.word_ok[row])
 
 
@@ -475,7 +476,7 @@ def code_sha256() -> str:
 
     from puzzlesearch.crossword import clues, quality
 
-    return store.code_sha256(sys.modules[__name__], kernels, model_module, clues, quality)
+    return store.code_sha256(sys.modules[__name__], cost_kernels, model_module, clues, quality)
 
 
 def _blocklist_sha256(settings: TableSettings) -> str:

@@ -1,9 +1,11 @@
-"""Numba kernels of the fixed-pattern fill (fill.py): the fast bitset search.
+"""Numba kernels of the fixed-pattern fill (fill.py): the bitset search with an undo trail.
 
-The same search as kernels.fill_bits (its tuples struct, words, state, work are
-documented there; the same seed visits the same nodes and gives the same fill), with
-cheaper nodes (the slot order, kernels._choose_slot, is shared: words per sqrt(1 + failures) per
-(1 + open crossings)):
+Slots' word sets are bitsets; the arrays come in the NamedTuples below (Struct, WordBits,
+State, Work, ...). The same search as the kernel it replaced
+(puzzlesearch.baselines.crossword_fill.fill_bits: the same seed visits the same nodes and
+gives the same fill; it shares this module's slot order `_choose_slot` (words per
+sqrt(1 + failures) per (1 + open crossings)), backjumping helpers and candidate scores),
+with cheaper nodes:
 - popcounts and bit scans are single instructions (puzzlesearch.bits);
 - a domain is filtered at a changed cell by the fewest letters of: the cell's allowed
   letters, its excluded letters, or the letters it lost since the slot's last filter at
@@ -26,25 +28,277 @@ cheaper nodes (the slot order, kernels._choose_slot, is shared: words per sqrt(1
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
 from puzzlesearch.bits import lowest_bit, popcount
-from puzzlesearch.crossword.kernels import (  # the same helpers as the previous kernel
-    _backjump_level,
-    _choose_slot,
-    _clear_queue,
-    _full_mask,
-    _merge,
-    _new_work,
-)
 
 ONE = np.uint64(1)
 ZERO = np.uint64(0)
+FAIL_POWER = 0.5  # slot order: words / (1 + failures)^FAIL_POWER (1.0: 1.16x the mean nodes on medium; Nov 23)
 SORT_RUN = 16  # the stable sort of _order: runs sorted by insertion, then merged
 # Domain words a (position, letter) test is expected to read; below that cost a slot's letters are read off
 # its words (speed only, same nodes: 2, 4, 8, 16, 32 gave 30, 33, 34, 35, 33k nodes/s on medium seeds 0-99).
 SCAN_WORDS = 16
+
+
+# ---------------------------------------------------------------- the bundles
+
+
+class Struct(NamedTuple):
+    """The pattern: slot s has cells slot_cells[s, :slot_len[s]] (flat cell numbers) and at
+    position p the crossing slot cross[s, p] (-1 for an unchecked cell) at its position cross_pos[s, p]."""
+
+    slot_len: np.ndarray
+    slot_cells: np.ndarray
+    cross: np.ndarray
+    cross_pos: np.ndarray
+
+
+class WordBits(NamedTuple):
+    """Word sets as bitsets (uint64 words, bit i in word i // 64).
+
+    A slot's domain is a bitset over the eligible words of its length (bit i = word row
+    slot_row0[s] + i; rows of a length are sorted best first, so lower bits are better
+    words), stored at dom[slot_off[s] : slot_off[s] + slot_nw[s]]. pos_bits holds, per slot
+    length, position p and letter c, the bitset of the words with letter c at p:
+    pos_bits[slot_pb[s] + (p * (n_letters + 1) + c) * slot_nw[s] + j]. A slot's candidates
+    are the AND over its cells of the OR of their letters' bitsets."""
+
+    slot_row0: np.ndarray
+    slot_off: np.ndarray
+    slot_nw: np.ndarray
+    slot_pb: np.ndarray
+    pos_bits: np.ndarray
+    codes: np.ndarray  # the tables' word rows (int8 letter codes)
+    n_letters: int
+
+
+class Weights(NamedTuple):
+    """The value order: weight x word_weight[row] + the crossings' log counts."""
+
+    word_weight: np.ndarray
+    weight: float
+
+
+class Start(NamedTuple):
+    """The initial domains and each cell's allowed letters (int64 bit mask, bit = letter code 1..n_letters)."""
+
+    dom: np.ndarray
+    cell_mask: np.ndarray
+
+
+class Run(NamedTuple):
+    """One attempt: its node limit, the word order's noise and seed, last-conflict and backjumping on or off."""
+
+    node_limit: int
+    noise: float
+    seed: int
+    use_lc: bool
+    use_cbj: bool
+
+
+class Work(NamedTuple):
+    """The propagation queue and per-slot flags (dirty = bit mask of positions whose cell
+    changed), which slots are assigned, and failures per slot (dom/wdeg weights, kept across restarts)."""
+
+    queue: np.ndarray
+    inq: np.ndarray
+    dirty: np.ndarray
+    force: np.ndarray
+    assigned: np.ndarray
+    fail_count: np.ndarray
+
+
+class Trail(NamedTuple):
+    """Saved domains: entry n is slot slot[n], its words bits[off[n] : off[n + 1]]; top[0] entries."""
+
+    slot: np.ndarray
+    off: np.ndarray
+    bits: np.ndarray
+    top: np.ndarray
+
+
+class State(NamedTuple):
+    """One level of the search: the domains (one array, restored from the trail), the cell
+    masks, each slot's domain size (popcount) and its explanation why[s]: a bitset over search
+    levels (uint64 words) holding the levels whose assignments may have narrowed the slot's
+    domain (conflict-directed backjumping); `saved[s]`: the level that saved slot s on the trail."""
+
+    dom: np.ndarray
+    cell_mask: np.ndarray
+    count: np.ndarray
+    why: np.ndarray
+    trail: Trail
+    saved: np.ndarray
+
+
+class Scratch(NamedTuple):
+    """Work arrays of propagation and ordering, kept across the search."""
+
+    support: np.ndarray  # per position: the letters some word still has there
+    nz: np.ndarray  # a domain's non-zero words
+    letters: np.ndarray  # the letters of a cell mask
+    residue: np.ndarray  # (slot, position, letter): the domain word that held such a word last time
+    found: np.ndarray  # a domain's word bits
+    removed: np.ndarray  # (slot, position): letters lost since its last filter (-1 unknown)
+    has: np.ndarray  # (slot, position, letter): a bit per domain word holding such a word (_letter_words)
+    summary: np.ndarray  # a domain's non-zero words, one bit each
+
+
+class Ordering(NamedTuple):
+    """The value order's arrays: crossing counts, scores, the candidates of every level, the sort's buffers."""
+
+    counts: np.ndarray
+    scores: np.ndarray
+    cand: np.ndarray
+    tmp_scores: np.ndarray
+    tmp_cand: np.ndarray
+
+
+class Levels(NamedTuple):
+    """Per search level: its slot, its first candidate in Ordering.cand, how many, how many tried, its trail mark."""
+
+    slot: np.ndarray
+    start: np.ndarray
+    n: np.ndarray
+    tried: np.ndarray
+    mark: np.ndarray
+
+
+class Buffers(NamedTuple):
+    """Every array of a fill's search, allocated once (new_buffers) and reused by its restarts."""
+
+    dom0: np.ndarray  # level 0's domains (start_state)
+    dom: np.ndarray  # the working domains
+    mask: np.ndarray  # (level, cell)
+    count: np.ndarray  # (level, slot)
+    why: np.ndarray  # (level, slot, level word)
+    acc: np.ndarray  # (level, level word): the conflict set of each level's slot
+    trail: Trail
+    saved: np.ndarray
+    levels: Levels
+    scratch: Scratch
+    order: Ordering
+
+
+# ---------------------------------------------------------------- helpers shared with the baseline
+
+
+@njit(cache=True)
+def _full_mask(n_letters):
+    """The cell mask allowing every letter (bits 1..n_letters)."""
+    return np.int64((np.int64(1) << np.int64(n_letters + 1)) - 2)
+
+
+@njit(cache=True)
+def _clear_queue(work, head, qlen):
+    """Empty the propagation queue (after a wipe-out)."""
+    queue, inq, dirty, force = work.queue, work.inq, work.dirty, work.force
+    n_slots = queue.shape[0]
+    while qlen > 0:
+        t = queue[head]
+        inq[t] = False
+        dirty[t] = 0
+        force[t] = False
+        head = (head + 1) % n_slots
+        qlen -= 1
+
+
+@njit(cache=True)
+def _open_crossings(s, assigned, slot_len, cross):
+    """How many crossings of slot s are not assigned yet (its dynamic degree)."""
+    n = 0
+    for p in range(slot_len[s]):
+        t = cross[s, p]
+        if t >= 0 and not assigned[t]:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def _choose_slot(count, work, slot_len, last_conflict, cross):
+    """The next slot: the last-conflict slot if set, else a forced one, else the fewest
+    words per sqrt(1 + past failures) per (1 + open crossings) (dom/wdeg with the dynamic
+    degree; ties: the longer slot); -1 when every slot is assigned."""
+    assigned, fail_count = work.assigned, work.fail_count
+    if last_conflict >= 0 and not assigned[last_conflict]:
+        return last_conflict
+    best = -1
+    best_key = 0.0
+    for s in range(slot_len.shape[0]):
+        if assigned[s]:
+            continue
+        if count[s] == 1:
+            key = -1.0  # forced slots first
+        else:
+            key = count[s] / (1.0 + fail_count[s]) ** FAIL_POWER / (1.0 + _open_crossings(s, assigned, slot_len, cross))
+        if best < 0 or key < best_key or (key == best_key and slot_len[s] > slot_len[best]):
+            best = s
+            best_key = key
+    return best
+
+
+@njit(cache=True)
+def _new_work(slot_len, fail_count):
+    """The Work with every slot queued, dirty and forced (the first propagation)."""
+    n_slots = slot_len.shape[0]
+    queue = np.arange(n_slots).astype(np.int64)
+    inq = np.ones(n_slots, dtype=np.bool_)
+    dirty = np.zeros(n_slots, dtype=np.int64)
+    for s in range(n_slots):
+        dirty[s] = (np.int64(1) << slot_len[s]) - 1
+    force = np.ones(n_slots, dtype=np.bool_)
+    assigned = np.zeros(n_slots, dtype=np.int64)
+    return Work(queue, inq, dirty, force, assigned, fail_count)
+
+
+@njit(cache=True)
+def _merge(acc, bits):
+    """acc |= bits (level bitsets)."""
+    for j in range(acc.shape[0]):
+        acc[j] |= bits[j]
+
+
+@njit(cache=True)
+def _backjump_level(acc, level):
+    """The deepest level below `level` in the conflict set acc (-1: none, no fill exists)."""
+    for lv in range(level - 1, -1, -1):
+        if (acc[lv >> 6] >> np.uint64(lv & 63)) & ONE:
+            return lv
+    return -1
+
+
+@njit(cache=True, inline="always")
+def _score_candidates(row0, length, n, start, codes, weights, noise, log_of, counts, cand, scores):
+    """Keep the candidates cand[start:start + n] (word bits over rows from row0) that leave every
+    crossing a word, compacted in place, with their scores negated in scores[:k]; return k.
+
+    Score: weight x word_weight + sum over positions p of ln(counts[p, the candidate's letter])
+    (the words of the crossing there that agree; 1 where no open crossing), plus noise x an
+    exponential draw when noise > 0."""
+    word_weight, weight = weights
+    k = 0
+    for idx in range(n):
+        i = cand[start + idx]
+        row = row0 + i
+        sc = weight * word_weight[row]
+        ok = True
+        for p in range(length):
+            cnt = counts[p, codes[row, p]]
+            if cnt == 0:
+                ok = False
+                break
+            sc += log_of[min(cnt, log_of.shape[0] - 1)]
+        if ok:
+            if noise > 0:
+                sc += noise * np.random.exponential()
+            cand[start + k] = i
+            scores[k] = -sc
+            k += 1
+    return k
 
 
 @njit(cache=True, inline="always")
@@ -180,8 +434,8 @@ def _support(s, n, k, todo, dom, cell_mask, struct, words, scratch):
     the non-zero domain words to the first hit."""
     slot_len, slot_cells, _, _ = struct
     slot_row0, slot_off, slot_nw, slot_pb, pos_bits, codes, n_letters = words
-    support, nz, letters, residue, found = scratch[0], scratch[1], scratch[2], scratch[3], scratch[4]
-    summary = scratch[7]
+    support, nz, letters, residue, found = scratch.support, scratch.nz, scratch.letters, scratch.residue, scratch.found
+    summary = scratch.summary
     length = slot_len[s]
     nw = slot_nw[s]
     off = slot_off[s]
@@ -212,7 +466,7 @@ def _support(s, n, k, todo, dom, cell_mask, struct, words, scratch):
             if dom[off + r] & pos_bits[b + r]:
                 support[p] |= np.int64(1) << c
                 continue
-            has = scratch[6][s, p, c]  # the domain words worth testing: non-zero, and with c at p somewhere
+            has = scratch.has[s, p, c]  # the domain words worth testing: non-zero, and with c at p somewhere
             for w in range((nw + 63) >> 6):
                 y = summary[w] & has[w]
                 hit = -1
@@ -233,7 +487,7 @@ def _save(s, level, dom, words, trail, saved):
     """Keep slot s's domain on the trail before its first change at this level."""
     if saved[s] == level:
         return
-    _, slot_off, slot_nw, _, _, _, _ = words
+    slot_off, slot_nw = words.slot_off, words.slot_nw
     t_slot, t_off, t_bits, top = trail
     n = top[0]
     t_slot[n] = s
@@ -249,7 +503,7 @@ def _save(s, level, dom, words, trail, saved):
 @njit(cache=True, inline="always")
 def _undo(mark, dom, words, trail, saved):
     """Restore the domains saved since trail entry `mark`."""
-    _, slot_off, slot_nw, _, _, _, _ = words
+    slot_off, slot_nw = words.slot_off, words.slot_nw
     t_slot, t_off, t_bits, top = trail
     n = top[0]
     while n > mark:
@@ -269,13 +523,13 @@ def _revise(s, level, state, work, struct, words, scratch):
 
     Returns -1 if the domain empties, else a bit mask of the positions whose cell lost letters."""
     slot_len, slot_cells, cross, cross_pos = struct
-    _, slot_off, slot_nw, _, _, _, _ = words
-    dom, cell_mask, count, _, trail, saved = state
-    _, _, dirty, force, _, _ = work
-    support = scratch[0]
+    slot_off, slot_nw = words.slot_off, words.slot_nw
+    dom, cell_mask, count, trail, saved = state.dom, state.cell_mask, state.count, state.trail, state.saved
+    dirty, force = work.dirty, work.force
+    support = scratch.support
     _save(s, level, dom, words, trail, saved)
-    _filter_domain(s, dom, cell_mask, dirty, struct, words, scratch[2], scratch[5])
-    n, k = _count_nonzero(dom, slot_off[s], slot_nw[s], scratch[1], scratch[7])  # listed in scratch[1]
+    _filter_domain(s, dom, cell_mask, dirty, struct, words, scratch.letters, scratch.removed)
+    n, k = _count_nonzero(dom, slot_off[s], slot_nw[s], scratch.nz, scratch.summary)  # listed in scratch.nz
     if n == 0:
         count[s] = 0
         force[s] = False
@@ -302,7 +556,7 @@ def _revise(s, level, state, work, struct, words, scratch):
         new = cell_mask[cell] & support[p]
         if new != cell_mask[cell]:
             if cross[s, p] >= 0:
-                _note_removed(cross[s, p], cross_pos[s, p], cell_mask[cell] & ~new, dirty, scratch[5])
+                _note_removed(cross[s, p], cross_pos[s, p], cell_mask[cell] & ~new, dirty, scratch.removed)
             cell_mask[cell] = new
             changed |= 1 << p
     return changed
@@ -311,9 +565,9 @@ def _revise(s, level, state, work, struct, words, scratch):
 @njit(cache=True, inline="always")
 def _propagate(qlen, level, state, work, struct, words, scratch):
     """Arc consistency from the slots in queue[:qlen]; return the slot that emptied or -1."""
-    slot_len, slot_cells, cross, cross_pos = struct
-    queue, inq, dirty, _, _, fail_count = work
-    why = state[3]
+    slot_len, cross, cross_pos = struct.slot_len, struct.cross, struct.cross_pos
+    queue, inq, dirty, fail_count = work.queue, work.inq, work.dirty, work.fail_count
+    why = state.why
     n_slots = slot_len.shape[0]
     head = 0
     while qlen > 0:
@@ -346,9 +600,9 @@ def _assign(s, i, level, state, work, struct, words, scratch):
     """Give slot s its word bit i (the decision of search level `level`), take that word
     from same-length slots, propagate; return the slot whose domain emptied, or -1."""
     slot_len, slot_cells, cross, cross_pos = struct
-    slot_row0, slot_off, slot_nw, _, _, codes, _ = words
+    slot_row0, slot_off, slot_nw, codes = words.slot_row0, words.slot_off, words.slot_nw, words.codes
     dom, cell_mask, count, why, trail, saved = state
-    queue, inq, dirty, force, _, fail_count = work
+    queue, inq, dirty, force, fail_count = work.queue, work.inq, work.dirty, work.force, work.fail_count
     lw = level >> 6
     lbit = ONE << np.uint64(level & 63)
     why[s, :] = ZERO
@@ -369,7 +623,7 @@ def _assign(s, i, level, state, work, struct, words, scratch):
         if cell_mask[cell] != m:
             t = cross[s, p]
             if t >= 0:
-                _note_removed(t, cross_pos[s, p], cell_mask[cell] & ~m, dirty, scratch[5])  # before t is dirty
+                _note_removed(t, cross_pos[s, p], cell_mask[cell] & ~m, dirty, scratch.removed)  # before t is dirty
                 dirty[t] |= np.int64(1) << cross_pos[s, p]
                 why[t, lw] |= lbit
                 if not inq[t]:
@@ -426,18 +680,15 @@ def _crossing_counts(t, q, m, dom, count, words, counts_p, nz, letters, found):
 
 
 @njit(cache=True, inline="always")
-def _order(s, state, assigned, struct, words, weights, noise, order_scratch, start, scratch):
-    """Write slot s's candidate word bits, best first, to cand[start:]; return how many.
+def _order(s, state, assigned, struct, words, weights, noise, log_of, order, start, scratch):
+    """Write slot s's candidate word bits, best first, to order.cand[start:]; return how many.
 
-    Score: weight x word_weight + sum over unassigned crossings of ln(words of the crossing
-    that agree with the candidate's letter there). weights = (word_weight, weight);
-    order_scratch = (log_of, counts, scores, cand, sort buffers)."""
+    The scores of _score_candidates (log_of[n] = ln n), sorted stably."""
     slot_len, slot_cells, cross, cross_pos = struct
-    slot_row0, slot_off, slot_nw, _, _, codes, _ = words
-    word_weight, weight = weights
-    log_of, counts, scores, cand, tmp_s, tmp_c = order_scratch
-    dom, cell_mask, count, _, _, _ = state
-    nz, letters, found = scratch[1], scratch[2], scratch[4]
+    slot_off, slot_nw = words.slot_off, words.slot_nw
+    counts, scores, cand = order.counts, order.scores, order.cand
+    dom, cell_mask, count = state.dom, state.cell_mask, state.count
+    nz, letters, found = scratch.nz, scratch.letters, scratch.found
     length = slot_len[s]
     for p in range(length):
         t = cross[s, p]
@@ -454,27 +705,11 @@ def _order(s, state, assigned, struct, words, weights, noise, order_scratch, sta
             cand[start + n] = j * 64 + lowest_bit(x)
             x &= x - ONE
             n += 1
-    row0 = slot_row0[s]
-    k = 0
-    for idx in range(n):
-        i = cand[start + idx]
-        row = row0 + i
-        sc = weight * word_weight[row]
-        ok = True
-        for p in range(length):
-            cnt = counts[p, codes[row, p]]
-            if cnt == 0:
-                ok = False
-                break
-            sc += log_of[min(cnt, log_of.shape[0] - 1)]
-        if ok:
-            if noise > 0:
-                sc += noise * np.random.exponential()
-            cand[start + k] = i
-            scores[k] = -sc
-            k += 1
+    k = _score_candidates(
+        words.slot_row0[s], length, n, start, words.codes, weights, noise, log_of, counts, cand, scores
+    )
     if k > 1:
-        _sort_stable(scores, cand, start, k, tmp_s, tmp_c)
+        _sort_stable(scores, cand, start, k, order.tmp_scores, order.tmp_cand)
     return k
 
 
@@ -510,8 +745,8 @@ def _sort_stable(scores, cand, start, k, tmp_s, tmp_c):
 @njit(cache=True)
 def _read_words(dom, struct, words, out_word):
     """out_word[s] = the word row of each slot's single remaining word."""
-    slot_row0, slot_off, slot_nw, _, _, _, _ = words
-    for s in range(struct[0].shape[0]):
+    slot_row0, slot_off, slot_nw = words.slot_row0, words.slot_off, words.slot_nw
+    for s in range(struct.slot_len.shape[0]):
         for j in range(slot_nw[s]):
             x = dom[slot_off[s] + j]
             if x:
@@ -533,8 +768,8 @@ def _level_explanation(s, why, cross, length, acc):
 @njit(cache=True)
 def _letter_words(struct, words, n_sw):
     """has[s, p, c] = a bit per 64-bit word of slot s's domain holding a word with letter c at p."""
-    slot_len, slot_cells, _, _ = struct
-    _, _, slot_nw, slot_pb, pos_bits, _, n_letters = words
+    slot_len, slot_cells = struct.slot_len, struct.slot_cells
+    slot_nw, slot_pb, pos_bits, n_letters = words.slot_nw, words.slot_pb, words.pos_bits, words.n_letters
     has = np.zeros((slot_len.shape[0], slot_cells.shape[1], n_letters + 1, n_sw), dtype=np.uint64)
     for s in range(slot_len.shape[0]):
         nw = slot_nw[s]
@@ -549,11 +784,9 @@ def _letter_words(struct, words, n_sw):
 
 @njit(cache=True)
 def new_buffers(struct, words, n_cells):
-    """Every array of the search, allocated once per fill and reused by its restarts:
-    (base, mask, count, why, acc, trail, saved, levels, scratch, order_scratch)."""
-    slot_len, slot_cells, _, _ = struct
-    slot_nw = words[2]
-    n_letters = words[6]
+    """The Buffers of a fill's search, allocated once per fill and reused by its restarts."""
+    slot_len, slot_cells = struct.slot_len, struct.slot_cells
+    slot_nw, n_letters = words.slot_nw, words.n_letters
     n_slots = slot_len.shape[0]
     levels = n_slots + 2
     n_lw = (levels + 63) // 64
@@ -562,34 +795,40 @@ def new_buffers(struct, words, n_cells):
     max_nw = 1
     for s in range(n_slots):
         max_nw = max(max_nw, slot_nw[s])
-    base = (np.zeros(total_nw, dtype=np.uint64), np.zeros(total_nw, dtype=np.uint64))  # level 0, working
-    trail = (  # per entry a slot and its saved domain; a level saves a slot at most once
+    trail = Trail(  # per entry a slot and its saved domain; a level saves a slot at most once
         np.zeros(levels * n_slots + 1, dtype=np.int64),
         np.zeros(levels * n_slots + 2, dtype=np.int64),
         np.zeros(levels * total_nw + 1, dtype=np.uint64),
         np.zeros(1, dtype=np.int64),
     )
-    lv = np.zeros((5, levels), dtype=np.int64)  # per level: slot, first candidate, candidates, next, trail mark
-    scratch = (
+    lv = Levels(
+        np.zeros(levels, dtype=np.int64),
+        np.zeros(levels, dtype=np.int64),
+        np.zeros(levels, dtype=np.int64),
+        np.zeros(levels, dtype=np.int64),
+        np.zeros(levels, dtype=np.int64),
+    )
+    scratch = Scratch(
         np.zeros(width, dtype=np.int64),
         np.zeros(max_nw, dtype=np.int64),
         np.zeros(n_letters + 1, dtype=np.int64),
         np.zeros((n_slots, width, n_letters + 1), dtype=np.int64),
         np.zeros(max_nw * 64, dtype=np.int64),
-        np.full((n_slots, width), -1, dtype=np.int64),  # per slot cell: letters lost since its last filter
+        np.full((n_slots, width), -1, dtype=np.int64),
         _letter_words(struct, words, (max_nw + 63) >> 6),
-        np.zeros((max_nw + 63) >> 6, dtype=np.uint64),  # a domain's non-zero words, one bit each
+        np.zeros((max_nw + 63) >> 6, dtype=np.uint64),
     )
     total = total_nw * 64 + 64
-    order_scratch = (
+    order = Ordering(
         np.ones((width, n_letters + 1), dtype=np.int64),
         np.zeros(total, dtype=np.float64),
         np.zeros(total, dtype=np.int64),
-        np.zeros(max_nw * 64, dtype=np.float64),  # the sort's buffers
+        np.zeros(max_nw * 64, dtype=np.float64),
         np.zeros(max_nw * 64, dtype=np.int64),
     )
-    return (
-        base,
+    return Buffers(
+        np.zeros(total_nw, dtype=np.uint64),
+        np.zeros(total_nw, dtype=np.uint64),
         np.zeros((levels, n_cells), dtype=np.int64),
         np.zeros((levels, n_slots), dtype=np.int64),
         np.zeros((levels, n_slots, n_lw), dtype=np.uint64),
@@ -598,53 +837,59 @@ def new_buffers(struct, words, n_cells):
         np.full(n_slots, -1, dtype=np.int64),
         lv,
         scratch,
-        order_scratch,
+        order,
     )
 
 
 @njit(cache=True)
 def start_state(struct, words, start, buffers, fail_count):
-    """Level 0 of every restart: arc consistency on the initial domains and cell masks
-    (start = (dom0, cell_mask0)); return the slot that emptied (no fill exists) or -1."""
-    dom0, cell_mask0 = start
-    base, mask, count, why, _, trail, saved, _, scratch, _ = buffers
-    n_slots = struct[0].shape[0]
-    base[0][:] = dom0
-    mask[0, :] = cell_mask0
+    """Level 0 of every restart: arc consistency on the Start domains and cell masks into
+    buffers.dom0; return the slot that emptied (no fill exists) or -1."""
+    mask, count, why, trail, saved, scratch = (
+        buffers.mask,
+        buffers.count,
+        buffers.why,
+        buffers.trail,
+        buffers.saved,
+        buffers.scratch,
+    )
+    n_slots = struct.slot_len.shape[0]
+    buffers.dom0[:] = start.dom
+    mask[0, :] = start.cell_mask
     count[0, :] = -1
     why[0] = ZERO
     saved[:] = -1
-    trail[3][0] = 0
-    work = _new_work(struct[0], fail_count)
-    scratch[5][:] = -1  # every cell dirty, its lost letters unknown
-    failed = _propagate(n_slots, -2, (base[0], mask[0], count[0], why[0], trail, saved), work, struct, words, scratch)
-    trail[3][0] = 0  # level 0's domains are the base: never undone
+    trail.top[0] = 0
+    work = _new_work(struct.slot_len, fail_count)
+    scratch.removed[:] = -1  # every cell dirty, its lost letters unknown
+    level0 = State(buffers.dom0, mask[0], count[0], why[0], trail, saved)
+    failed = _propagate(n_slots, -2, level0, work, struct, words, scratch)
+    trail.top[0] = 0  # level 0's domains are the base: never undone
     saved[:] = -1
     return failed
 
 
 @njit(cache=True)
 def _search_work(n_slots, fail_count):
-    """The work tuple of a search from level 0: nothing queued or assigned."""
+    """The Work of a search from level 0: nothing queued or assigned."""
     queue = np.zeros(n_slots, dtype=np.int64)
     inq = np.zeros(n_slots, dtype=np.bool_)
     dirty = np.zeros(n_slots, dtype=np.int64)
     force = np.zeros(n_slots, dtype=np.bool_)
     assigned = np.zeros(n_slots, dtype=np.int64)
-    return (queue, inq, dirty, force, assigned, fail_count)
+    return Work(queue, inq, dirty, force, assigned, fail_count)
 
 
 @njit(cache=True)
 def fill_search(struct, words, weights, buffers, fail_count, out_word, run):
-    """One attempt of the search of kernels.fill_bits (same results for the same run) from
-    the level 0 of start_state, on one domain array with an undo trail (module docstring).
+    """One attempt (Run) of the search from the level 0 of start_state, on one domain array
+    with an undo trail (module docstring); the same results as the baseline's fill_bits.
 
-    run = (node_limit, noise, seed, use_lc, use_cbj). Returns (status, nodes, failed slot):
-    status 1 = filled (out_word[s] = word row of slot s), 0 = proved impossible, -1 = node
-    limit reached.
+    Returns (status, nodes, failed slot): status 1 = filled (out_word[s] = word row of slot
+    s), 0 = proved impossible, -1 = node limit reached.
     """
-    n_slots = struct[0].shape[0]
-    count = buffers[2]
+    n_slots = struct.slot_len.shape[0]
+    count = buffers.count
     max_dom = 1
     for s in range(n_slots):
         max_dom = max(max_dom, count[0, s])
@@ -655,20 +900,27 @@ def fill_search(struct, words, weights, buffers, fail_count, out_word, run):
 @njit(cache=True, _nrt=False)
 def _fill_loop(struct, words, weights, buffers, log_of, work, out_word, run):
     """The search of fill_search over preallocated arrays, compiled without numba's reference
-    counting (_nrt=False): its tuples are unpacked per node, and the increments and decrements
+    counting (_nrt=False): its bundles are unpacked per node, and the increments and decrements
     cost more than the node; allocating here is a compile error, so nothing can leak."""
     node_limit, noise, seed, use_lc, use_cbj = run
     np.random.seed(seed)
-    slot_len, _, cross, _ = struct
-    base, mask, count, why, acc, trail, saved, lv, scratch, order_scratch = buffers
-    dom = base[1]
-    _copy(dom, base[0])
-    trail[3][0] = 0
+    slot_len, cross = struct.slot_len, struct.cross
+    mask, count, why, acc, trail, saved = (
+        buffers.mask,
+        buffers.count,
+        buffers.why,
+        buffers.acc,
+        buffers.trail,
+        buffers.saved,
+    )
+    scratch, order = buffers.scratch, buffers.order
+    dom = buffers.dom
+    _copy(dom, buffers.dom0)
+    trail.top[0] = 0
     saved[:] = -1
-    lv_slot, lv_start, lv_n, lv_next, lv_mark = lv[0], lv[1], lv[2], lv[3], lv[4]
-    ordering = (log_of,) + order_scratch
-    cand = order_scratch[2]
-    assigned = work[4]
+    lv_slot, lv_start, lv_n, lv_tried, lv_mark = buffers.levels
+    cand = order.cand
+    assigned = work.assigned
     nodes = 0
     level = 0
     descend = True
@@ -678,32 +930,32 @@ def _fill_loop(struct, words, weights, buffers, log_of, work, out_word, run):
             if last_conflict >= 0 and assigned[last_conflict]:
                 last_conflict = -1
             best = _choose_slot(count[level], work, slot_len, last_conflict, cross)
-            state = (dom, mask[level], count[level], why[level], trail, saved)
+            state = State(dom, mask[level], count[level], why[level], trail, saved)
             if best < 0:
                 _read_words(dom, struct, words, out_word)
                 return 1, nodes, -1
             first = lv_start[level - 1] + lv_n[level - 1] if level > 0 else 0
             lv_slot[level] = best
             lv_start[level] = first
-            lv_n[level] = _order(best, state, assigned, struct, words, weights, noise, ordering, first, scratch)
-            lv_next[level] = 0
-            lv_mark[level] = trail[3][0]
+            lv_n[level] = _order(best, state, assigned, struct, words, weights, noise, log_of, order, first, scratch)
+            lv_tried[level] = 0
+            lv_mark[level] = trail.top[0]
             assigned[best] = 1
             _level_explanation(best, why[level], cross, slot_len[best], acc[level])
         s = lv_slot[level]
         placed = False
-        while lv_next[level] < lv_n[level]:
+        while lv_tried[level] < lv_n[level]:
             if nodes >= node_limit:
                 return -1, nodes, -1
-            i = cand[lv_start[level] + lv_next[level]]
-            lv_next[level] += 1
+            i = cand[lv_start[level] + lv_tried[level]]
+            lv_tried[level] += 1
             nodes += 1
             _undo(lv_mark[level], dom, words, trail, saved)
             _copy(mask[level + 1], mask[level])
             _copy(count[level + 1], count[level])
             for t in range(why.shape[1]):
                 _copy(why[level + 1, t], why[level, t])
-            child = (dom, mask[level + 1], count[level + 1], why[level + 1], trail, saved)
+            child = State(dom, mask[level + 1], count[level + 1], why[level + 1], trail, saved)
             wiped = _assign(s, i, level, child, work, struct, words, scratch)
             if wiped < 0:
                 placed = True
