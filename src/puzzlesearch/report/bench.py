@@ -134,24 +134,17 @@ def bee_rules():
 
 def run_bee(words_path: str | Path) -> dict:
     """Mask table + puzzle ranking, numba against the Python baseline, on one word table."""
-    from puzzlesearch.baselines.bee import (
-        baseline_puzzles,
-        baseline_table,
-        best_of,
-        fast_puzzles,
-        fast_rows,
-        fast_table,
-    )
+    from puzzlesearch.baselines import bee as baseline
 
     _read_words(words_path)  # a clear error for a missing or damaged table
     rules = bee_rules()
-    masks, table = fast_table(words_path, rules)  # warm-up: numba compile or cache load
-    fast_puzzles(masks, table, rules)
-    t_table, (masks, table) = best_of(BEE_REPEAT, lambda: fast_table(words_path, rules))
-    t_puzzles, puzzles = best_of(BEE_REPEAT, lambda: fast_puzzles(masks, table, rules))
-    b_table, (points, counts) = best_of(1, lambda: baseline_table(words_path, rules))
-    b_puzzles, base = best_of(1, lambda: baseline_puzzles(points, counts, rules))
-    fast = fast_rows(puzzles)
+    masks, table = baseline.fast_table(words_path, rules)  # warm-up: numba compile or cache load
+    baseline.fast_puzzles(masks, table, rules)
+    t_table, (masks, table) = baseline.best_of(BEE_REPEAT, lambda: baseline.fast_table(words_path, rules))
+    t_puzzles, puzzles = baseline.best_of(BEE_REPEAT, lambda: baseline.fast_puzzles(masks, table, rules))
+    b_table, (points, counts) = baseline.best_of(1, lambda: baseline.baseline_table(words_path, rules))
+    b_puzzles, base = baseline.best_of(1, lambda: baseline.baseline_puzzles(points, counts, rules))
+    fast = baseline.fast_rows(puzzles)
     if fast != base:
         bad = next((i for i, (a, b) in enumerate(zip(fast, base)) if a != b), min(len(fast), len(base)))
         raise PuzzleError(
