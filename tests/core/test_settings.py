@@ -14,7 +14,7 @@ from puzzlesearch.errors import ConfigError
 from puzzlesearch.lexicon.model import LexiconOptions
 from puzzlesearch.settings import parse_sets
 
-PROJECT = Path(__file__).resolve().parents[1]
+PROJECT = Path(__file__).resolve().parents[2]
 SCHEMAS = PROJECT / "src" / "puzzlesearch" / "schemas"
 
 

@@ -14,7 +14,7 @@ import pytest
 from puzzlesearch.config import validate_config
 from puzzlesearch.errors import ConfigError
 
-PROJECT = Path(__file__).resolve().parents[1]
+PROJECT = Path(__file__).resolve().parents[2]
 
 
 def run(*args: str, cwd=None) -> subprocess.CompletedProcess:
