@@ -1,0 +1,455 @@
+"""numba kernels: force/merge branch and bound over orderly trees in the arena (arena.py).
+
+Cells are forced in split order. The root of a tree whose positions < L are forced
+has its choice children at positions >= L, so the one for position L (if any) comes
+first. Forcing position L to letter choice j gives the tree of the sub-class:
+
+    merge(child_j of that choice node, the root's other children, the root's points)
+
+where merging two sum nodes adds their points and merges their children lists (by
+position); two choice nodes of one cell merge letter by letter (a letter only one side
+has is shared, not copied). Only the nodes on paths both trees share are new, written
+to the arena above a mark that is reset once the sub-class is done. The new root's
+bound (sum = points + children, choice = max) is the merged bound: tighter than the
+stack bound below because a cell's choice nodes from different words now share one max.
+
+`search` forces depth-first while a sub-class's bound is at least `switch_score` and
+more than `switch_cells` cells are unforced; below that it runs `orderly_bound`, the
+stack-based depth-first bound over the current tree (one stack of pending choice nodes
+per position: forcing position L to j replaces each of its choice nodes by child j,
+banks that child's points and pushes its choice children). Both write every board
+whose bound is >= min_score (its letter choices by position) to `Found`.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+from puzzlesearch.bits import lowest_bit as _lowest_bit
+from puzzlesearch.bits import popcount as _popcount
+from puzzlesearch.boggle.proof._kernels.arena import (
+    BOUND,
+    CAPPED,
+    FULL,
+    HEADER,
+    LIVE,
+    SHARED_LEAVES,
+    TOP,
+    alloc,
+    child_for,
+    count_of,
+    leaf,
+    letters_of,
+    points_of,
+    pos_of,
+    set_choice,
+    set_sum,
+)
+
+SUM, CHOICE = 0, 1
+PUSHED = -10  # _start_*: a frame was pushed (its node is not finished yet)
+NO_POS = 1 << 20  # past every position
+# outcomes of a search
+DONE, VISIT_CAP, ARENA_FULL, STACK_FULL = 0, 1, 2, 3
+
+
+class Work(NamedTuple):
+    """Scratch arrays of the merge frames, the bound stacks and the force levels."""
+
+    # merge frames (depth <= 2 * positions + 2)
+    m_kind: np.ndarray
+    m_out: np.ndarray
+    m_a: np.ndarray
+    m_b: np.ndarray  # sum frame: offset of b's children list; choice frame: b's node
+    m_nb: np.ndarray
+    m_ia: np.ndarray
+    m_ib: np.ndarray
+    m_oi: np.ndarray
+    m_acc: np.ndarray
+    m_bits: np.ndarray
+    # orderly bound: position p's stack is stack[p * room : (p + 1) * room]
+    stack: np.ndarray  # int32
+    top: np.ndarray
+    sums: np.ndarray
+    saved_top: np.ndarray  # (positions + 1, positions)
+    saved_sums: np.ndarray
+    base: np.ndarray
+    next_j: np.ndarray
+    end_j: np.ndarray
+    chosen: np.ndarray  # letter choice by position of the current sub-class
+    # force levels
+    roots: np.ndarray
+    mark_top: np.ndarray
+    mark_live: np.ndarray
+    level_j: np.ndarray
+
+
+class Found(NamedTuple):
+    """Boards whose bound reaches min_score: letter choices by position, and the bound."""
+
+    choices: np.ndarray  # int8[capacity, positions]
+    bounds: np.ndarray  # int64[capacity]
+
+
+def new_work(positions: int, room: int) -> Work:
+    """Scratch arrays for trees of `positions` cells; `room` entries per bound stack."""
+    depth = 2 * positions + 4
+    frames = [np.zeros(depth, dtype=np.int64) for _ in range(10)]
+    levels = positions + 1
+    return Work(
+        *frames,
+        np.zeros(positions * room, dtype=np.int32),
+        np.zeros(positions, dtype=np.int64),
+        np.zeros(positions, dtype=np.int64),
+        np.zeros((levels, positions), dtype=np.int64),
+        np.zeros((levels, positions), dtype=np.int64),
+        *[np.zeros(levels, dtype=np.int64) for _ in range(4)],
+        *[np.zeros(levels, dtype=np.int64) for _ in range(4)],
+    )
+
+
+# ---------------------------------------------------------------- merge
+
+
+@njit(cache=True, inline="always")
+def _start_sum(mem, state, a, bk, nb, bp, max_live, w, d):
+    """Open the merge of sum node a with (children list at bk, nb of them, points bp).
+
+    Returns PUSHED (frame d holds it), a finished node (a shared leaf) or FULL / CAPPED.
+    """
+    na = count_of(mem, a)
+    ia = 0
+    ib = 0
+    m = 0
+    while ia < na and ib < nb:
+        pa = pos_of(mem, mem[a + HEADER + ia])
+        pb = pos_of(mem, mem[bk + ib])
+        if pa <= pb:
+            ia += 1
+        if pb <= pa:
+            ib += 1
+        m += 1
+    m += (na - ia) + (nb - ib)
+    points = points_of(mem, a) + bp
+    if m == 0 and 1 <= points <= SHARED_LEAVES:
+        return leaf(points)
+    o = alloc(mem, state, m, max_live)
+    if o < 0:
+        return o
+    set_sum(mem, o, points, m)
+    w.m_kind[d] = SUM
+    w.m_out[d] = o
+    w.m_a[d] = a
+    w.m_b[d] = bk
+    w.m_nb[d] = nb
+    w.m_ia[d] = 0
+    w.m_ib[d] = 0
+    w.m_oi[d] = 0
+    w.m_acc[d] = points
+    return PUSHED
+
+
+@njit(cache=True, inline="always")
+def _start_choice(mem, state, ca, cb, max_live, w, d):
+    """Open the merge of two choice nodes of one cell; PUSHED or FULL / CAPPED."""
+    bits = letters_of(mem, ca) | letters_of(mem, cb)
+    o = alloc(mem, state, _popcount(bits), max_live)
+    if o < 0:
+        return o
+    set_choice(mem, o, pos_of(mem, ca), bits)
+    w.m_kind[d] = CHOICE
+    w.m_out[d] = o
+    w.m_a[d] = ca
+    w.m_b[d] = cb
+    w.m_bits[d] = bits
+    w.m_oi[d] = 0
+    w.m_acc[d] = 0
+    return PUSHED
+
+
+@njit(cache=True)
+def merge(mem, state, a, bk, nb, bp, max_live, w):
+    """A new sum node: sum node a merged with (children list at bk, nb children, points bp).
+
+    Returns its offset, or FULL / CAPPED (nothing usable was built; reset the mark).
+    """
+    r = _start_sum(mem, state, a, bk, nb, bp, max_live, w, 0)
+    if r != PUSHED:
+        return r
+    d = 0
+    while True:
+        o = w.m_out[d]
+        pushed = False
+        if w.m_kind[d] == SUM:
+            a = w.m_a[d]
+            bk = w.m_b[d]
+            na = count_of(mem, a)
+            nb = w.m_nb[d]
+            ia = w.m_ia[d]
+            ib = w.m_ib[d]
+            oi = w.m_oi[d]
+            acc = w.m_acc[d]
+            while ia < na or ib < nb:
+                ca = mem[a + HEADER + ia] if ia < na else -1
+                cb = mem[bk + ib] if ib < nb else -1
+                pa = pos_of(mem, ca) if ca >= 0 else NO_POS
+                pb = pos_of(mem, cb) if cb >= 0 else NO_POS
+                if pa == pb:
+                    w.m_ia[d] = ia + 1
+                    w.m_ib[d] = ib + 1
+                    w.m_oi[d] = oi
+                    w.m_acc[d] = acc
+                    r = _start_choice(mem, state, ca, cb, max_live, w, d + 1)
+                    if r != PUSHED:
+                        return r
+                    pushed = True
+                    break
+                if pa < pb:
+                    child = ca
+                    ia += 1
+                else:
+                    child = cb
+                    ib += 1
+                mem[o + HEADER + oi] = child
+                oi += 1
+                acc += mem[child + BOUND]
+            if pushed:
+                d += 1
+                continue
+            mem[o + BOUND] = acc
+        else:
+            ca = w.m_a[d]
+            cb = w.m_b[d]
+            bits = w.m_bits[d]
+            oi = w.m_oi[d]
+            acc = w.m_acc[d]
+            while bits:
+                j = _lowest_bit(bits)
+                bits &= bits - 1
+                x = child_for(mem, ca, j)
+                y = child_for(mem, cb, j)
+                if x >= 0 and y >= 0:
+                    w.m_bits[d] = bits
+                    w.m_oi[d] = oi
+                    w.m_acc[d] = acc
+                    r = _start_sum(mem, state, x, y + HEADER, count_of(mem, y), points_of(mem, y), max_live, w, d + 1)
+                    if r == PUSHED:
+                        pushed = True
+                        break
+                    if r < 0:
+                        return r
+                    child = r
+                else:
+                    child = x if x >= 0 else y
+                mem[o + HEADER + oi] = child
+                oi += 1
+                if mem[child + BOUND] > acc:
+                    acc = mem[child + BOUND]
+            if pushed:
+                d += 1
+                continue
+            mem[o + BOUND] = acc
+        # node o is finished: hand it to its parent frame
+        if d == 0:
+            return o
+        d -= 1
+        oi = w.m_oi[d]
+        mem[w.m_out[d] + HEADER + oi] = o
+        w.m_oi[d] = oi + 1
+        if w.m_kind[d] == SUM:
+            w.m_acc[d] += mem[o + BOUND]
+        elif mem[o + BOUND] > w.m_acc[d]:
+            w.m_acc[d] = mem[o + BOUND]
+
+
+@njit(cache=True)
+def force(mem, state, t, level, j, max_live, w):
+    """The tree of sub-class `t` with position `level` forced to letter choice j (or FULL / CAPPED)."""
+    n = count_of(mem, t)
+    if n == 0:
+        return t
+    first = mem[t + HEADER]
+    if pos_of(mem, first) != level:
+        return t  # no word uses the cell: every letter leaves the tree as it is
+    x = child_for(mem, first, j)
+    if x >= 0:
+        return merge(mem, state, x, t + HEADER + 1, n - 1, points_of(mem, t), max_live, w)
+    points = points_of(mem, t)
+    if n == 1 and 1 <= points <= SHARED_LEAVES:
+        return leaf(points)
+    o = alloc(mem, state, n - 1, max_live)
+    if o < 0:
+        return o
+    set_sum(mem, o, points, n - 1)
+    for i in range(n - 1):
+        mem[o + HEADER + i] = mem[t + HEADER + 1 + i]
+    mem[o + BOUND] = mem[t + BOUND] - mem[first + BOUND]
+    return o
+
+
+# ---------------------------------------------------------------- the orderly bound (stacks)
+
+
+@njit(cache=True, inline="always")
+def _push_children(mem, s, w, room):
+    """Push sum node s's choice children on their positions' stacks; False when a stack is full."""
+    for i in range(count_of(mem, s)):
+        c = mem[s + HEADER + i]
+        p = pos_of(mem, c)
+        t = w.top[p]
+        if t >= (p + 1) * room:
+            return False
+        w.stack[t] = c
+        w.top[p] = t + 1
+        w.sums[p] += mem[c + BOUND]
+    return True
+
+
+@njit(cache=True, inline="always")
+def _record(found, n_found, chosen, bound):
+    if n_found < found.bounds.shape[0]:
+        for p in range(chosen.shape[0]):
+            found.choices[n_found, p] = chosen[p]
+        found.bounds[n_found] = bound
+    return n_found + 1
+
+
+@njit(cache=True)
+def orderly_bound(mem, t, level0, j_lo, j_hi, n_letters, min_score, max_visits, counts, found, w):
+    """Depth-first stack bound of tree t from position level0 (letters j_lo..j_hi-1 there).
+
+    counts = [visits, boards found] (updated). Returns DONE, VISIT_CAP or STACK_FULL.
+    """
+    n = n_letters.shape[0]
+    room = w.stack.shape[0] // n
+    for p in range(level0, n):
+        w.top[p] = p * room
+        w.sums[p] = 0
+    if not _push_children(mem, t, w, room):
+        return STACK_FULL
+    for p in range(level0, n):
+        w.saved_top[level0, p] = w.top[p]
+        w.saved_sums[level0, p] = w.sums[p]
+    w.base[level0] = points_of(mem, t)
+    w.next_j[level0] = j_lo
+    w.end_j[level0] = j_hi
+    visits = counts[0]
+    n_found = counts[1]
+    level = level0
+    while level >= level0:
+        j = w.next_j[level]
+        if j >= w.end_j[level]:
+            level -= 1
+            continue
+        if visits >= max_visits:
+            counts[0] = visits
+            counts[1] = n_found
+            return VISIT_CAP
+        w.next_j[level] = j + 1
+        for p in range(level + 1, n):
+            w.top[p] = w.saved_top[level, p]
+            w.sums[p] = w.saved_sums[level, p]
+        points = w.base[level]
+        for e in range(level * room, w.saved_top[level, level]):
+            s = child_for(mem, w.stack[e], j)
+            if s < 0:
+                continue
+            points += points_of(mem, s)
+            if not _push_children(mem, s, w, room):
+                counts[0] = visits
+                counts[1] = n_found
+                return STACK_FULL
+        visits += 1
+        w.chosen[level] = j
+        b = points
+        for p in range(level + 1, n):
+            b += w.sums[p]
+        if b < min_score:
+            continue
+        if level == n - 1:
+            n_found = _record(found, n_found, w.chosen[:n], b)
+            continue
+        level += 1
+        for p in range(level, n):
+            w.saved_top[level, p] = w.top[p]
+            w.saved_sums[level, p] = w.sums[p]
+        w.base[level] = points
+        w.next_j[level] = 0
+        w.end_j[level] = n_letters[level]
+    counts[0] = visits
+    counts[1] = n_found
+    return DONE
+
+
+# ---------------------------------------------------------------- force, then switch over
+
+
+@njit(cache=True)
+def search(mem, state, root, n_letters, min_score, switch_score, switch_cells, max_live, max_visits, counts, found, w):
+    """Branch and bound of the tree at `root` (no position forced yet).
+
+    counts = [visits, boards found, forces, bound runs, capped forces] (filled). Returns
+    DONE, VISIT_CAP, ARENA_FULL (grow mem and run again) or STACK_FULL (grow the stacks).
+    """
+    n = n_letters.shape[0]
+    counts[:] = 0
+    counts[0] = 1
+    if mem[root + BOUND] < min_score:
+        return DONE
+    if mem[root + BOUND] < switch_score or n <= switch_cells:
+        counts[3] += 1
+        return orderly_bound(mem, root, 0, 0, n_letters[0], n_letters, min_score, max_visits, counts, found, w)
+    level = 0
+    w.roots[0] = root
+    w.mark_top[0] = state[TOP]
+    w.mark_live[0] = state[LIVE]
+    w.level_j[0] = 0
+    while level >= 0:
+        state[TOP] = w.mark_top[level]
+        state[LIVE] = w.mark_live[level]
+        j = w.level_j[level]
+        if j >= n_letters[level]:
+            level -= 1
+            continue
+        if counts[0] >= max_visits:
+            return VISIT_CAP
+        t = w.roots[level]
+        child = force(mem, state, t, level, j, max_live, w)
+        if child == FULL:
+            return ARENA_FULL
+        if child == CAPPED:  # too many nodes: bound the rest of this level with the stacks
+            state[TOP] = w.mark_top[level]
+            state[LIVE] = w.mark_live[level]
+            counts[3] += 1
+            counts[4] += 1
+            w.level_j[level] = n_letters[level]
+            r = orderly_bound(mem, t, level, j, n_letters[level], n_letters, min_score, max_visits, counts, found, w)
+            if r != DONE:
+                return r
+            continue
+        w.level_j[level] = j + 1
+        counts[0] += 1
+        counts[2] += 1
+        w.chosen[level] = j
+        b = mem[child + BOUND]
+        if b < min_score:
+            continue
+        nxt = level + 1
+        if nxt == n:
+            counts[1] = _record(found, counts[1], w.chosen[:n], b)
+            continue
+        if b < switch_score or n - nxt <= switch_cells:
+            counts[3] += 1
+            r = orderly_bound(mem, child, nxt, 0, n_letters[nxt], n_letters, min_score, max_visits, counts, found, w)
+            if r != DONE:
+                return r
+            continue
+        level = nxt
+        w.roots[level] = child
+        w.mark_top[level] = state[TOP]
+        w.mark_live[level] = state[LIVE]
+        w.level_j[level] = 0
+    return DONE
