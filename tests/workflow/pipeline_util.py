@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-PROJECT = Path(__file__).resolve().parents[1]
+PROJECT = Path(__file__).resolve().parents[2]
 SNAKEMAKE = [sys.executable, "-m", "snakemake"]
 PUZZLESEARCH = [sys.executable, "-m", "puzzlesearch"]  # this checkout's (the editable install)
 TARGETS = [
