@@ -33,9 +33,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from puzzlesearch.cube.cubie import SOLVED, parse_cube, parse_moves  # noqa: E402
+from puzzlesearch.cube.model.cubie import SOLVED, parse_cube, parse_moves  # noqa: E402
 from puzzlesearch.cube.io import format_moves  # noqa: E402
-from puzzlesearch.cube.optimal_tables import load_table, store_table  # noqa: E402
+from puzzlesearch.cube.tables.big import load_table, store_table  # noqa: E402
 from puzzlesearch.cube.settings import OptimalOptions  # noqa: E402
 from puzzlesearch.cube.solve import solve_cube, warm_up  # noqa: E402
 from puzzlesearch.progress import setup_logging  # noqa: E402
@@ -56,7 +56,7 @@ def solve_timed(cube, table, options):
 
 def run_random(tables, options, cubes, out):
     """Solve each cube (a spent --node-budget is reported, not an error), a line per cube; returns the rows."""
-    from puzzlesearch.cube.optimal import search
+    from puzzlesearch.cube.solvers.optimal import search
 
     rows = []
     for i, cube in enumerate(cubes, 1):
@@ -147,9 +147,9 @@ def run_baseline(tables, options, count: int, length: int) -> None:
 def open_tables(args):
     """The big table (--table or the store's), its bound table (--bound, the table folder, or the
     store's) and the coset table (--coset DIR, the table folder, or the store's)."""
-    from puzzlesearch.cube import optimal_coset
-    from puzzlesearch.cube.optimal import SearchTables
-    from puzzlesearch.cube.optimal_bound import load_bound, manifest_path, store_bound
+    from puzzlesearch.cube.tables import coset as optimal_coset
+    from puzzlesearch.cube.solvers.optimal import SearchTables
+    from puzzlesearch.cube.tables.bound import load_bound, manifest_path, store_bound
 
     table = load_table(args.table, args.variant) if args.table else store_table(args.variant)
     if args.bound or (args.table and manifest_path(args.table, args.variant).exists()):

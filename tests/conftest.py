@@ -89,7 +89,7 @@ def cube_tables():
     build. PUZZLESEARCH_TEST_CUBE_TABLES=DIR uses a folder built before (verified like any
     other) instead, to iterate on tests quickly.
     """
-    from puzzlesearch.cube.tables import Tables, store_tables
+    from puzzlesearch.cube.tables.phases import Tables, store_tables
 
     given = os.environ.get("PUZZLESEARCH_TEST_CUBE_TABLES")
     return Tables(given) if given else store_tables()

@@ -20,7 +20,7 @@ import numpy as np
 import polars as pl
 import pytest
 
-from puzzlesearch.cube.cubie import SOLVED, parse_cube, parse_moves, random_cube
+from puzzlesearch.cube.model.cubie import SOLVED, parse_cube, parse_moves, random_cube
 from puzzlesearch.cube.settings import step_settings_json
 from puzzlesearch.manifest import file_sha256
 from puzzlesearch.manifest import write_manifest as write_table_manifest

@@ -7,7 +7,7 @@ import pytest
 
 from puzzlesearch.cli import main
 from puzzlesearch.config import validate_config
-from puzzlesearch.cube.cubie import SOLVED, parse_cube, parse_moves
+from puzzlesearch.cube.model.cubie import SOLVED, parse_cube, parse_moves
 from puzzlesearch.errors import ConfigError
 
 SOLVED_TEXT = "UF UR UB UL DF DR DB DL FR FL BR BL UFR URB UBL ULF DRF DFL DLB DBR"
@@ -87,7 +87,7 @@ def test_solved_cube_says_already_solved(cube_tables, capsys):
 
 def test_facelet_string_of_a_scramble_is_solved(cube_tables, capsys):
     """54 facelets of a known scramble (independent: the facelets of single turns are checked by hand)."""
-    from puzzlesearch.cube.facelets import to_facelets
+    from puzzlesearch.cube.model.facelets import to_facelets
 
     scramble = "R U2 F' L D B2 R' U F2 D'"
     facelets = to_facelets(SOLVED.apply(parse_moves(scramble)))

@@ -7,8 +7,8 @@ import random
 import pytest
 from cube_testing import read_tsv
 
-from puzzlesearch.cube.constants import MOVE_NAMES, SOLVED_TEXT
-from puzzlesearch.cube.cubie import (
+from puzzlesearch.cube.model.constants import MOVE_NAMES, SOLVED_TEXT
+from puzzlesearch.cube.model.cubie import (
     MOVE_CUBES,
     SOLVED,
     parse_cube,
@@ -159,15 +159,15 @@ def test_random_cubes_are_seeded():
     ],
 )
 def test_facelets_of_single_turns(move, facelets):
-    from puzzlesearch.cube.cubie import SOLVED
-    from puzzlesearch.cube.facelets import to_facelets
+    from puzzlesearch.cube.model.cubie import SOLVED
+    from puzzlesearch.cube.model.facelets import to_facelets
 
     assert to_facelets(parse_cube(move) if move else SOLVED) == facelets
 
 
 def test_facelets_round_trip_and_kociemba_example():
     """54-facelet input is the inverse of to_facelets; the kociemba package's README example parses."""
-    from puzzlesearch.cube.facelets import from_facelets, to_facelets
+    from puzzlesearch.cube.model.facelets import from_facelets, to_facelets
 
     rng = random.Random(12)
     for _ in range(300):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import polars as pl
 from pipeline_util import build_some_cube_tables, copy_project, planned_rules, snakemake
 
-from puzzlesearch.cube.cubie import SOLVED, parse_cube, parse_moves
+from puzzlesearch.cube.model.cubie import SOLVED, parse_cube, parse_moves
 
 INJECTED = "results/cube/t;touch X;"  # before: `cube.tables` reached the shell unquoted and ran `touch X`
 SPACED = "my cubes/it's a set.txt"

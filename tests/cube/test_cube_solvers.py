@@ -8,12 +8,12 @@ import time
 import pytest
 from cube_testing import read_tsv
 
-from puzzlesearch.cube import thistlethwaite
-from puzzlesearch.cube.constants import G1_MOVES, G2_MOVES, G3_MOVES, MOVE_NAMES
-from puzzlesearch.cube.cubie import MOVE_CUBES, SOLVED, parse_cube, parse_cubies, parse_moves, random_cube
+from puzzlesearch.cube.solvers import thistlethwaite
+from puzzlesearch.cube.model.constants import G1_MOVES, G2_MOVES, G3_MOVES, MOVE_NAMES
+from puzzlesearch.cube.model.cubie import MOVE_CUBES, SOLVED, parse_cube, parse_cubies, parse_moves, random_cube
 from puzzlesearch.cube.io import format_moves
 from puzzlesearch.cube.solve import solve_cube, warm_up
-from puzzlesearch.cube.twophase import TwoPhaseOptions
+from puzzlesearch.cube.solvers.twophase import TwoPhaseOptions
 from puzzlesearch.errors import PuzzleError
 
 SOLVERS = ("thistlethwaite", "twophase")
@@ -153,7 +153,7 @@ def test_max_length_below_what_phase2_max_allows_is_one_line(cube_tables):
 
 def test_every_direction_maps_its_solution_back(cube_tables):
     """Each of the six search directions (three axes, and the inverse) gives a verified answer for the cube itself."""
-    from puzzlesearch.cube.twophase import DIRECTIONS, back_to_cube, direction_cube
+    from puzzlesearch.cube.solvers.twophase import DIRECTIONS, back_to_cube, direction_cube
 
     rng = random.Random(12)
     for s, inverse in DIRECTIONS:

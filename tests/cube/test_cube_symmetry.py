@@ -13,10 +13,10 @@ import random
 import numpy as np
 import pytest
 
-from puzzlesearch.cube import constants as K
-from puzzlesearch.cube.coords import CPERM, ESLICE, FLIP, TWIST, UDEDGE
-from puzzlesearch.cube.cubie import MOVE_CUBES, SOLVED, random_cube
-from puzzlesearch.cube.symmetry import (
+from puzzlesearch.cube.model import constants as K
+from puzzlesearch.cube.model.coords import CPERM, ESLICE, FLIP, TWIST, UDEDGE
+from puzzlesearch.cube.model.cubie import MOVE_CUBES, SOLVED, random_cube
+from puzzlesearch.cube.model.symmetry import (
     MOVE_CONJ,
     N_SYM,
     N_SYM_UD,

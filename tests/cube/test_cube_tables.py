@@ -10,9 +10,9 @@ import polars as pl
 import pytest
 from cube_testing import read_tsv
 
-from puzzlesearch.cube.constants import THISTLETHWAITE_COSETS
-from puzzlesearch.cube.cubie import MOVE_CUBES, random_cube
-from puzzlesearch.cube.tables import (
+from puzzlesearch.cube.model.constants import THISTLETHWAITE_COSETS
+from puzzlesearch.cube.model.cubie import MOVE_CUBES, random_cube
+from puzzlesearch.cube.tables.phases import (
     COORD_SIZES,
     MOVE_TABLES,
     PRUNE_SPECS,

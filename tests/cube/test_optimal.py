@@ -13,10 +13,10 @@ import numpy as np
 import pytest
 
 from puzzlesearch.cli import main
-from puzzlesearch.cube import constants as K
-from puzzlesearch.cube.coords import ESLICE, TWIST, apply_move, solved_arrays
-from puzzlesearch.cube.cubie import SOLVED, parse_moves
-from puzzlesearch.cube.optimal_tables import EXPECTED_CLASSES, build_table, load_table, table_path
+from puzzlesearch.cube.model import constants as K
+from puzzlesearch.cube.model.coords import ESLICE, TWIST, apply_move, solved_arrays
+from puzzlesearch.cube.model.cubie import SOLVED, parse_moves
+from puzzlesearch.cube.tables.big import EXPECTED_CLASSES, build_table, load_table, table_path
 from puzzlesearch.cube.settings import OptimalOptions
 from puzzlesearch.cube.solve import solve_cube
 from puzzlesearch.manifest import ArtifactError
@@ -153,7 +153,7 @@ def _move_table(coord) -> np.ndarray:
 
 
 def test_table_entries_equal_bfs_distances(tiny):
-    from puzzlesearch.cube.optimal_kernels import exact_depth
+    from puzzlesearch.cube._kernels.big_table import exact_depth
 
     dist = _coordinate_bfs()
     assert (dist >= 0).all()
@@ -174,7 +174,7 @@ def test_table_entries_equal_bfs_distances(tiny):
 
 def test_class_counts_match_published_figures():
     """Phase-1 flip x slice classes (64,430) and flip x sorted-slice classes (1,523,864), Kociemba."""
-    from puzzlesearch.cube.optimal_tables import build_classes
+    from puzzlesearch.cube.tables.big import build_classes
 
     assert EXPECTED_CLASSES["small"] == 64_430 and EXPECTED_CLASSES["full"] == 1_523_864
     classes = build_classes("small")  # raises if the count differs
@@ -221,7 +221,7 @@ def test_cli_solves_optimally(tiny_dir, capsys):
 @pytest.fixture(scope="module")
 def tiny_bound(tiny, tmp_path_factory):
     """The tiny table's bound table (near entries marked), built once for the module."""
-    from puzzlesearch.cube.optimal_bound import build_bound, load_bound
+    from puzzlesearch.cube.tables.bound import build_bound, load_bound
 
     folder = tmp_path_factory.mktemp("optimal_tiny_bound")
     build_bound(tiny, folder)  # raises if its near levels disagree with the table's distribution
@@ -229,8 +229,8 @@ def tiny_bound(tiny, tmp_path_factory):
 
 
 def test_inverse_coordinates_equal_those_of_the_inverse_cube():
-    from puzzlesearch.cube.optimal import _inverse_luts, _views, axis_coords
-    from puzzlesearch.cube.optimal_search_kernels import inverse_coords
+    from puzzlesearch.cube.solvers.optimal import _inverse_luts, _views, axis_coords
+    from puzzlesearch.cube._kernels.optimal_search import inverse_coords
 
     rng = random.Random(1414)
     inv = (np.zeros(1, np.uint8), np.zeros(4, np.int64), None, _inverse_luts())
@@ -244,10 +244,10 @@ def test_inverse_coordinates_equal_those_of_the_inverse_cube():
 
 def test_incremental_inverse_coordinates_of_children():
     """The kernel's per-child update (only the turned face's cubies) = the inverse of the child cube."""
-    from puzzlesearch.cube.cubie import MOVE_CO, MOVE_CP, MOVE_EO, MOVE_EP
-    from puzzlesearch.cube.optimal import _inverse_luts, _views, axis_coords
-    from puzzlesearch.cube.optimal_search_kernels import _child_inverse, face_positions, inverse_coords
-    from puzzlesearch.cube.symmetry import MOVE_CONJ, SYM_MULT, URF3
+    from puzzlesearch.cube.model.cubie import MOVE_CO, MOVE_CP, MOVE_EO, MOVE_EP
+    from puzzlesearch.cube.solvers.optimal import _inverse_luts, _views, axis_coords
+    from puzzlesearch.cube._kernels.optimal_search import _child_inverse, face_positions, inverse_coords
+    from puzzlesearch.cube.model.symmetry import MOVE_CONJ, SYM_MULT, URF3
 
     rng = random.Random(1415)
     cubie_moves = tuple(np.asarray(x, dtype=np.int64) for x in (MOVE_CP, MOVE_CO, MOVE_EP, MOVE_EO))
@@ -266,8 +266,8 @@ def test_incremental_inverse_coordinates_of_children():
 
 
 def test_bound_table_is_a_lower_bound_exact_above_near(tiny, tiny_bound):
-    from puzzlesearch.cube.optimal import _inverse_luts
-    from puzzlesearch.cube.optimal_search_kernels import _bound_of
+    from puzzlesearch.cube.solvers.optimal import _inverse_luts
+    from puzzlesearch.cube._kernels.optimal_search import _bound_of
 
     dist = _coordinate_bfs()
     data = tiny.search_data()
@@ -285,7 +285,7 @@ def test_bound_table_is_a_lower_bound_exact_above_near(tiny, tiny_bound):
 def test_inverse_look_ups_keep_answers_optimal(tiny, tiny_bound, length):
     from dataclasses import replace
 
-    from puzzlesearch.cube.optimal import SearchTables, search
+    from puzzlesearch.cube.solvers.optimal import SearchTables, search
 
     tables = SearchTables(tiny, tiny_bound)
     rng = random.Random(3400 + length)
@@ -300,8 +300,8 @@ def test_inverse_look_ups_keep_answers_optimal(tiny, tiny_bound, length):
 
 
 def test_corner_table_tiny_equals_twist_bfs(tmp_path):
-    from puzzlesearch.cube.optimal_corners import build_table as build_corners
-    from puzzlesearch.cube.optimal_corners import load_corners
+    from puzzlesearch.cube.tables.corners import build_table as build_corners
+    from puzzlesearch.cube.tables.corners import load_corners
 
     build_corners("tiny", tmp_path)
     corners = load_corners(tmp_path, "tiny")
@@ -321,7 +321,7 @@ def test_cli_bound_table_built_used_and_checked(tiny_dir, tmp_path, capsys, capl
     import logging
     import shutil
 
-    from puzzlesearch.cube.optimal_bound import bound_path
+    from puzzlesearch.cube.tables.bound import bound_path
 
     copy = tmp_path / "tables"
     shutil.copytree(tiny_dir, copy)

@@ -15,10 +15,10 @@ from numba import njit
 from test_optimal import OPTIONS, meet_in_the_middle_distance, scramble  # the same BFS helpers
 
 from puzzlesearch.cli import main
-from puzzlesearch.cube import constants as K
-from puzzlesearch.cube.coords import ESLICE, FLIP, TWIST
-from puzzlesearch.cube.cubie import SOLVED, CubieCube, parse_moves
-from puzzlesearch.cube.optimal_coset import (
+from puzzlesearch.cube.model import constants as K
+from puzzlesearch.cube.model.coords import ESLICE, FLIP, TWIST
+from puzzlesearch.cube.model.cubie import SOLVED, CubieCube, parse_moves
+from puzzlesearch.cube.tables.coset import (
     CTOP,
     N_CLASSES,
     bfs_tables,
@@ -29,7 +29,7 @@ from puzzlesearch.cube.optimal_coset import (
     row_stride,
     table_path,
 )
-from puzzlesearch.cube.symmetry import conjugate_arrays
+from puzzlesearch.cube.model.symmetry import conjugate_arrays
 from puzzlesearch.manifest import ArtifactError
 
 
@@ -110,7 +110,7 @@ def test_tiny_table_equals_raw_bfs_mod_3(coset):
 def test_symmetry_look_ups_equal_cubes_conjugated_directly():
     """class_sym's symmetry u maps (U corners, twist) to the class representative; the column
     tables conjugate (flip, E-slice) as conjugating the cube by u does."""
-    from puzzlesearch.cube.optimal_coset_kernels import _conj_col, _move_conj_col
+    from puzzlesearch.cube._kernels.coset import _conj_col, _move_conj_col
 
     classes = build_classes()
     _, cols = bfs_tables("full")
@@ -127,7 +127,7 @@ def test_symmetry_look_ups_equal_cubes_conjugated_directly():
         conj = conjugate_arrays(one, int(u[k]))
         rep = classes.rep[classes.classidx[x[k]]]
         assert CTOP.encode(conj)[0] * K.N_TWIST + TWIST.encode(conj)[0] == rep
-    from puzzlesearch.cube.coords import apply_move
+    from puzzlesearch.cube.model.coords import apply_move
 
     for m in range(K.N_MOVES):
         for s in (0, 5, 9):
@@ -138,8 +138,8 @@ def test_symmetry_look_ups_equal_cubes_conjugated_directly():
 
 @pytest.mark.parametrize("length", [3, 5, 7])
 def test_coset_look_ups_keep_answers_optimal(coset, length):
-    from puzzlesearch.cube.optimal import SearchTables, search
-    from puzzlesearch.cube.optimal_tables import store_table
+    from puzzlesearch.cube.solvers.optimal import SearchTables, search
+    from puzzlesearch.cube.tables.big import store_table
 
     big = store_table("tiny")
     with_coset = SearchTables(big, coset=coset)
@@ -154,7 +154,7 @@ def test_coset_look_ups_keep_answers_optimal(coset, length):
 
 
 def test_coset_distances_are_lower_bounds_of_known_cubes(coset):
-    from puzzlesearch.cube.optimal_coset_kernels import coset_depth
+    from puzzlesearch.cube._kernels.coset import coset_depth
 
     rng = random.Random(77)
     bundle, moves = coset.bundle(), coset.moves()
@@ -179,7 +179,7 @@ def test_damaged_coset_table_is_one_line_naming_the_file(coset_dir, tmp_path):
 
 
 def test_cli_builds_and_uses_the_coset_table(tmp_path, capsys):
-    from puzzlesearch.cube.optimal_tables import build_table as build_big
+    from puzzlesearch.cube.tables.big import build_table as build_big
 
     folder = tmp_path / "tables"
     build_big("tiny", folder)

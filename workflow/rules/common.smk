@@ -272,13 +272,13 @@ def crossword_targets():
 
 # ---------------------------------------------------------------- Rubik's cube (cube.smk)
 from puzzlesearch.cube.settings import step_settings_json
-from puzzlesearch.cube.tables import PRUNE_SPECS, SUMMARY, move_file, move_table_files
+from puzzlesearch.cube.tables.phases import PRUNE_SPECS, SUMMARY, move_file, move_table_files
 
 CUBE = config["cube"]
 CUBE_TABLES = CUBE["tables"].rstrip("/")
 CUBE_SETS = CUBE["testsets"]
 CUBE_RANDOM_SETS = [n for n, v in CUBE_SETS.items() if isinstance(v, dict)]
-CUBE_TABLE_CODE = ["cube/constants.py", "cube/cubie.py", "cube/coords.py", "cube/symmetry.py", "cube/tables.py"]
+CUBE_TABLE_CODE = ["cube/model/constants.py", "cube/model/cubie.py", "cube/model/coords.py", "cube/model/symmetry.py", "cube/tables/phases.py"]
 CUBE_SOLVERS = ("thistlethwaite", "twophase")
 CUBE_SOLVE_SETTINGS = {solver: step_settings_json(solver, CUBE) for solver in CUBE_SOLVERS}
 
@@ -365,10 +365,10 @@ def crossword_quality_files():
 CUBE_OPT = CUBE["optimal"]
 CUBE_OPT_DIR = "results/cube/optimal"
 CUBE_OPT_SETTINGS = step_settings_json("optimal", CUBE)
-CUBE_OPT_CODE = ["cube/constants.py", "cube/cubie.py", "cube/coords.py", "cube/symmetry.py"]
-CUBE_OPT_CODE += ["cube/optimal_tables.py", "cube/optimal_kernels.py"]
-CUBE_OPT_BOUND_CODE = CUBE_OPT_CODE + ["cube/optimal_bound.py", "cube/optimal_bound_kernels.py"]
-CUBE_OPT_COSET_CODE = CUBE_OPT_CODE + ["cube/optimal_coset.py", "cube/optimal_coset_kernels.py"]
+CUBE_OPT_CODE = ["cube/model/constants.py", "cube/model/cubie.py", "cube/model/coords.py", "cube/model/symmetry.py"]
+CUBE_OPT_CODE += ["cube/tables/big.py", "cube/_kernels/big_table.py"]
+CUBE_OPT_BOUND_CODE = CUBE_OPT_CODE + ["cube/tables/bound.py", "cube/_kernels/bound.py"]
+CUBE_OPT_COSET_CODE = CUBE_OPT_CODE + ["cube/tables/coset.py", "cube/_kernels/coset.py"]
 CUBE_OPT_COSET_MEM_MB = {"full": 9000, "tiny": MEM_MB}  # full: table, BFS bitmaps, near levels, bound copy: ~7.5 GB
 CUBE_OPT_COSET_MINUTES = {"full": 120, "tiny": STARTUP_MINUTES}  # full: ~20 min on 2 cores
 CUBE_OPT_MEM_MB = {"full": 3000, "small": MEM_MB, "tiny": MEM_MB}  # full: ~1.1 GB measured peak

@@ -35,7 +35,7 @@ rule cube_prune_table:
     input:
         moves=[str(p) for p in move_table_files(CUBE_TABLES)],
         flip=str(move_file(Path(CUBE_TABLES), "flip")),  # one of `moves`, named: the shell takes the folder from it
-        code=lib_files(*CUBE_TABLE_CODE, "cube/kernels.py"),
+        code=lib_files(*CUBE_TABLE_CODE, "cube/_kernels/phases.py"),
     output:
         npy=f"{CUBE_TABLES}/prune_{{table}}.npy",
         meta=f"{CUBE_TABLES}/prune_{{table}}.json",
@@ -59,7 +59,7 @@ rule cube_manifest:
     input:
         moves=list(cube_move_outputs().values()),
         prune=expand(f"{CUBE_TABLES}/prune_{{table}}.{{ext}}", table=list(PRUNE_SPECS), ext=["npy", "json"]),
-        code=lib_files("cube/tables.py"),
+        code=lib_files("cube/tables/phases.py"),
     output:
         f"{CUBE_TABLES}/{SUMMARY}",
     log:

@@ -200,10 +200,10 @@ def _read_input(args) -> list:
 def _open_tables(args, settings=None):
     """--tables (verified, never built), else the artifact store's tables (optimal: its own table)."""
     if args.solver == "optimal":
-        from puzzlesearch.cube.optimal import search_tables
+        from puzzlesearch.cube.solvers.optimal import search_tables
 
         return search_tables(args.tables, settings.options("optimal").table)
-    from puzzlesearch.cube.tables import Tables, store_tables
+    from puzzlesearch.cube.tables.phases import Tables, store_tables
 
     return Tables(args.tables) if args.tables else store_tables()
 
@@ -279,7 +279,7 @@ def cmd_solve(args) -> int:
 
 def cmd_random(args) -> int:
     """Write `count` random cubes (20-token lines) drawn with random.Random(seed)."""
-    from puzzlesearch.cube.cubie import random_cube
+    from puzzlesearch.cube.model.cubie import random_cube
     from puzzlesearch.io import write_text
 
     if args.count < 1:
@@ -291,7 +291,7 @@ def cmd_random(args) -> int:
 
 def cmd_build_tables(args) -> int:
     """Build every table into --dir, or into the artifact store; print the folder."""
-    from puzzlesearch.cube.tables import build_all, store_tables
+    from puzzlesearch.cube.tables.phases import build_all, store_tables
 
     if args.dir:
         build_all(args.dir)
@@ -302,14 +302,14 @@ def cmd_build_tables(args) -> int:
 
 
 def cmd_build_move_tables(args) -> int:
-    from puzzlesearch.cube.tables import build_move_tables
+    from puzzlesearch.cube.tables.phases import build_move_tables
 
     build_move_tables(args.out_dir)
     return 0
 
 
 def cmd_build_prune_table(args) -> int:
-    from puzzlesearch.cube.tables import PRUNE_SPECS, build_prune_table, table_dir_of
+    from puzzlesearch.cube.tables.phases import PRUNE_SPECS, build_prune_table, table_dir_of
 
     if args.name not in PRUNE_SPECS:
         raise PuzzleError(f"unknown pruning table {args.name!r}: one of {', '.join(PRUNE_SPECS)}")
@@ -319,7 +319,7 @@ def cmd_build_prune_table(args) -> int:
 
 def cmd_build_optimal_table(args) -> int:
     """Build one optimal table variant (and its manifest) into --out-dir."""
-    from puzzlesearch.cube.optimal_tables import build_table
+    from puzzlesearch.cube.tables.big import build_table
 
     build_table(args.variant, args.out_dir)
     return 0
@@ -327,8 +327,8 @@ def cmd_build_optimal_table(args) -> int:
 
 def cmd_build_optimal_bound(args) -> int:
     """Derive a big table's bound table into the big table's folder."""
-    from puzzlesearch.cube.optimal_bound import build_bound
-    from puzzlesearch.cube.optimal_tables import load_table, table_dir_of
+    from puzzlesearch.cube.tables.bound import build_bound
+    from puzzlesearch.cube.tables.big import load_table, table_dir_of
 
     build_bound(load_table(args.tables, args.variant), table_dir_of(args.tables))
     return 0
@@ -336,14 +336,14 @@ def cmd_build_optimal_bound(args) -> int:
 
 def cmd_build_optimal_coset(args) -> int:
     """Build one coset table variant (and its manifest) into --out-dir."""
-    from puzzlesearch.cube.optimal_coset import build_table
+    from puzzlesearch.cube.tables.coset import build_table
 
     build_table(args.variant, args.out_dir)
     return 0
 
 
 def cmd_manifest(args) -> int:
-    from puzzlesearch.cube.tables import table_dir_of, write_manifest
+    from puzzlesearch.cube.tables.phases import table_dir_of, write_manifest
 
     write_manifest(table_dir_of(args.tables), args.out)
     return 0

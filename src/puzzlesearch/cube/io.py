@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from puzzlesearch.cube.constants import FACES, MOVE_NAMES
-from puzzlesearch.cube.cubie import CubieCube, parse_cube
+from puzzlesearch.cube.model.constants import FACES, MOVE_NAMES
+from puzzlesearch.cube.model.cubie import CubieCube, parse_cube
 from puzzlesearch.errors import PuzzleError
 
 FORMATS = ("standard", "contest")

@@ -11,11 +11,11 @@ from dataclasses import dataclass, field
 
 import polars as pl
 
-from puzzlesearch.cube import thistlethwaite, twophase
-from puzzlesearch.cube.cubie import CubieCube
+from puzzlesearch.cube.solvers import thistlethwaite, twophase
+from puzzlesearch.cube.model.cubie import CubieCube
 from puzzlesearch.cube.io import format_moves
 from puzzlesearch.cube.settings import SOLVERS, OptimalOptions, ThistlethwaiteOptions, TwoPhaseOptions
-from puzzlesearch.cube.tables import Tables
+from puzzlesearch.cube.tables.phases import Tables
 from puzzlesearch.errors import PuzzleError
 from puzzlesearch.progress import log
 
@@ -86,7 +86,7 @@ def solve_cube(cube: CubieCube, tables: Tables, solver: str = "thistlethwaite", 
 
 def _optimal(cube: CubieCube, table, options) -> tuple[tuple[int, ...], int, str]:
     """(moves, nodes, stop) of an optimal search (`table`: an OptimalTable); a spent budget is an error."""
-    from puzzlesearch.cube import optimal
+    from puzzlesearch.cube.solvers import optimal
 
     result = optimal.search(cube, table, options)
     if result.stop != "complete":
@@ -101,7 +101,7 @@ def warm_up(tables: Tables, solver: str, options=None) -> None:
     """Compile the numba kernels and load the tables (so timings measure search only)."""
     from dataclasses import replace
 
-    from puzzlesearch.cube.cubie import MOVE_CUBES, SOLVED
+    from puzzlesearch.cube.model.cubie import MOVE_CUBES, SOLVED
 
     options = replace(options or default_options(solver), time_limit=WARM_UP_SECONDS)
     solve_cube(SOLVED * MOVE_CUBES[7] * MOVE_CUBES[1] * MOVE_CUBES[5], tables, solver, options)

@@ -19,8 +19,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from puzzlesearch.cube.constants import N_TWIST
-from puzzlesearch.cube.optimal_kernels import EMPTY, N_MOVES, get_entry, set_entry
+from puzzlesearch.cube.model.constants import N_TWIST
+from puzzlesearch.cube._kernels.big_table import EMPTY, N_MOVES, get_entry, set_entry
 
 
 @njit(cache=True, inline="always")

@@ -14,8 +14,8 @@ from math import factorial
 
 import numpy as np
 
-from puzzlesearch.cube import constants as K
-from puzzlesearch.cube.cubie import MOVE_CO, MOVE_CP, MOVE_EO, MOVE_EP
+from puzzlesearch.cube.model import constants as K
+from puzzlesearch.cube.model.cubie import MOVE_CO, MOVE_CP, MOVE_EO, MOVE_EP
 
 Arrays = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]  # cp, co, ep, eo; (n, k) int64
 

@@ -13,8 +13,8 @@ import time
 import numpy as np
 from numba import njit, objmode
 
-from puzzlesearch.cube.constants import N_SLICE, N_SLICE_PERM
-from puzzlesearch.cube.symmetry import SYM_MASK, SYM_SHIFT
+from puzzlesearch.cube.model.constants import N_SLICE, N_SLICE_PERM
+from puzzlesearch.cube.model.symmetry import SYM_MASK, SYM_SHIFT
 
 CLOCK_EVERY = 1 << 16  # nodes between looks at the clock (well under 10 ms)
 

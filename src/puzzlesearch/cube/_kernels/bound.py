@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from puzzlesearch.cube.optimal_kernels import N_MOVES, get_entry
+from puzzlesearch.cube._kernels.big_table import N_MOVES, get_entry
 
 NEAR = 3  # a bound-table entry near solved (lower bound 0)
 

@@ -30,8 +30,8 @@ from pathlib import Path
 import numpy as np
 
 from puzzlesearch import manifest
-from puzzlesearch.cube import constants as K
-from puzzlesearch.cube.coords import CPERM, ESLICE, FLIP, TWIST, Arrays, Coord, all_perms, perm_rank
+from puzzlesearch.cube.model import constants as K
+from puzzlesearch.cube.model.coords import CPERM, ESLICE, FLIP, TWIST, Arrays, Coord, all_perms, perm_rank
 from puzzlesearch.errors import PuzzleError
 from puzzlesearch.io import write_npy, write_npz
 from puzzlesearch.progress import log
@@ -88,8 +88,8 @@ class CoordTables:
 @cache
 def coord_tables() -> CoordTables:
     """The move and conjugation tables (a second or two of numpy; cached per process)."""
-    from puzzlesearch.cube.symmetry import coord_conjugation
-    from puzzlesearch.cube.tables import coord_move_table
+    from puzzlesearch.cube.model.symmetry import coord_conjugation
+    from puzzlesearch.cube.tables.phases import coord_move_table
 
     return CoordTables(
         coord_move_table(FLIP),
@@ -140,8 +140,8 @@ class FlipSliceClasses:
 
 def build_classes(variant: str) -> FlipSliceClasses:
     """The flip x slice classes under the 16 U-D symmetries (numba)."""
-    from puzzlesearch.cube.optimal_kernels import sym_classes
-    from puzzlesearch.cube.symmetry import SYM_INV, coord_conjugation, flipslice_conjugation
+    from puzzlesearch.cube._kernels.big_table import sym_classes
+    from puzzlesearch.cube.model.symmetry import SYM_INV, coord_conjugation, flipslice_conjugation
 
     n_flip = flip_mod(variant)
     if n_flip > 1:
@@ -167,7 +167,7 @@ def n_entries(variant: str) -> int:
 
 def build_packed(variant: str, classes: FlipSliceClasses | None = None) -> tuple[np.ndarray, dict[int, int], float]:
     """(packed table, depth -> entries, seconds) by BFS, forward then backward."""
-    from puzzlesearch.cube.optimal_kernels import prune_init, prune_pass
+    from puzzlesearch.cube._kernels.big_table import prune_init, prune_pass
 
     t0 = time.perf_counter()
     classes = classes or build_classes(variant)
@@ -253,7 +253,7 @@ class OptimalTable:
 
     def search_data(self) -> tuple:
         """The kernel bundle (see optimal_kernels)."""
-        from puzzlesearch.cube.symmetry import MOVE_CONJ, SYM_MULT, URF3
+        from puzzlesearch.cube.model.symmetry import MOVE_CONJ, SYM_MULT, URF3
 
         ct = coord_tables()
         axes = (0, URF3, int(SYM_MULT[URF3, URF3]))
@@ -314,8 +314,9 @@ def load_table(table_dir, variant: str) -> OptimalTable:
 def code_sha256() -> str:
     """sha256 of the code that shapes the table (the store key)."""
     from puzzlesearch import store
-    from puzzlesearch.cube import coords, cubie, optimal_kernels, symmetry
-    from puzzlesearch.cube import optimal_tables as this
+    from puzzlesearch.cube._kernels import big_table as optimal_kernels
+    from puzzlesearch.cube.model import coords, cubie, symmetry
+    from puzzlesearch.cube.tables import big as this
 
     return store.code_sha256(K, cubie, coords, symmetry, optimal_kernels, this)
 

@@ -35,9 +35,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from puzzlesearch.cube.constants import N_SLICE_PERM, N_TWIST
-from puzzlesearch.cube.optimal_coset_kernels import coset_index
-from puzzlesearch.cube.optimal_kernels import (
+from puzzlesearch.cube.model.constants import N_SLICE_PERM, N_TWIST
+from puzzlesearch.cube._kernels.coset import coset_index
+from puzzlesearch.cube._kernels.big_table import (
     CLOCK_EVERY,
     MAX_DEPTH,
     N_MOVES,

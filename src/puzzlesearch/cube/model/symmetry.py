@@ -29,9 +29,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from puzzlesearch.cube import constants as K
-from puzzlesearch.cube.coords import Arrays, Coord
-from puzzlesearch.cube.cubie import MOVE_CUBES, CubieCube
+from puzzlesearch.cube.model import constants as K
+from puzzlesearch.cube.model.coords import Arrays, Coord
+from puzzlesearch.cube.model.cubie import MOVE_CUBES, CubieCube
 
 __all__ = [
     "MOVE_CONJ",

@@ -22,8 +22,8 @@ from pathlib import Path
 import numpy as np
 
 from puzzlesearch import manifest
-from puzzlesearch.cube import constants as K
-from puzzlesearch.cube.optimal_tables import OptimalTable, coord_tables, flip_mod, flip_moves, slice_moves
+from puzzlesearch.cube.model import constants as K
+from puzzlesearch.cube.tables.big import OptimalTable, coord_tables, flip_mod, flip_moves, slice_moves
 from puzzlesearch.errors import PuzzleError
 from puzzlesearch.io import write_npy
 from puzzlesearch.progress import log
@@ -64,7 +64,7 @@ def manifest_path(table_dir, variant: str) -> Path:
 
 def build_bound(big: OptimalTable, out_dir) -> dict:
     """Mark the near entries of a copy of the big table; write it and its manifest to out_dir."""
-    from puzzlesearch.cube.optimal_bound_kernels import mark_near
+    from puzzlesearch.cube._kernels.bound import mark_near
 
     t0 = time.perf_counter()
     variant, near = big.variant, near_depth_of(big)
@@ -99,7 +99,7 @@ def build_bound(big: OptimalTable, out_dir) -> dict:
 
 def load_bound(table_dir, big: OptimalTable) -> BoundTable:
     """Verify (sha256, shape, made from this big table) and load; never builds."""
-    from puzzlesearch.cube.optimal_tables import table_dir_of
+    from puzzlesearch.cube.tables.big import table_dir_of
 
     d, variant = table_dir_of(table_dir), big.variant
     mpath, path = manifest_path(d, variant), bound_path(d, variant)
@@ -120,8 +120,8 @@ def load_bound(table_dir, big: OptimalTable) -> BoundTable:
 def store_bound(big: OptimalTable, big_key: str) -> BoundTable:
     """The store's bound table of a big table (built there on first use: about a minute)."""
     from puzzlesearch import store
-    from puzzlesearch.cube import optimal_bound as this
-    from puzzlesearch.cube import optimal_bound_kernels
+    from puzzlesearch.cube.tables import bound as this
+    from puzzlesearch.cube._kernels import bound as optimal_bound_kernels
 
     code = store.code_sha256(K, optimal_bound_kernels, this)
     key = store.content_key(kind=MANIFEST_KIND, big=big_key, code=code)

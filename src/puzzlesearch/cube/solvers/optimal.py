@@ -16,17 +16,17 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from puzzlesearch.cube.constants import N_CORNERS as K_CORNERS
-from puzzlesearch.cube.constants import N_EDGES as K_EDGES
-from puzzlesearch.cube.constants import N_SLICE_PERM as K_SLICE_PERM
-from puzzlesearch.cube.constants import N_TWIST as K_TWIST
-from puzzlesearch.cube.coords import CPERM
-from puzzlesearch.cube.cubie import CubieCube
-from puzzlesearch.cube.optimal_bound import BoundTable
-from puzzlesearch.cube.optimal_corners import CornerTable
-from puzzlesearch.cube.optimal_coset import CosetTable
-from puzzlesearch.cube.optimal_kernels import STOP_NAMES
-from puzzlesearch.cube.optimal_tables import SLICE_SORTED, OptimalTable
+from puzzlesearch.cube.model.constants import N_CORNERS as K_CORNERS
+from puzzlesearch.cube.model.constants import N_EDGES as K_EDGES
+from puzzlesearch.cube.model.constants import N_SLICE_PERM as K_SLICE_PERM
+from puzzlesearch.cube.model.constants import N_TWIST as K_TWIST
+from puzzlesearch.cube.model.coords import CPERM
+from puzzlesearch.cube.model.cubie import CubieCube
+from puzzlesearch.cube.tables.bound import BoundTable
+from puzzlesearch.cube.tables.corners import CornerTable
+from puzzlesearch.cube.tables.coset import CosetTable
+from puzzlesearch.cube._kernels.big_table import STOP_NAMES
+from puzzlesearch.cube.tables.big import SLICE_SORTED, OptimalTable
 from puzzlesearch.cube.settings import OptimalOptions
 from puzzlesearch.errors import PuzzleError
 
@@ -48,8 +48,8 @@ class OptimalResult:
 
 def axis_coords(cube: CubieCube) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(flip, sorted slice, twist) of the cube conjugated to put each of the 3 axes on U-D."""
-    from puzzlesearch.cube.coords import FLIP, TWIST
-    from puzzlesearch.cube.symmetry import SYM_MULT, URF3, conjugate
+    from puzzlesearch.cube.model.coords import FLIP, TWIST
+    from puzzlesearch.cube.model.symmetry import SYM_MULT, URF3, conjugate
 
     axes = (0, URF3, int(SYM_MULT[URF3, URF3]))
     cubes = [conjugate(cube, s) for s in axes]
@@ -92,7 +92,7 @@ def search(cube: CubieCube, tables, options: OptimalOptions) -> OptimalResult:
     use_corners = bool(options.corners and st.corners is not None)
     t0 = time.perf_counter()
     if options.kernel == "moves":
-        from puzzlesearch.cube.optimal_kernels import ida_search
+        from puzzlesearch.cube._kernels.big_table import ida_search
 
         out = ida_search(
             data, fl, ss, tw, CPERM.of(cube), options.node_budget, options.time_limit, MAX_LENGTH, options.axes
@@ -112,7 +112,7 @@ def search(cube: CubieCube, tables, options: OptimalOptions) -> OptimalResult:
 @functools.lru_cache(maxsize=1)
 def _inverse_luts() -> tuple:
     """Look-up tables of optimal_search_kernels.inverse_coords: 3^corner, 2^edge, slice mask rank, 4-perm rank."""
-    from puzzlesearch.cube.coords import _MASK_RANK, all_perms, perm_rank
+    from puzzlesearch.cube.model.coords import _MASK_RANK, all_perms, perm_rank
 
     pow3 = np.array([3**c if c < K_CORNERS - 1 else 0 for c in range(K_CORNERS)], dtype=np.int64)
     pow2 = np.array([1 << e if e < K_EDGES - 1 else 0 for e in range(K_EDGES)], dtype=np.int64)
@@ -124,7 +124,7 @@ def _inverse_luts() -> tuple:
 
 def _views(cube: CubieCube) -> tuple[np.ndarray, ...]:
     """Cubie states (cp, co, ep, eo; (3, 8) / (3, 12)) of the cube seen with each axis on U-D."""
-    from puzzlesearch.cube.symmetry import SYM_MULT, URF3, conjugate
+    from puzzlesearch.cube.model.symmetry import SYM_MULT, URF3, conjugate
 
     cubes = [conjugate(cube, s) for s in (0, URF3, int(SYM_MULT[URF3, URF3]))]
     return tuple(np.array([getattr(c, k) for c in cubes], dtype=np.int64) for k in ("cp", "co", "ep", "eo"))
@@ -132,10 +132,10 @@ def _views(cube: CubieCube) -> tuple[np.ndarray, ...]:
 
 def _batched_search(cube: CubieCube, st: SearchTables, data: tuple, views, options: OptimalOptions, use_corners: bool):
     """Run optimal_search_kernels.ida_search: exact start distances, then IDA*."""
-    from puzzlesearch.cube.coords import TWIST
-    from puzzlesearch.cube.cubie import MOVE_CO, MOVE_CP, MOVE_EO, MOVE_EP
-    from puzzlesearch.cube.optimal_kernels import exact_depth
-    from puzzlesearch.cube.optimal_search_kernels import ida_search
+    from puzzlesearch.cube.model.coords import TWIST
+    from puzzlesearch.cube.model.cubie import MOVE_CO, MOVE_CP, MOVE_EO, MOVE_EP
+    from puzzlesearch.cube._kernels.big_table import exact_depth
+    from puzzlesearch.cube._kernels.optimal_search import ida_search
 
     fl, ss, tw = views
     axis_moves = data[8]
@@ -179,9 +179,9 @@ def _batched_search(cube: CubieCube, st: SearchTables, data: tuple, views, optio
 
 def _coset_start(cube: CubieCube, st: SearchTables, options: OptimalOptions, views):
     """(use it, kernel bundle, U-corner positions and exact coset distance of each axis view)."""
-    from puzzlesearch.cube.optimal_coset import _CMASK_RANK, CTOP, coset_tables
-    from puzzlesearch.cube.optimal_coset_kernels import coset_depth
-    from puzzlesearch.cube.symmetry import SYM_MULT, URF3, conjugate
+    from puzzlesearch.cube.tables.coset import _CMASK_RANK, CTOP, coset_tables
+    from puzzlesearch.cube._kernels.coset import coset_depth
+    from puzzlesearch.cube.model.symmetry import SYM_MULT, URF3, conjugate
 
     ct = coset_tables()
     use = bool(options.coset and st.coset is not None)
@@ -218,9 +218,9 @@ def search_tables(table_dir, variant: str):
     its bound copy, so the big table's bound table is not loaded; without it, the bound
     table when the folder has one, else a logged note and no inverse look-ups.
     """
-    from puzzlesearch.cube import optimal_coset
-    from puzzlesearch.cube.optimal_bound import bound_path, load_bound, manifest_path
-    from puzzlesearch.cube.optimal_tables import load_table, store_table, table_dir_of
+    from puzzlesearch.cube.tables import coset as optimal_coset
+    from puzzlesearch.cube.tables.bound import bound_path, load_bound, manifest_path
+    from puzzlesearch.cube.tables.big import load_table, store_table, table_dir_of
     from puzzlesearch.progress import log
 
     coset_variant = optimal_coset.variant_for(variant)

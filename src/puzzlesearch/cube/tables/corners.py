@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from puzzlesearch import manifest
-from puzzlesearch.cube import constants as K
+from puzzlesearch.cube.model import constants as K
 from puzzlesearch.errors import PuzzleError
 from puzzlesearch.io import write_npy
 from puzzlesearch.progress import log
@@ -52,7 +52,7 @@ def _check_variant(variant: str) -> None:
 
 def corner_moves(variant: str) -> tuple[np.ndarray, np.ndarray]:
     """(cperm, twist) move tables of a variant (tiny: one permutation value)."""
-    from puzzlesearch.cube.optimal_tables import coord_tables
+    from puzzlesearch.cube.tables.big import coord_tables
 
     ct = coord_tables()
     cperm = ct.cperm if variant == "full" else np.zeros((1, K.N_MOVES), dtype=np.int32)
@@ -61,7 +61,7 @@ def corner_moves(variant: str) -> tuple[np.ndarray, np.ndarray]:
 
 def build_corners(variant: str) -> tuple[np.ndarray, dict[int, int], float]:
     """(distances, depth -> entries, seconds) by BFS (numba)."""
-    from puzzlesearch.cube.optimal_corner_kernels import corner_bfs
+    from puzzlesearch.cube._kernels.corners import corner_bfs
 
     _check_variant(variant)
     t0 = time.perf_counter()
@@ -110,7 +110,7 @@ def build_table(variant: str, out_dir) -> dict:
 
 def load_corners(table_dir, variant: str) -> CornerTable:
     """Verify (sha256, shape, range) and load one variant; never builds."""
-    from puzzlesearch.cube.optimal_tables import table_dir_of
+    from puzzlesearch.cube.tables.big import table_dir_of
 
     _check_variant(variant)
     d = table_dir_of(table_dir)
@@ -132,8 +132,9 @@ def load_corners(table_dir, variant: str) -> CornerTable:
 def code_sha256() -> str:
     """sha256 of the code that shapes the table (the store key)."""
     from puzzlesearch import store
-    from puzzlesearch.cube import coords, cubie, optimal_corner_kernels
-    from puzzlesearch.cube import optimal_corners as this
+    from puzzlesearch.cube._kernels import corners as optimal_corner_kernels
+    from puzzlesearch.cube.model import coords, cubie
+    from puzzlesearch.cube.tables import corners as this
 
     return store.code_sha256(K, cubie, coords, optimal_corner_kernels, this)
 

@@ -12,11 +12,11 @@ import time
 
 import numpy as np
 
-from puzzlesearch.cube.cubie import CubieCube
+from puzzlesearch.cube.model.cubie import CubieCube
 from puzzlesearch.cube.io import merge_moves
-from puzzlesearch.cube.kernels import STOP_TIME, ida_phase
+from puzzlesearch.cube._kernels.phases import STOP_TIME, ida_phase
 from puzzlesearch.cube.settings import ThistlethwaiteOptions
-from puzzlesearch.cube.tables import COORD_SIZES, PRUNE_SPECS, Tables
+from puzzlesearch.cube.tables.phases import COORD_SIZES, PRUNE_SPECS, Tables
 from puzzlesearch.errors import PuzzleError
 
 PHASES = ("th1", "th2", "th3", "th4")

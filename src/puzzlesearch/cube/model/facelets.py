@@ -8,8 +8,8 @@ Kociemba's solvers (e.g. the `kociemba` package), used by the benchmark as a ref
 
 from __future__ import annotations
 
-from puzzlesearch.cube.constants import CORNER_NAMES, EDGE_NAMES, FACES
-from puzzlesearch.cube.cubie import CubieCube
+from puzzlesearch.cube.model.constants import CORNER_NAMES, EDGE_NAMES, FACES
+from puzzlesearch.cube.model.cubie import CubieCube
 
 N_FACELETS = 54
 
@@ -68,7 +68,7 @@ def is_facelet_text(text: str) -> bool:
 
 def from_facelets(text: str) -> CubieCube:
     """A cube from its 54-facelet URFDLB string (validated like the 20-token format)."""
-    from puzzlesearch.cube.cubie import parse_cubies
+    from puzzlesearch.cube.model.cubie import parse_cubies
     from puzzlesearch.errors import PuzzleError
 
     word = text.strip()

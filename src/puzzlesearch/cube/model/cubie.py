@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from puzzlesearch.cube.constants import (
+from puzzlesearch.cube.model.constants import (
     CORNER_NAMES,
     EDGE_NAMES,
     FACES,
@@ -236,7 +236,7 @@ def parse_cube(text: str) -> CubieCube:
     Scrambles must use upper-case face letters: in standard notation `r` is a wide turn
     (two layers), which these solvers do not take, so it is refused rather than read as R.
     """
-    from puzzlesearch.cube.facelets import from_facelets, is_facelet_text
+    from puzzlesearch.cube.model.facelets import from_facelets, is_facelet_text
 
     if not text.strip():
         raise PuzzleError("empty cube: give 20 cubie tokens, 54 facelets or a scramble like R U2 F'")

@@ -29,8 +29,8 @@ from pathlib import Path
 import numpy as np
 
 from puzzlesearch import manifest
-from puzzlesearch.cube import constants as K
-from puzzlesearch.cube.coords import ESLICE, FLIP, TWIST, Arrays, Coord, solved_arrays
+from puzzlesearch.cube.model import constants as K
+from puzzlesearch.cube.model.coords import ESLICE, FLIP, TWIST, Arrays, Coord, solved_arrays
 from puzzlesearch.errors import PuzzleError
 from puzzlesearch.io import write_npy, write_npz
 from puzzlesearch.progress import log
@@ -123,8 +123,8 @@ class CosetTables:
 @cache
 def coset_tables() -> CosetTables:
     """The small move and conjugation tables (numpy; cached per process)."""
-    from puzzlesearch.cube.symmetry import conjugate_arrays, coord_conjugation
-    from puzzlesearch.cube.tables import coord_move_table
+    from puzzlesearch.cube.model.symmetry import conjugate_arrays, coord_conjugation
+    from puzzlesearch.cube.tables.phases import coord_move_table
 
     reps = ESLICE.decode()
     offset = np.stack([FLIP.encode(conjugate_arrays(reps, s)) for s in range(N_SYM_UD)], axis=1)
@@ -150,8 +150,8 @@ class CornerClasses:
 
 def build_classes() -> CornerClasses:
     """The corner classes (optimal_kernels.sym_classes with twist in the flip's place)."""
-    from puzzlesearch.cube.optimal_kernels import sym_classes
-    from puzzlesearch.cube.symmetry import SYM_INV
+    from puzzlesearch.cube._kernels.big_table import sym_classes
+    from puzzlesearch.cube.model.symmetry import SYM_INV
 
     ct = coset_tables()
     inverse = SYM_INV[:N_SYM_UD].astype(np.int64)
@@ -179,7 +179,7 @@ def build_packed(variant: str, classes: CornerClasses, keep_near: int = -1) -> t
     """
     import numba
 
-    from puzzlesearch.cube.optimal_coset_kernels import backward_pass, forward_pass, mark_solved
+    from puzzlesearch.cube._kernels.coset import backward_pass, forward_pass, mark_solved
 
     t0 = time.perf_counter()
     corner_moves, cols = bfs_tables(variant)
@@ -343,7 +343,7 @@ def load_table(table_dir, variant: str) -> CosetTable:
     manifest.check_range(cpath, "rep", arrays["rep"], 0, N_CORNER - 1)
     classes = CornerClasses(arrays["rep"], arrays["classidx"], arrays["symidx"], arrays["stab"])
     class_sym = (classes.classidx.astype(np.uint32) << 4) | classes.symidx
-    from puzzlesearch.cube.optimal_bound import lower_bounds
+    from puzzlesearch.cube.tables.bound import lower_bounds
 
     return CosetTable(variant, table, classes, meta, class_sym, bound, lower_bounds(int(meta["near_depth"])))
 
@@ -351,8 +351,10 @@ def load_table(table_dir, variant: str) -> CosetTable:
 def code_sha256() -> str:
     """sha256 of the code that shapes the table (the store key)."""
     from puzzlesearch import store
-    from puzzlesearch.cube import coords, cubie, optimal_coset_kernels, optimal_kernels, symmetry
-    from puzzlesearch.cube import optimal_coset as this
+    from puzzlesearch.cube._kernels import big_table as optimal_kernels
+    from puzzlesearch.cube._kernels import coset as optimal_coset_kernels
+    from puzzlesearch.cube.model import coords, cubie, symmetry
+    from puzzlesearch.cube.tables import coset as this
 
     return store.code_sha256(K, cubie, coords, symmetry, optimal_kernels, optimal_coset_kernels, this)
 

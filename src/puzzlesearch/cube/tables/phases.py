@@ -31,8 +31,8 @@ import numpy as np
 import polars as pl
 
 from puzzlesearch import manifest
-from puzzlesearch.cube import constants as K
-from puzzlesearch.cube.coords import (
+from puzzlesearch.cube.model import constants as K
+from puzzlesearch.cube.model.coords import (
     BASIC_COORDS,
     CPERM,
     DERIVED_COORDS,
@@ -44,8 +44,8 @@ from puzzlesearch.cube.coords import (
     apply_move,
     perm_rank,
 )
-from puzzlesearch.cube.cubie import SOLVED
-from puzzlesearch.cube.symmetry import N_SYM_UD, SYM_SHIFT
+from puzzlesearch.cube.model.cubie import SOLVED
+from puzzlesearch.cube.model.symmetry import N_SYM_UD, SYM_SHIFT
 from puzzlesearch.errors import PuzzleError
 from puzzlesearch.io import write_npy, write_parquet
 from puzzlesearch.progress import log
@@ -249,7 +249,7 @@ def build_move_tables(out_dir) -> dict[str, np.ndarray]:
 
 def sym_lookups() -> dict[str, np.ndarray]:
     """The symmetry lookups (SYM_LOOKUPS) from the 16 U-D symmetries."""
-    from puzzlesearch.cube.symmetry import coord_conjugation, flipslice_conjugation, sym_classes
+    from puzzlesearch.cube.model.symmetry import coord_conjugation, flipslice_conjugation, sym_classes
 
     classes = sym_classes(flipslice_conjugation(FLIP, ESLICE))
     if classes.n_classes != N_FLIPSLICE_CLASS:
@@ -311,7 +311,7 @@ def build_prune_table(name: str, table_dir, out=None) -> np.ndarray:
     `out` defaults to table_dir/prune_<name>.npy and must carry that file name (loaders
     find tables by name); its manifest is written beside it.
     """
-    from puzzlesearch.cube.kernels import bfs_distances
+    from puzzlesearch.cube._kernels.phases import bfs_distances
 
     spec = PRUNE_SPECS[name]
     out = Path(out) if out else prune_file(Path(table_dir), name)
@@ -349,7 +349,7 @@ def build_prune_table(name: str, table_dir, out=None) -> np.ndarray:
 
 def _bfs_sym(tables: Tables, spec: PruneSpec) -> tuple[np.ndarray, float]:
     """(distances, seconds) of a symmetry-reduced table (SYM_TABLES)."""
-    from puzzlesearch.cube.kernels import bfs_sym_distances
+    from puzzlesearch.cube._kernels.phases import bfs_sym_distances
 
     how = SYM_TABLES[spec.name]
     mv = [tables.move(c) for c in how.coords]
@@ -450,8 +450,9 @@ def build_all(table_dir) -> None:
 def code_sha256() -> str:
     """sha256 of the code that shapes the tables (the store key)."""
     from puzzlesearch import store
-    from puzzlesearch.cube import coords, cubie, kernels, symmetry
-    from puzzlesearch.cube import tables as tables_module
+    from puzzlesearch.cube._kernels import phases as kernels
+    from puzzlesearch.cube.model import coords, cubie, symmetry
+    from puzzlesearch.cube.tables import phases as tables_module
 
     return store.code_sha256(K, cubie, coords, kernels, symmetry, tables_module)
 

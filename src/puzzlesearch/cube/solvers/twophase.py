@@ -22,14 +22,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from puzzlesearch.cube import constants as K
-from puzzlesearch.cube.coords import ESLICE, FLIP, TWIST
-from puzzlesearch.cube.cubie import MOVE_CP, MOVE_EP, CubieCube
+from puzzlesearch.cube.model import constants as K
+from puzzlesearch.cube.model.coords import ESLICE, FLIP, TWIST
+from puzzlesearch.cube.model.cubie import MOVE_CP, MOVE_EP, CubieCube
 from puzzlesearch.cube.io import merge_moves
-from puzzlesearch.cube.kernels import STOP_NAMES, STOP_TIME, twophase_sym_search
+from puzzlesearch.cube._kernels.phases import STOP_NAMES, STOP_TIME, twophase_sym_search
 from puzzlesearch.cube.settings import TwoPhaseOptions
-from puzzlesearch.cube.symmetry import MOVE_CONJ, SYM_INV, SYM_MULT, URF3, conjugate, conjugate_arrays
-from puzzlesearch.cube.tables import Tables
+from puzzlesearch.cube.model.symmetry import MOVE_CONJ, SYM_INV, SYM_MULT, URF3, conjugate, conjugate_arrays
+from puzzlesearch.cube.tables.phases import Tables
 from puzzlesearch.errors import PuzzleError
 
 __all__ = ["DIRECTIONS", "TwoPhaseOptions", "search", "solve"]
