@@ -9,7 +9,13 @@ true best board is a bug), the published orderly bound of one ENABLE2K class (1,
 from __future__ import annotations
 
 import itertools
+import json
 import logging
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
 
 import numpy as np
 import polars as pl
@@ -17,22 +23,20 @@ import pytest
 
 from puzzlesearch.boggle.model import LETTERS, Shape, symmetries
 from puzzlesearch.boggle.proof.bounds import OrderlyBounder, boggle_words, py_max_nomark, py_orderly_search
-from puzzlesearch.boggle.proof.classes import (
-    BoardClass,
-    Partition,
-    canonical_board,
-    canonical_classes,
-    class_count,
-    split_order,
-)
-from puzzlesearch.boggle.proof.prove import Prover, gather, load_shards, shard_meta, write_shard
-from puzzlesearch.boggle.proof.settings import ProofSettings
+from puzzlesearch.boggle.proof.classes import BoardClass, canonical_board, split_order
+from puzzlesearch.boggle.proof.partition import BoardPartition, ClassSpace, Partition, cell_kind, shard_range
+from puzzlesearch.boggle.proof.prove import Prover, gather, load_shards, prove_shard
+from puzzlesearch.boggle.proof.settings import ProofSettings, shard_resources
 from puzzlesearch.boggle.score import Scorer
 from puzzlesearch.cli import main
 from puzzlesearch.errors import PuzzleError
 from puzzlesearch.lexicon.dawg import build_dawg
+from puzzlesearch.settings import section_defaults
 
 POINTS = [0, 0, 0, 1, 1, 2, 3, 5, 11]
+COARSE2 = "aeiosuy bcdfghjklmnpqrtvwxz"  # the published prover's corner buckets
+COARSE3 = "aeijou bcdfgmpqvwxz hklnrsty"  # and those of its other cells
+ALL = "abcdefghijklmnopqrstuvwxyz"  # one bucket
 DEAD = "b"  # stands for every letter no word uses (they are interchangeable)
 
 
@@ -55,8 +59,8 @@ def make_scorer(words) -> Scorer:
     return Scorer(dawg, POINTS)
 
 
-def settings(partition: str, min_score: int, shards: int = 1) -> ProofSettings:
-    return ProofSettings.from_dict({"partition": partition, "min_score": min_score, "shards": shards})
+def settings(partition, min_score: int, shards: int = 1, **extra) -> ProofSettings:
+    return ProofSettings.from_dict({"partition": partition, "min_score": min_score, "shards": shards, **extra})
 
 
 def brute_force(scorer: Scorer, shape: Shape, letters: str, min_score: int) -> dict[str, int]:
@@ -76,7 +80,7 @@ def dead_mapped(found: dict[str, int], alive: str, shape: Shape) -> dict[str, in
     return out
 
 
-# ---------------------------------------------------------------- classes
+# ---------------------------------------------------------------- partitions and classes
 
 
 def test_partition_parse_and_errors():
@@ -88,32 +92,141 @@ def test_partition_parse_and_errors():
         Partition.parse("aeiou bdfgjqvwxz lnrsy chkmpta")
     with pytest.raises(PuzzleError, match="not a letter"):
         Partition.parse("aeiou bdfgjqvwxz lnrsy chkmpt 1")
+    board = BoardPartition.parse({"corner": COARSE2, "edge": COARSE3, "centre": COARSE3})
+    assert len(board.corner) == 2 and len(board.edge) == len(board.centre) == 3
+    assert BoardPartition.parse(COARSE2).spec() == COARSE2 and isinstance(board.spec(), dict)
+    with pytest.raises(PuzzleError, match=r"partition.edge .*'x' is in no bucket"):
+        BoardPartition.parse({"corner": COARSE2, "edge": COARSE3.replace("x", ""), "centre": COARSE3})
+    with pytest.raises(PuzzleError, match="keys corner, edge, centre"):
+        BoardPartition.parse({"corner": COARSE2, "edge": COARSE3})
+
+
+def test_cell_kinds_and_symmetries_keep_them():
+    for shape, want in [
+        (Shape(3, 3), (4, 4, 1)),
+        (Shape(3, 4), (4, 6, 2)),
+        (Shape(4, 4), (4, 8, 4)),
+        (Shape(2, 3), (4, 2, 0)),
+    ]:
+        kinds = [cell_kind(shape, i) for i in range(shape.cells)]
+        assert tuple(kinds.count(k) for k in ("corner", "edge", "centre")) == want
+        for p in symmetries(shape):
+            assert [kinds[int(i)] for i in p] == kinds
+
+
+def orbit_codes(shape: Shape, partition: BoardPartition) -> list[int]:
+    """Smallest code of every symmetry orbit of classes, by brute force over all digit tuples."""
+    radices = [len(p) for p in partition.for_cells(shape)]
+    weights = [int(np.prod(radices[i + 1 :])) for i in range(shape.cells)]
+    out = set()
+    for digits in itertools.product(*(range(k) for k in radices)):
+        d = np.array(digits)
+        out.add(min(sum(w * int(x) for w, x in zip(weights, d[p])) for p in symmetries(shape)))
+    return sorted(out)
 
 
 @pytest.mark.parametrize(
-    "shape,buckets",
+    "shape,partition",
     [
         (Shape(2, 2), "abcdefgh ijklmnopq rstuvwxyz"),
-        (Shape(2, 3), "abcdefgh ijklmnopq rstuvwxyz"),
+        (
+            Shape(2, 3),
+            {"corner": "abcdefghijklm nopqrstuvwxyz", "edge": "abcdefgh ijklmnopq rstuvwxyz", "centre": "a-z"},
+        ),
         (Shape(3, 3), "abcdefghijklm nopqrstuvwxyz"),
+        (
+            Shape(3, 3),
+            {"corner": "abcdefghijklm nopqrstuvwxyz", "edge": "abcdefgh ijklmnopq rstuvwxyz", "centre": "a-z"},
+        ),
+        (
+            Shape(3, 4),
+            {"corner": "abcdefghijklm nopqrstuvwxyz", "edge": "abcdefgh ijklmnopq rstuvwxyz", "centre": "a-z"},
+        ),
+        (
+            Shape(4, 3),
+            {"corner": "abcdefghijklm nopqrstuvwxyz", "edge": "abcdefghijklm nopqrstuvwxyz", "centre": "a-z"},
+        ),
     ],
 )
-def test_canonical_classes_are_one_per_symmetry_orbit(shape, buckets):
-    partition = Partition.parse(buckets)
-    kept = canonical_classes(shape, partition)
-    orbits = {
-        min(tuple(np.array(d)[p]) for p in symmetries(shape))
-        for d in itertools.product(range(len(partition)), repeat=shape.cells)
-    }
-    weights = [len(partition) ** (shape.cells - 1 - i) for i in range(shape.cells)]
-    assert sorted(sum(w * x for w, x in zip(weights, o)) for o in orbits) == kept.tolist()
-    assert class_count(shape, partition) == len(partition) ** shape.cells
+def test_canonical_classes_are_one_per_symmetry_orbit(shape, partition):
+    if isinstance(partition, dict):
+        partition = {k: (ALL if v == "a-z" else v) for k, v in partition.items()}
+    space = ClassSpace(shape, BoardPartition.parse(partition))
+    want = orbit_codes(shape, space.partition)
+    assert space.codes().tolist() == want
+    assert space.count() == len(want)  # Burnside's count, no enumeration
+    assert space.total == int(np.prod(space.radices)) > len(want)
+    for shards in (1, 3, 7, len(want) + 2):  # ranges cover every class once, in order
+        parts = [space.codes(*shard_range(len(want), s, shards)) for s in range(shards)]
+        assert np.concatenate(parts).tolist() == want
+        assert max(map(len, parts)) - min(map(len, parts)) <= 1
+    assert [space.position(c) for c in want[::7]] == list(range(0, len(want), 7))
+
+
+def test_class_counts_match_the_published_prover():
+    # danvk/hybrid-boggle's canonical class counts (its own symmetry code): 3x3 with
+    # 'aeiosuy bcdfghjklmnpqrtvwxz' everywhere 102; its 3x4 and 4x4 runs (corners 2 buckets,
+    # other cells 3) 27,135 and 1,068,363; our old 4-bucket partition 34,960 / 4,212,736
+    coarse = {"corner": COARSE2, "edge": COARSE3, "centre": COARSE3}
+    old = "aeiou bdfgjqvwxz lnrsy chkmpt"
+    for shape, partition, want in [
+        (Shape(3, 3), COARSE2, 102),
+        (Shape(3, 4), coarse, 27_135),
+        (Shape(4, 3), coarse, 27_135),
+        (Shape(4, 4), coarse, 1_068_363),
+        (Shape(3, 3), old, 34_960),
+        (Shape(3, 4), old, 4_212_736),
+    ]:
+        space = ClassSpace(shape, BoardPartition.parse(partition))
+        assert space.count() == want, (shape, partition)
+    assert len(ClassSpace(Shape(4, 4), BoardPartition.parse(coarse)).codes()) == 1_068_363
+
+
+def test_the_schema_defaults_are_the_coarse_partitions():
+    defaults = {s: ProofSettings.for_job({"proof": section_defaults("boggle")["proof"]}, s) for s in ("3x4", "4x4")}
+    for settings in defaults.values():
+        assert settings.partition == {"corner": COARSE2, "edge": COARSE3, "centre": COARSE3}
+
+
+@pytest.mark.parametrize("shape,letters", [(Shape(2, 3), "aeqsz"), (Shape(3, 3), "azs"), (Shape(3, 4), "azt")])
+def test_every_board_is_in_exactly_one_canonical_class(shape, letters):
+    partition = BoardPartition.parse({"corner": COARSE2, "edge": COARSE3, "centre": COARSE3})
+    space = ClassSpace(shape, partition)
+    canonical = space.codes()
+    # the class of every symmetric image of every board: each cell's bucket holding its letter
+    idx = np.array([LETTERS.index(c) for c in letters])
+    boards = idx[np.array(list(itertools.product(range(len(idx)), repeat=shape.cells)))]
+    images = boards[:, symmetries(shape)]  # (boards, symmetries, cells)
+    radices = [len(p) for p in partition.for_cells(shape)]
+    digits = np.zeros(images.shape, dtype=np.int64)
+    for cell, part in enumerate(partition.for_cells(shape)):
+        for bucket, letters_in in enumerate(part.buckets):
+            digits[..., cell][np.isin(images[..., cell], [LETTERS.index(ch) for ch in letters_in])] = bucket
+    weights = np.array([int(np.prod(radices[i + 1 :])) for i in range(shape.cells)])
+    codes = digits @ weights
+    held = np.where(np.isin(codes, canonical), codes, -1)
+    held.sort(axis=1)
+    distinct = (held[:, 1:] != held[:, :-1]).sum(axis=1) + 1 - (held[:, 0] == -1)
+    assert (distinct == 1).all()  # exactly one canonical class holds an image of each board
+    for board, row in zip(boards[:: max(1, len(boards) // 50)], held[:: max(1, len(boards) // 50)]):
+        assert space.class_of_board(board) == row[-1]
 
 
 def test_split_order_is_centre_first():
     assert split_order(Shape(3, 3)).tolist() == [4, 5, 3, 1, 7, 0, 2, 6, 8]
     order = split_order(Shape(3, 4))
     assert sorted(order.tolist()) == list(range(12)) and set(order[:2].tolist()) == {5, 6}
+
+
+def test_shard_resources_come_from_the_cost_table():
+    proof = section_defaults("boggle")["proof"]
+    res = shard_resources(proof, "4x4")
+    assert res["classes"] == -(-1_068_363 // proof["shards"]["4x4"])
+    cost = proof["cost"]["4x4"]
+    assert res["runtime"] * 60 >= 2 * (res["classes"] * cost["seconds_p99"] + cost["seconds_max"])
+    assert res["mem_mb"] >= cost["peak_mb"]
+    again = shard_resources(proof, "4x4", attempt=2)
+    assert again["runtime"] >= 2 * res["runtime"] - 1 and again["mem_mb"] == 2 * res["mem_mb"]
 
 
 # ---------------------------------------------------------------- bounds
@@ -172,12 +285,21 @@ def test_a_word_is_counted_once_per_set_of_cells():
 # ---------------------------------------------------------------- the prover
 
 
+PER_KIND = {
+    "corner": "ae sq bcdfghijklmnoprtuvwxyz",
+    "edge": "aes q bcdfghijklmnoprtuvwxyz",
+    "centre": "aesq " + "bcdfghijklmnoprtuvwxyz",
+}
+
+
 @pytest.mark.parametrize(
     "shape,alive,partition,min_score",
     [
         (Shape(2, 2), "aesq", "ae sq bcdfghijklmnoprtuvwxyz", 3),
         (Shape(2, 3), "aesq", "ae sq bcdfghijklmnoprtuvwxyz", 20),
+        (Shape(2, 3), "aesq", PER_KIND, 20),
         (Shape(3, 3), "aes", "ae s bcdfghijklmnopqrtuvwxyz", 55),
+        (Shape(3, 3), "aes", PER_KIND, 55),
     ],
 )
 def test_prover_lists_exactly_the_boards_brute_force_finds(shape, alive, partition, min_score):
@@ -186,47 +308,156 @@ def test_prover_lists_exactly_the_boards_brute_force_finds(shape, alive, partiti
     want = brute_force(scorer, shape, alive + DEAD, min_score)
     assert want, "the test needs some boards >= min_score"
     prover = Prover(scorer, shape, settings(partition, min_score))
-    table = prover.run_shard(0, 1).table
+    table = prover.run(prover.classes(), "test").table
     boards, classes, cert = gather(table, settings(partition, min_score), shape, {"name": "test"})
     got = dict(zip(boards["board"], boards["score"]))
     assert dead_mapped(got, alive, shape) == want
     assert all(
         scorer.scores(np.array([[LETTERS.index(c) for c in b]], np.uint8), shape)[0] == s for b, s in got.items()
     )
-    assert cert["complete"] and cert["classes_done"] == classes.height == len(prover.classes())
-    assert cert["best"]["score"] == max(want.values())
-    assert cert["classes_skipped_by_symmetry"] == class_count(shape, prover.partition) - classes.height > 0
+    assert cert["complete"] and cert["classes_done"] == classes.height == cert["classes_total"] == prover.space.count()
+    assert cert["best"]["score"] == max(want.values()) and cert["max_bound_remaining"] is None
+    assert cert["classes_before_symmetry"] > cert["classes_total"]
 
 
-def test_sharded_run_equals_unsharded(tmp_path):
-    shape, partition, min_score = Shape(2, 3), "ae sq bcdfghijklmnoprtuvwxyz", 6
-    scorer = make_scorer(random_words("aesq", 40, seed=5))
-    one = Prover(scorer, shape, settings(partition, min_score)).run_shard(0, 1).table
-    three = settings(partition, min_score, shards=3)
+def small_proof(shards: int = 3, **extra):
+    """(shape, settings, scorer) of a small 2x3 proof."""
+    shape = Shape(2, 3)
+    return (
+        shape,
+        settings("ae sq bcdfghijklmnoprtuvwxyz", 6, shards, **extra),
+        make_scorer(random_words("aesq", 40, seed=5)),
+    )
+
+
+COMPARED = ["code", "class", "bound", "tree_nodes", "visits", "leaves", "outcome", "boards", "scores"]
+
+
+def test_sharded_run_equals_unsharded_and_the_gather_checks_the_shards(tmp_path):
+    shape, three, scorer = small_proof()
     prover = Prover(scorer, shape, three)
-    paths = []
+    one = prover.run(prover.classes(), "all").table
+    paths = [tmp_path / f"shard{shard}.parquet" for shard in range(3)]
     for shard in (2, 0, 1):
-        path = tmp_path / f"shard{shard}.parquet"
-        write_shard(prover.run_shard(shard, 3), path, shard_meta(three, shape, shard, 3, "sha"))
-        paths.append(path)
+        assert prove_shard(prover, shard, 3, paths[shard], "sha").complete
+    assert not list(tmp_path.glob("*progress*")) and not list(tmp_path.glob(".*lock"))
     merged = load_shards(paths, three, shape, "sha")
-    cols = ["code", "bound", "tree_nodes", "visits", "outcome", "boards", "scores"]
-    assert merged.select(cols).equals(one.sort("code").select(cols))
-    assert merged.height == len(prover.classes())
-    with pytest.raises(PuzzleError, match="shard 0 of 3 is missing"):
-        load_shards(paths[:1] + paths[2:], three, shape, "sha")
-    with pytest.raises(PuzzleError, match="another proof"):
+    assert merged.select(COMPARED).equals(one.select(COMPARED))
+    for bad, needle in [
+        (paths[:1] + paths[2:], "holds shard 2, expected shard 1"),
+        (paths[:2], "shard 2 of 3 is missing"),
+        ([paths[0], paths[0], paths[2]], "shard 0 given twice"),
+        ([paths[1], paths[0], paths[2]], "holds shard 1, expected shard 0"),
+    ]:
+        with pytest.raises(PuzzleError, match=needle) as err:
+            load_shards(bad, three, shape, "sha")
+        assert "\n" not in str(err.value)
+    with pytest.raises(PuzzleError, match="another proof \\(lexicon_sha256 differs"):
         load_shards(paths, three, shape, "other-lexicon")
+    four = settings("ae sq bcdfghijklmnoprtuvwxyz", 6, 4)
+    with pytest.raises(PuzzleError, match="another proof \\((range|shards) differs"):
+        load_shards(paths + paths[:1], four, shape, "sha")
+    paths[1].write_bytes(paths[1].read_bytes()[:-8])
+    with pytest.raises(PuzzleError, match="size .* bytes"):
+        load_shards(paths, three, shape, "sha")
+
+
+def test_certificate_fields(tmp_path):
+    shape, three, scorer = small_proof()
+    prover = Prover(scorer, shape, three)
+    table = prover.run(prover.classes(), "all").table
+    lexicon = {"name": "tiny", "words_sha256": "abc"}
+    boards, _classes, cert = gather(table, three, shape, lexicon)
+    assert cert["lexicon"] == lexicon and cert["partition"] == "ae sq bcdfghijklmnoprtuvwxyz"
+    assert cert["min_score"] == 6 and cert["shards"] == 3 and cert["complete"]
+    assert cert["classes_total"] == cert["classes_done"] == prover.space.count()
+    assert cert["max_bound_remaining"] is None and cert["engine"]["name"]
+    assert cert["boards_at_least_min_score"] == boards.height
+    # half the classes stopped: incomplete, and the largest bound left is unknown
+    half = pl.concat(
+        [
+            table.head(table.height // 2),
+            table.tail(table.height - table.height // 2).with_columns(
+                pl.lit("stopped").alias("outcome"), pl.lit(-1).cast(pl.Int64).alias("bound")
+            ),
+        ]
+    )
+    _, _, part = gather(half, three, shape, lexicon)
+    assert (
+        not part["complete"] and part["classes_done"] == table.height // 2 and part["max_bound_remaining"] == "unknown"
+    )
 
 
 def test_caps_leave_classes_undone_and_say_so():
     shape, partition = Shape(2, 3), "ae sq bcdfghijklmnoprtuvwxyz"
     scorer = make_scorer(random_words("aesq", 40, seed=5))
     capped = ProofSettings.from_dict({"partition": partition, "min_score": 2, "max_visits": 2})
-    table = Prover(scorer, shape, capped).run_shard(0, 1).table
+    prover = Prover(scorer, shape, capped)
+    table = prover.run(prover.classes(), "capped").table
     _, _, cert = gather(table, capped, shape, {"name": "test"})
     assert cert["classes_capped"] > 0 and not cert["complete"]
     assert cert["max_bound_remaining"] == int(table.filter(pl.col("outcome") == "capped")["bound"].max())
+
+
+class CountingEngine:
+    """An engine that counts its searches and may pause before each (so a test can kill it mid-run)."""
+
+    def __init__(self, inner, pause: float = 0.0):
+        self.inner, self.pause, self.calls = inner, pause, 0
+
+    def search(self, cls, min_score):
+        self.calls += 1
+        time.sleep(self.pause)
+        return self.inner.search(cls, min_score)
+
+
+KILLED_SHARD = """
+import sys
+sys.path.insert(0, {tests!r})
+from test_proof import CountingEngine, Prover, prove_shard, small_proof
+from puzzlesearch.boggle.proof.prove import OrderlyEngine
+shape, three, scorer = small_proof(shards=1, checkpoint_seconds=0)
+prover = Prover(scorer, shape, three)
+prover.engine = CountingEngine(OrderlyEngine(scorer.dawg, shape, three), pause=0.05)
+prove_shard(prover, 0, 1, {out!r}, "sha")
+"""
+
+
+def test_a_shard_killed_mid_run_continues_from_its_progress(tmp_path):
+    out = tmp_path / "shard0.parquet"
+    progress = tmp_path / "shard0.progress.json"
+    script = KILLED_SHARD.format(tests=str(Path(__file__).parent), out=str(out))
+    proc = subprocess.Popen([sys.executable, "-c", script], stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 120
+    saved = 0
+    while saved < 20 and time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.05)
+        if progress.exists():
+            saved = len(json.loads(progress.read_text())["rows"])
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    assert not out.exists() and progress.exists(), "the run must be killed before it ends"
+    saved = len(json.loads(progress.read_text())["rows"])
+    shape, one, scorer = small_proof(shards=1, checkpoint_seconds=0)
+    prover = Prover(scorer, shape, one)
+    total = prover.space.count()
+    assert 20 <= saved < total
+    prover.engine = CountingEngine(prover.engine)
+    assert prove_shard(prover, 0, 1, out, "sha").complete
+    assert prover.engine.calls == total - saved  # the classes done before are not run again
+    assert not progress.exists()
+    whole = Prover(scorer, shape, one).run(prover.classes(), "whole").table
+    assert load_shards([out], one, shape, "sha").select(COMPARED).equals(whole.select(COMPARED))
+
+
+def test_a_progress_file_of_other_settings_is_not_used(tmp_path):
+    shape, one, scorer = small_proof(shards=1)
+    prover = Prover(scorer, shape, one)
+    progress = tmp_path / "shard0.progress.json"
+    progress.write_text(json.dumps({"kind": "boggle-proof-progress", "meta": {"shape": "2x3"}, "rows": []}))
+    prover.engine = CountingEngine(prover.engine)
+    assert prove_shard(prover, 0, 1, tmp_path / "shard0.parquet", "sha").complete
+    assert prover.engine.calls == prover.space.count()
 
 
 # ---------------------------------------------------------------- published figures (ENABLE2K)
@@ -286,7 +517,7 @@ def test_cli_prove_writes_and_resumes(tmp_path, capsys, caplog):
         (["--shape", "3x3", "--min-score", "0"], "--min-score"),
         (["--shape", "3x3", "--partition", "aeiou bdfgjqvwxz lnrsy hkmpt"], "'c' is in no bucket"),
         (["--shape", "3x3", "--partition", "aeiou bdfgjqvwxz lnrsy chkmpta"], "'a' is in two buckets"),
-        (["--shape", "4x4"], "boggle.proof.min_score.4x4"),
+        (["--shape", "5x5"], "boggle.proof.min_score.5x5"),
     ],
 )
 def test_cli_bad_input_is_one_line_exit_2(tmp_path, capsys, extra, needle):

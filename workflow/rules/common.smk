@@ -420,17 +420,39 @@ def cube_optimal_targets(wildcards=None):
 
 # ---- Boggle proofs (boggle_proof.smk): not in default_targets(); `snakemake boggle_proofs`
 # builds boggle.lexicons x boggle.proof.shapes, or ask for one certificate.json.
-from puzzlesearch.boggle.proof.settings import ProofSettings
-
-PROOF_MEM_MB = 4000  # 3x3 peak 300 MB; a tree row with its slots is ~150 bytes (3x4 classes: up to 1.4M rows seen)
+# A proof's shards are ranges of its canonical class list (boggle.proof.shards per shape);
+# their resources come from boggle.proof.cost (measured per class, see shard_resources):
+# runtime = 2 x (3 min + classes x p99 + max CPU s per class), mem_mb = 1.5 x peak, both
+# times the attempt; a shard stops itself before its runtime ends and keeps its progress,
+# so a retry (--retries) or a rerun continues. The class count is Burnside's (no listing
+# of classes at DAG time).
+from puzzlesearch.boggle.proof.settings import ProofSettings, for_shape, sample_settings, shard_resources
 
 
 def boggle_proof_settings(shape):
-    """The settings JSON of a proof's jobs (one shape's min_score); a config mistake is one line."""
+    """The settings JSON of a proof's jobs (one shape's values); a config mistake is one line."""
     try:
         return ProofSettings.for_job(BOGGLE, shape).to_json()
     except PuzzleError as error:
         fail(error)
+
+
+def boggle_proof_shard_count(shape):
+    """boggle.proof.shards of a shape."""
+    try:
+        return for_shape(BOGGLE["proof"]["shards"], shape, "shards")
+    except PuzzleError as error:
+        fail(error)
+
+
+def boggle_proof_runtime(wildcards, attempt):
+    """Minutes of one shard job (from the cost table; more on a retry)."""
+    return shard_resources(BOGGLE["proof"], wildcards.shape, attempt)["runtime"]
+
+
+def boggle_proof_mem_mb(wildcards, attempt):
+    """MB of one shard job (from the cost table; more on a retry)."""
+    return shard_resources(BOGGLE["proof"], wildcards.shape, attempt)["mem_mb"]
 
 
 def boggle_proof_shards(wildcards):
@@ -439,7 +461,7 @@ def boggle_proof_shards(wildcards):
         "results/boggle/{lexicon}/proof/{shape}/shards/shard{shard}.{ext}",
         lexicon=wildcards.lexicon,
         shape=wildcards.shape,
-        shard=range(BOGGLE["proof"]["shards"]),
+        shard=range(boggle_proof_shard_count(wildcards.shape)),
         ext=["parquet", "json"],
     )
 
@@ -447,6 +469,23 @@ def boggle_proof_shards(wildcards):
 def boggle_proof_tables(wildcards):
     """The shard tables (Parquet) a gather merges, in shard order."""
     return [path for path in boggle_proof_shards(wildcards) if path.endswith(".parquet")]
+
+
+def boggle_proof_sample_args(wildcards):
+    """--classes, --seed and --board flags of a shape's sample (boggle.proof.sample)."""
+    sample = sample_settings(BOGGLE)
+    boards = sample["boards"].get(wildcards.shape, [])
+    flags = ["--classes", sample["classes"], "--seed", sample["seed"]]
+    return [str(x) for x in flags + [x for b in boards for x in ("--board", b)]]
+
+
+def boggle_proof_sample_runtime(wildcards, attempt):
+    """Minutes of a sample job: its classes at the p99 cost, plus the boards' classes at the max."""
+    sample = sample_settings(BOGGLE)
+    cost = for_shape(BOGGLE["proof"]["cost"], wildcards.shape, "cost")
+    boards = len(sample["boards"].get(wildcards.shape, []))
+    seconds = sample["classes"] * cost["seconds_p99"] + (boards + 1) * cost["seconds_max"]
+    return attempt * 2 * cap_minutes(seconds)
 
 
 def boggle_proof_targets():

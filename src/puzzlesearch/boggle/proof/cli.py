@@ -1,8 +1,9 @@
 """`puzzlesearch boggle prove|prove-shard|prove-gather|bound`: proofs of the best board by branch and bound.
 
 `prove` runs a whole proof interactively (resuming in --out); `prove-shard` and `prove-gather`
-are the pipeline's steps (settings as JSON, explicit inputs and outputs); `bound` prints the
-upper bounds of one board class.
+are the pipeline's steps (settings as JSON, explicit inputs and outputs); `prove-sample`
+proves a seeded random sample of the class list and projects the whole proof's CPU-hours;
+`bound` prints the upper bounds of one board class.
 """
 
 from __future__ import annotations
@@ -13,22 +14,16 @@ from pathlib import Path
 import polars as pl
 
 from puzzlesearch import store
-from puzzlesearch.boggle.cli_args import (
-    EXIT_INTERRUPTED,
-    TOP_PRINTED,
-    interactive_settings,
-    lexicon_flags,
-    parse_points,
-    scorer_for,
-    with_flags,
-)
+from puzzlesearch.boggle.cli_args import TOP_PRINTED, interactive_settings, lexicon_flags, parse_points, scorer_for
 from puzzlesearch.boggle.model import Shape, format_cells
 from puzzlesearch.boggle.proof import prove
 from puzzlesearch.boggle.proof.bounds import OrderlyBounder
-from puzzlesearch.boggle.proof.classes import BoardClass, Partition
-from puzzlesearch.boggle.proof.settings import ProofSettings
+from puzzlesearch.boggle.proof.classes import BoardClass
+from puzzlesearch.boggle.proof.partition import BoardPartition
+from puzzlesearch.boggle.proof.settings import STOP_MARGIN_SECONDS, ProofSettings, sample_settings
 from puzzlesearch.boggle.score import Scorer
 from puzzlesearch.boggle.settings import RankSettings
+from puzzlesearch.cli_common import EXIT_INTERRUPTED, with_flags
 from puzzlesearch.config import load_config
 from puzzlesearch.errors import PuzzleError
 from puzzlesearch.lexicon import open_lexicon
@@ -41,38 +36,49 @@ PROOF_OUT = ("boggle", "proof")  # under store.cli_output_root(), then {lexicon}
 
 
 def register(cmds) -> None:
-    """`prove` (interactive), `prove-shard` and `prove-gather` (pipeline), `bound` (one class)."""
+    """`prove` (interactive), `prove-shard` and `prove-gather` (pipeline), `prove-sample`, `bound` (one class)."""
     p = cmds.add_parser("prove", help="prove which boards of a shape score >= --min-score (branch and bound)")
     p.add_argument("--shape", required=True, help="ROWSxCOLS, e.g. 3x3")
-    lexicon_flags(p)
-    p.add_argument("--min-score", type=int, help="score to prove (default: boggle.proof.min_score of the shape)")
-    p.add_argument("--partition", help="letter buckets, e.g. 'aeiou bdfgjqvwxz lnrsy chkmpt' (boggle.proof.partition)")
-    p.add_argument("--shards", type=int, help="shards of the class list (default: boggle.proof.shards)")
-    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override a boggle.proof key")
+    _proof_flags(p)
+    p.add_argument("--shards", type=int, help="shards of the class list (default: boggle.proof.shards of the shape)")
     p.add_argument("--out", help="output folder (default: results/cli/boggle/proof/LEXICON/SHAPE/minS); resumes there")
     p.set_defaults(func=cmd_prove)
 
-    p = cmds.add_parser("prove-shard", help="(pipeline) prove the classes of one shard")
-    p.add_argument("--settings", required=True, help="the proof settings as JSON (ProofSettings)")
-    p.add_argument("--words", dest="words_path", required=True, help="the lexicon's words.parquet")
-    p.add_argument("--dawg", required=True, help="the lexicon's boggle_dawg.npz")
-    p.add_argument("--shape", required=True)
+    p = cmds.add_parser("prove-shard", help="(pipeline) prove the classes of one shard (a range of the class list)")
+    _pipeline_flags(p)
     p.add_argument("--shard", type=int, required=True, help="shard number, 0..shards-1")
+    p.add_argument(
+        "--stop-after-minutes",
+        type=float,
+        help="the job's runtime: stop (keeping the progress) this many minutes minus a margin after the start",
+    )
     p.add_argument("--out", required=True, help="the shard table (Parquet; its manifest .json beside it)")
     p.set_defaults(func=cmd_prove_shard)
 
     p = cmds.add_parser(
         "prove-gather", help="(pipeline) check every shard and write the proof's tables and certificate"
     )
-    p.add_argument("shard_files", nargs="+", metavar="SHARD_PARQUET")
-    p.add_argument("--settings", required=True)
-    p.add_argument("--words", dest="words_path", required=True)
-    p.add_argument("--dawg", required=True)
-    p.add_argument("--shape", required=True)
+    p.add_argument("shard_files", nargs="+", metavar="SHARD_PARQUET", help="the shard tables, in shard order")
+    _pipeline_flags(p)
     p.add_argument("--boards", required=True, help="boards >= min_score (Parquet)")
     p.add_argument("--classes", required=True, help="class statistics (Parquet)")
     p.add_argument("--certificate", required=True, help="the certificate (JSON, the manifest of both tables)")
     p.set_defaults(func=cmd_prove_gather)
+
+    p = cmds.add_parser(
+        "prove-sample",
+        help="prove classes drawn at random from a shape's class list: per-class CPU and memory, projected CPU-hours",
+    )
+    p.add_argument("--shape", required=True)
+    _proof_flags(p)
+    p.add_argument("--classes", type=int, help="classes drawn (default: boggle.proof.sample.classes)")
+    p.add_argument("--seed", type=int, help="seed of the draw (default: boggle.proof.sample.seed)")
+    p.add_argument("--board", action="append", default=[], help="also prove the class holding this board (repeatable)")
+    p.add_argument("--settings", help="(pipeline) the proof settings as JSON; config.yaml is not read")
+    p.add_argument("--words", dest="words_path", help="(pipeline) the lexicon's words.parquet")
+    p.add_argument("--dawg", help="(pipeline) the lexicon's boggle_dawg.npz")
+    p.add_argument("--out", help="output folder: sample.parquet and sample.json (default under results/cli/)")
+    p.set_defaults(func=cmd_prove_sample)
 
     p = cmds.add_parser("bound", help="upper bounds of one board class (a letter set per cell)")
     p.add_argument("board_class", metavar="CLASS", help="letter sets, e.g. 'lnrsy aeiou chkmpt ...' (one per cell)")
@@ -80,6 +86,24 @@ def register(cmds) -> None:
     lexicon_flags(p)
     p.add_argument("--min-score", type=int, help="also run the branch and bound: boards that may reach this")
     p.set_defaults(func=cmd_bound, set=[], settings=None)
+
+
+def _proof_flags(p) -> None:
+    """Flags of an interactive proof: lexicon, score, partition, --set."""
+    lexicon_flags(p)
+    p.add_argument("--min-score", type=int, help="score to prove (default: boggle.proof.min_score of the shape)")
+    p.add_argument(
+        "--partition", help="letter buckets of every cell, e.g. 'aeiosuy bcdfghjklmnpqrtvwxz' (boggle.proof.partition)"
+    )
+    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override a boggle.proof key")
+
+
+def _pipeline_flags(p) -> None:
+    """Inputs of a pipeline proof step."""
+    p.add_argument("--settings", required=True, help="the proof settings as JSON (ProofSettings)")
+    p.add_argument("--words", dest="words_path", required=True, help="the lexicon's words.parquet")
+    p.add_argument("--dawg", required=True, help="the lexicon's boggle_dawg.npz")
+    p.add_argument("--shape", required=True)
 
 
 def _positive(flag: str, value):
@@ -93,14 +117,14 @@ def _proof_settings(args, shape):
     config, root = load_config(args.config)
     _positive("--min-score", args.min_score)
     _positive("--shards", getattr(args, "shards", None))
-    if getattr(args, "partition", None) is not None:
-        Partition.parse(args.partition, "--partition")
+    if args.partition is not None:
+        BoardPartition.parse(args.partition, "--partition")
     section = config["boggle"]
     if args.min_score is not None:
         section = {**section, "proof": {**section["proof"], "min_score": {str(shape): args.min_score}}}
     settings = ProofSettings.for_job(section, shape).with_sets(args.set)
     flags = {
-        ("--partition", "partition"): getattr(args, "partition", None),
+        ("--partition", "partition"): args.partition,
         ("--shards", "shards"): getattr(args, "shards", None),
     }
     if args.points:
@@ -108,44 +132,44 @@ def _proof_settings(args, shape):
     return with_flags(settings, flags), config, root
 
 
-def cmd_prove(args) -> int:
-    """Interactive proof: every shard in turn (finished shards in --out are reused), then the gather."""
+def _interactive(args):
+    """(settings, config, scorer, lexicon identity, default output folder) of an interactive proof command."""
     shape = Shape.parse(args.shape)
     settings, config, root = _proof_settings(args, shape)
     lex = open_lexicon(args.lexicon or config["default_lexicon"], config, root, alphabet="latin")
     scorer = Scorer.for_lexicon(lex, settings.points)
     lexicon = prove.lexicon_identity(lex.name, lex.dir / "words.parquet", lex.stats)
-    out = (
-        Path(args.out)
-        if args.out
-        else store.cli_output_root().joinpath(*PROOF_OUT, lex.name, str(shape), f"min{settings.min_score}")
-    )
+    out = store.cli_output_root().joinpath(*PROOF_OUT, lex.name, str(shape), f"min{settings.min_score}")
+    return shape, settings, config, scorer, lexicon, out
+
+
+def cmd_prove(args) -> int:
+    """Interactive proof: every shard in turn (finished shards and progress in --out are reused), then the gather."""
+    shape, settings, _config, scorer, lexicon, out = _interactive(args)
+    out = Path(args.out) if args.out else out
     prover = prove.Prover(scorer, shape, settings)
-    codes = prover.classes()
+    count = prover.space.count()
     log(
         "boggle",
-        f"proof {lex.name} {shape} >= {settings.min_score}: {len(codes)} classes, {settings.shards} shards -> {out}",
+        f"proof {lexicon['name']} {shape} >= {settings.min_score}: {count} classes "
+        f"(partition {prover.space.partition}), {settings.shards} shards -> {out}",
     )
     tables, interrupted = [], False
     for shard in range(settings.shards):
         path = out / "shards" / f"shard{shard}.parquet"
         meta = prove.shard_meta(settings, shape, shard, settings.shards, lexicon["words_sha256"])
-        table = None if interrupted else prove.read_shard(path, meta)
-        if table is not None and table["outcome"].is_in(prove.DONE).all():
+        table = prove.read_shard(path, meta)
+        if table is not None:
             log("boggle", f"proof shard {shard + 1}/{settings.shards}: done before, reused")
         elif interrupted:
-            table = pl.DataFrame(
-                [prover.stopped_row(int(c)) for c in prove.shard_codes(codes, shard, settings.shards)],
-                schema=prove.SHARD_SCHEMA,
-            )
+            codes = prover.space.codes(*meta["range"])
+            table = pl.DataFrame([prover.stopped_row(int(c)) for c in codes], schema=prove.SHARD_SCHEMA)
         else:
-            result = prover.run_shard(shard, settings.shards, codes)
+            result = prove.prove_shard(prover, shard, settings.shards, path, lexicon["words_sha256"])
             table = result.table
-            if result.complete:
-                prove.write_shard(result, path, meta)
             interrupted = not result.complete
         tables.append(table)
-    boards, classes, certificate = prove.gather(pl.concat(tables).sort("code"), settings, shape, lexicon)
+    boards, classes, certificate = prove.gather(pl.concat(tables), settings, shape, lexicon)
     prove.write_proof(
         boards, classes, certificate, out / "boards.parquet", out / "classes.parquet", out / "certificate.json"
     )
@@ -169,20 +193,23 @@ def _pipeline_proof(args):
 
 
 def cmd_prove_shard(args) -> int:
-    """Prove one shard's classes; a complete shard table or nothing (exit 130 on Ctrl-C)."""
+    """Prove one shard's classes (continuing from its progress file); a complete shard table or nothing."""
     settings, scorer, shape, lexicon = _pipeline_proof(args)
     if not 0 <= args.shard < settings.shards:
         raise PuzzleError(f"--shard {args.shard}: must be 0..{settings.shards - 1} (shards {settings.shards})")
-    result = prove.Prover(scorer, shape, settings).run_shard(args.shard, settings.shards)
+    stop = None
+    if args.stop_after_minutes is not None:
+        stop = max(60.0, args.stop_after_minutes * 60 - STOP_MARGIN_SECONDS)
+    prover = prove.Prover(scorer, shape, settings)
+    result = prove.prove_shard(prover, args.shard, settings.shards, args.out, lexicon["words_sha256"], stop)
     if result.interrupted:
         return EXIT_INTERRUPTED
     if result.timed_out:
+        done = int((result.table["outcome"] != prove.STOPPED).sum())
         raise PuzzleError(
-            f"proof shard {args.shard} stopped by the time cap boggle.proof.seconds={settings.seconds} "
-            "(a busy machine?); raise it or use more shards"
+            f"proof shard {args.shard} stopped at its time cap after {done}/{result.table.height} classes "
+            "(progress kept: run it again to continue; a class took longer than boggle.proof.cost says)"
         )
-    meta = prove.shard_meta(settings, shape, args.shard, settings.shards, lexicon["words_sha256"])
-    prove.write_shard(result, args.out, meta)
     return 0
 
 
@@ -194,6 +221,74 @@ def cmd_prove_gather(args) -> int:
     prove.write_proof(boards, classes, certificate, args.boards, args.classes, args.certificate)
     print(prove.summary_line(certificate))
     return 0
+
+
+def cmd_prove_sample(args) -> int:
+    """Prove a seeded random sample of a shape's classes (and the classes of --board); write and print the figures."""
+    if args.settings is not None:
+        for flag in ("lexicon", "points", "min_score", "partition"):
+            if getattr(args, flag) is not None or args.set:
+                raise PuzzleError(f"--{flag.replace('_', '-')}: not with --settings (the JSON holds every setting)")
+        if not (args.words_path and args.dawg and args.out):
+            raise PuzzleError("--words, --dawg and --out: required with --settings")
+        settings, scorer, shape, lexicon = _pipeline_proof(args)
+        sample = sample_settings(None)
+        out = Path(args.out)
+    else:
+        shape, settings, config, scorer, lexicon, out = _interactive(args)
+        sample = sample_settings(config["boggle"])
+        out = Path(args.out) if args.out else out / "sample"
+    classes = _positive("--classes", args.classes) or sample["classes"]
+    seed = sample["seed"] if args.seed is None else args.seed
+    prover = prove.Prover(scorer, shape, settings)
+    codes = prove.sample_codes(prover.space, classes, seed)
+    log(
+        "boggle",
+        f"proof sample {lexicon['name']} {shape} >= {settings.min_score}: {len(codes)} of {prover.space.count()} classes, seed {seed} -> {out}",
+    )
+    prover.prove_class(int(codes[0]))  # compile the kernels outside the figures
+    meta = {
+        "shape": str(shape),
+        "seed": seed,
+        "codes": len(codes),
+        "lexicon_sha256": lexicon["words_sha256"],
+        "settings": settings.to_dict(),
+    }
+    progress = prove.Progress(out / "sample.parquet", meta)
+    with progress.locked():
+        result = prover.run(codes, f"proof sample {shape}", progress.load(codes), progress.save)
+        summary = prove.sample_summary(result.table, prover.space, settings, seed)
+        summary["lexicon"] = lexicon
+        summary["classes_of_boards"] = [prove.board_class_run(prover, board) for board in args.board]
+        prove.write_sample(result.table, summary, out / "sample.parquet", out / "sample.json")
+        if result.complete:
+            progress.remove()
+    _print_sample(summary)
+    return 0 if result.complete else EXIT_INTERRUPTED
+
+
+def _print_sample(summary: dict) -> None:
+    """The sample's figures on stdout."""
+    cpu = summary["cpu_seconds"]
+    print(
+        f"{summary['shape']} >= {summary['min_score']}: {summary['classes_run']}/{summary['classes_sampled']} sampled classes "
+        f"of {summary['classes_total']} (seed {summary['seed']}), outcomes {summary['outcomes']}"
+    )
+    if cpu["median"] is not None:
+        print(
+            f"CPU s per class: median {cpu['median']:.3f}, p99 {cpu['p99']:.3f}, max {cpu['max']:.3f}, "
+            f"mean {cpu['mean']:.3f} (standard error {cpu['standard_error']:.3f}); peak RSS {summary['peak_rss_mb']:.0f} MB"
+        )
+        low, high = summary["projected_cpu_hours_2se"]
+        print(
+            f"projected CPU-hours for all classes: {summary['projected_cpu_hours']:.2f} ({low:.2f}..{high:.2f} at 2 standard errors)"
+        )
+    for run in summary["classes_of_boards"]:
+        best = ", ".join(f"{b['board']} {b['score']}" for b in run["boards_found"][:TOP_PRINTED]) or "none"
+        print(
+            f"class of {run['board']}: #{run['position']} {run['class']!r}: bound {run['bound']}, {run['outcome']}, "
+            f"{run['cpu_seconds']:.2f} CPU s; boards >= min_score: {best}"
+        )
 
 
 def cmd_bound(args) -> int:

@@ -1,21 +1,29 @@
 """Proofs by branch and bound: which boards of a shape score at least min_score.
 
-The top-level classes (classes.py: one bucket of the partition per cell, symmetric
-classes skipped) are split into shards (every N-th class). A shard job bounds each of
-its classes with the orderly tree (bounds.py): a class whose bound is below min_score is
-dropped, otherwise its branch and bound lists every board that may reach min_score, and
-each of those is scored exactly (score.Scorer). A shard writes one table (one row per
-class: bound, work, seconds, outcome, and the boards >= min_score found in it); the
-gather checks that every shard is there and writes
+The canonical class list of the shape (partition.py: one bucket per cell, one class per
+symmetry orbit) is cut into shards, each a range [a, b) of list positions. A shard job
+gives each of its classes to the engine (one object with `search(cls, min_score)`: the
+orderly bound of bounds.py, or the force/merge engine of tree.py): a class whose bound
+is below min_score is dropped, otherwise the engine lists every board that may reach
+min_score and each is scored exactly (score.Scorer). A shard job saves the classes it
+has done in a progress file beside its output (atomically, every checkpoint_seconds and
+when stopped), so a rerun after kill -9 continues from there; its table (one row per
+class: bound, work, CPU seconds, outcome, the boards >= min_score found) is written,
+with a checksummed manifest, only when every class is done. The gather checks that the
+shards are the ones it asked for and hold every class exactly once, and writes
 
     boards.parquet     every board >= min_score: canonical form under symmetry, score
     classes.parquet    the class statistics of all shards
-    certificate.json   lexicon sha256, partition, min_score, classes total/done, the
-                       largest bound of the classes not done (none when complete)
+    certificate.json   lexicon sha256, partition, min_score, engine, classes total/done,
+                       the largest bound of the classes not done (none when complete)
 """
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
+import json
+import resource
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,24 +31,18 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from puzzlesearch.boggle.model import Shape
+from puzzlesearch.boggle.model import Shape, parse_board
 from puzzlesearch.boggle.proof.bounds import OrderlyBounder
-from puzzlesearch.boggle.proof.classes import (
-    BoardClass,
-    Partition,
-    canonical_board,
-    canonical_classes,
-    class_count,
-    class_digits,
-    shard_codes,
-    split_order,
-)
+from puzzlesearch.boggle.proof.classes import BoardClass, canonical_board, split_order
+from puzzlesearch.boggle.proof.partition import ClassSpace, shard_range
 from puzzlesearch.errors import PuzzleError
 from puzzlesearch.manifest import damaged, load_parquet, verify, write_manifest
 from puzzlesearch.progress import log
 
 SHARD_KIND = "boggle-proof-shard"
+PROGRESS_KIND = "boggle-proof-progress"
 PROOF_KIND = "boggle-proof"
+SAMPLE_KIND = "boggle-proof-sample"
 LOG_EVERY_SECONDS = 30.0
 # class outcomes: done (pruned, searched) or not (capped: over a work cap; stopped: not run)
 PRUNED, SEARCHED, CAPPED, STOPPED = "pruned", "searched", "capped", "stopped"
@@ -49,7 +51,7 @@ DONE = (PRUNED, SEARCHED)
 SHARD_SCHEMA = {
     "code": pl.Int64,
     "class": pl.String,
-    "bound": pl.Int64,  # orderly bound of the class (-1: unknown, the tree is over max_tree_nodes)
+    "bound": pl.Int64,  # upper bound of the class (-1: unknown, e.g. over a work cap)
     "tree_nodes": pl.Int64,
     "visits": pl.Int64,
     "leaves": pl.Int64,  # boards the branch and bound could not rule out (scored exactly)
@@ -60,9 +62,45 @@ SHARD_SCHEMA = {
 }
 
 
+# ---------------------------------------------------------------- engines
+
+
+class OrderlyEngine:
+    """The orderly-tree bound from the root and its depth-first branch and bound (bounds.py)."""
+
+    name = "orderly"
+
+    def __init__(self, dawg, shape: Shape, settings):
+        self.bounder = OrderlyBounder(dawg, shape, settings.points, max_nodes=settings.max_tree_nodes)
+        self.max_visits = settings.max_visits
+
+    def search(self, cls: BoardClass, min_score: int):
+        """Every board of the class that may reach min_score (.boards, .bound, .visits, .tree_nodes, .complete)."""
+        return self.bounder.search(cls, min_score, self.max_visits)
+
+
+def engine_description(settings) -> dict:
+    """The engine of a proof and its settings (for the certificate)."""
+    return {
+        "name": OrderlyEngine.name,
+        "bound": "orderly tree (2025), a word counted once per set of (cell, letter) choices",
+        "switchover": "none: depth-first orderly bound from the root",
+        "max_tree_nodes": settings.max_tree_nodes,
+        "max_visits": settings.max_visits,
+    }
+
+
+def make_engine(dawg, shape: Shape, settings):
+    """The engine the settings ask for."""
+    return OrderlyEngine(dawg, shape, settings)
+
+
+# ---------------------------------------------------------------- proving classes
+
+
 @dataclass
 class ShardResult:
-    """One shard's class table and whether it ran to the end."""
+    """The class table of a run and whether it ran to the end."""
 
     table: pl.DataFrame
     interrupted: bool = False
@@ -76,36 +114,24 @@ class ShardResult:
 class Prover:
     """Branch and bound of a shape's classes over one lexicon (a Scorer for exact scores)."""
 
-    def __init__(self, scorer, shape: Shape, settings):
+    def __init__(self, scorer, shape: Shape, settings, engine=None):
         self.scorer = scorer
         self.shape = shape
         self.settings = settings
-        self.partition = Partition.parse(settings.partition, "partition")
+        self.space = ClassSpace(shape, settings.board_partition)
         self.min_score = int(settings.min_score)
-        self.bounder = OrderlyBounder(scorer.dawg, shape, settings.points, max_nodes=settings.max_tree_nodes)
+        self.engine = engine if engine is not None else make_engine(scorer.dawg, shape, settings)
 
     def classes(self) -> np.ndarray:
-        """Codes of the top-level classes kept after symmetry."""
-        return canonical_classes(self.shape, self.partition)
-
-    def board_class(self, code: int) -> BoardClass:
-        return BoardClass.from_digits(class_digits(code, self.shape, self.partition), self.partition, self.shape)
+        """Codes of the canonical class list."""
+        return self.space.codes()
 
     def prove_class(self, code: int) -> dict:
         """One row of the shard table."""
         t0 = time.process_time()
-        cls = self.board_class(code)
-        res = self.bounder.search(cls, self.min_score, self.settings.max_visits)
-        boards, scores = [], []
-        if len(res.boards):
-            exact = self.scorer.scores(res.boards, self.shape)
-            found = {}
-            for board, score in zip(res.boards, exact):
-                if score >= self.min_score:
-                    found[canonical_board(board, self.shape)] = int(score)
-            for board in sorted(found, key=lambda b: (-found[b], b)):
-                boards.append(board)
-                scores.append(found[board])
+        cls = self.space.board_class(code)
+        res = self.engine.search(cls, self.min_score)
+        found = self.exact(res.boards)
         if not res.complete:
             outcome = CAPPED
         elif res.bound < self.min_score:
@@ -115,20 +141,28 @@ class Prover:
         return {
             "code": int(code),
             "class": str(cls),
-            "bound": res.bound,
-            "tree_nodes": res.tree_nodes,
-            "visits": res.visits,
+            "bound": int(res.bound),
+            "tree_nodes": int(res.tree_nodes),
+            "visits": int(res.visits),
             "leaves": len(res.boards),
             "seconds": round(time.process_time() - t0, 6),
             "outcome": outcome,
-            "boards": boards,
-            "scores": scores,
+            "boards": list(found),
+            "scores": list(found.values()),
         }
+
+    def exact(self, boards: np.ndarray) -> dict[str, int]:
+        """Canonical board -> exact score of the boards reaching min_score (best first)."""
+        if not len(boards):
+            return {}
+        exact = self.scorer.scores(boards, self.shape)
+        found = {canonical_board(b, self.shape): int(s) for b, s in zip(boards, exact) if s >= self.min_score}
+        return {b: found[b] for b in sorted(found, key=lambda b: (-found[b], b))}
 
     def stopped_row(self, code: int) -> dict:
         return {
             "code": int(code),
-            "class": str(self.board_class(code)),
+            "class": str(self.space.board_class(code)),
             "bound": -1,
             "tree_nodes": 0,
             "visits": 0,
@@ -139,33 +173,40 @@ class Prover:
             "scores": [],
         }
 
-    def run_shard(self, shard: int, shards: int, codes: np.ndarray | None = None) -> ShardResult:
-        """Prove the classes of one shard; Ctrl-C or the time cap leave the rest `stopped`."""
-        codes = shard_codes(self.classes() if codes is None else codes, shard, shards)
-        rows: list[dict] = []
-        start = time.perf_counter()
-        last = start
+    def run(self, codes: np.ndarray, tag: str, done=(), save=None, stop_seconds: float | None = None) -> ShardResult:
+        """Prove `codes` in order after the rows `done` (a prefix); `save(rows)` every checkpoint_seconds and at a stop.
+
+        Ctrl-C or the time cap (boggle.proof.seconds, or `stop_seconds` if smaller) leave
+        the rest `stopped`.
+        """
+        rows = list(done)
+        cap = min(self.settings.seconds, stop_seconds or float("inf"))
+        start = last_log = last_save = time.perf_counter()
         interrupted = timed_out = False
-        tag = f"proof {self.shape} shard {shard + 1}/{shards}"
-        log("boggle", f"{tag}: {len(codes)} classes, min_score {self.min_score}")
+        log("boggle", f"{tag}: {len(codes)} classes ({len(rows)} done before), min_score {self.min_score}")
         try:
-            for i, code in enumerate(codes):
-                if time.perf_counter() - start > self.settings.seconds:
+            for code in codes[len(rows) :]:
+                if time.perf_counter() - start > cap:
                     timed_out = True
                     break
                 rows.append(self.prove_class(int(code)))
-                if time.perf_counter() - last > LOG_EVERY_SECONDS:
-                    last = time.perf_counter()
-                    log("boggle", f"{tag}: {i + 1}/{len(codes)} classes, {_progress(rows)}")
+                now = time.perf_counter()
+                if save is not None and now - last_save >= self.settings.checkpoint_seconds:
+                    save(rows)
+                    last_save = now
+                if now - last_log > LOG_EVERY_SECONDS:
+                    last_log = now
+                    log("boggle", f"{tag}: {len(rows)}/{len(codes)} classes, {_progress(rows)}")
         except KeyboardInterrupt:
             interrupted = True
             log("boggle", f"{tag}: interrupted (Ctrl-C) after {len(rows)} classes")
         if timed_out:
-            log("boggle", f"{tag}: time cap boggle.proof.seconds={self.settings.seconds} after {len(rows)} classes")
+            log("boggle", f"{tag}: time cap {cap:.0f} s reached after {len(rows)} classes")
+        if save is not None and len(rows) < len(codes):
+            save(rows)
         rows += [self.stopped_row(int(c)) for c in codes[len(rows) :]]
-        table = pl.DataFrame(rows, schema=SHARD_SCHEMA)
-        log("boggle", f"{tag}: done in {time.perf_counter() - start:.1f}s, {_progress(rows)}")
-        return ShardResult(table, interrupted, timed_out)
+        log("boggle", f"{tag}: {time.perf_counter() - start:.1f}s, {_progress(rows)}")
+        return ShardResult(pl.DataFrame(rows, schema=SHARD_SCHEMA), interrupted, timed_out)
 
 
 def _progress(rows: list[dict]) -> str:
@@ -176,18 +217,90 @@ def _progress(rows: list[dict]) -> str:
     return f"{searched} searched, {len(found)} boards found, {cpu:.1f} CPU s"
 
 
+# ---------------------------------------------------------------- progress files (resume after kill -9)
+
+
+class Progress:
+    """The classes a run has done, saved atomically beside its output (`<out>.progress.json`)."""
+
+    def __init__(self, out: str | Path, meta: dict):
+        out = Path(out)
+        self.path = out.with_name(out.stem + ".progress.json")
+        self.lock_path = out.with_name(f".{out.name}.lock")
+        self.meta = meta
+
+    @contextlib.contextmanager
+    def locked(self):
+        """An exclusive lock for the run (a second process on the same output is an error)."""
+        self.lock_path.parent.mkdir(parents=True, exist_ok=True)
+        with open(self.lock_path, "a+") as fh:
+            try:
+                fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                raise PuzzleError(
+                    f"{self.path.parent}: another process is running this shard (lock {self.lock_path.name})"
+                ) from None
+            yield
+
+    def load(self, codes: np.ndarray) -> list[dict]:
+        """The rows saved by an earlier run of the same classes and settings ([] when none fit)."""
+        if not self.path.exists():
+            return []
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+            rows = data["rows"] if data.get("kind") == PROGRESS_KIND and data.get("meta") == self.meta else None
+        except (OSError, ValueError, KeyError, TypeError):
+            rows = None
+        if rows is None or [r["code"] for r in rows] != codes[: len(rows)].tolist():
+            log("boggle", f"{self.path}: from another run or damaged; starting over")
+            return []
+        log("boggle", f"{self.path}: continuing after {len(rows)} classes done before")
+        return rows
+
+    def save(self, rows: list[dict]) -> None:
+        """Save the rows done so far (atomic: the old file or the new one, never a part)."""
+        from puzzlesearch.io import write_json
+
+        write_json(
+            {"kind": PROGRESS_KIND, "meta": self.meta, "rows": [r for r in rows if r["outcome"] != STOPPED]}, self.path
+        )
+
+    def remove(self) -> None:
+        self.path.unlink(missing_ok=True)
+        self.lock_path.unlink(missing_ok=True)
+
+
 # ---------------------------------------------------------------- shard files
 
 
 def shard_meta(settings, shape: Shape, shard: int, shards: int, lexicon_sha256: str) -> dict:
-    """What a shard file was computed from (checked by the gather)."""
+    """What a shard file was computed from (checked by the gather): its range of the canonical list too."""
+    count = ClassSpace(shape, settings.board_partition).count()
+    start, stop = shard_range(count, shard, shards)
     return {
         "shape": str(shape),
         "shard": shard,
         "shards": shards,
+        "range": [start, stop],
         "lexicon_sha256": lexicon_sha256,
         "settings": settings.to_dict(),
     }
+
+
+def prove_shard(prover: Prover, shard: int, shards: int, out: str | Path, lexicon_sha256: str, stop_seconds=None):
+    """Prove one shard into `out`, continuing from its progress file; the table is written only when complete."""
+    meta = shard_meta(prover.settings, prover.shape, shard, shards, lexicon_sha256)
+    start, stop = meta["range"]
+    codes = prover.space.codes(start, stop)
+    progress = Progress(out, meta)
+    with progress.locked():
+        done = progress.load(codes)
+        tag = f"proof {prover.shape} shard {shard + 1}/{shards} (classes {start}..{stop - 1})"
+        result = prover.run(codes, tag, done, progress.save, stop_seconds)
+        if result.complete:
+            write_shard(result, out, meta)
+            progress.remove()
+    return result
 
 
 def write_shard(result: ShardResult, path: str | Path, meta: dict) -> None:
@@ -219,24 +332,34 @@ def read_shard(path: str | Path, meta: dict) -> pl.DataFrame | None:
 
 
 def load_shards(paths, settings, shape: Shape, lexicon_sha256: str) -> pl.DataFrame:
-    """Every shard table of one proof, checked: same inputs, shards 0..N-1 each once."""
+    """Every shard table of one proof, in shard order, checked: the shards asked for, every class once."""
     shards = settings.shards
-    tables: dict[int, pl.DataFrame] = {}
-    for path in paths:
-        path = Path(path)
+    space = ClassSpace(shape, settings.board_partition)
+    given: dict[int, Path] = {}
+    tables = []
+    for position, path in enumerate(Path(p) for p in paths):
         data = verify(path.with_suffix(".json"), SHARD_KIND, [path.name])
         shard = data.get("shard")
-        want = shard_meta(settings, shape, shard if isinstance(shard, int) else -1, shards, lexicon_sha256)
+        if shard in given:
+            raise PuzzleError(f"{path}: shard {shard} given twice (also {given[shard]})")
+        if shard != position:
+            raise PuzzleError(f"{path}: holds shard {shard}, expected shard {position} here (files in shard order)")
+        want = shard_meta(settings, shape, position, shards, lexicon_sha256)
         for key, value in want.items():
             if data.get(key) != value:
                 raise damaged(path, f"a shard of another proof ({key} differs)")
-        if shard in tables:
-            raise PuzzleError(f"{path}: shard {shard} given twice")
-        tables[shard] = load_parquet(path)
-    missing = [i for i in range(shards) if i not in tables]
-    if missing:
-        raise PuzzleError(f"proof shards: shard {missing[0]} of {shards} is missing")
-    return pl.concat([tables[i] for i in range(shards)]).sort("code")
+        if not data.get("complete"):
+            raise damaged(path, "an incomplete shard")
+        given[shard] = path
+        tables.append(load_parquet(path))
+    if len(tables) < shards:
+        raise PuzzleError(f"proof shards: shard {len(tables)} of {shards} is missing")
+    if len(tables) > shards:
+        raise PuzzleError(f"proof shards: {len(tables)} files given for {shards} shards")
+    table = pl.concat(tables)
+    if not np.array_equal(table["code"].to_numpy(), space.codes()):
+        raise PuzzleError(f"proof shards: the classes are not the {space.count()} canonical classes, each once")
+    return table
 
 
 # ---------------------------------------------------------------- gather
@@ -244,7 +367,7 @@ def load_shards(paths, settings, shape: Shape, lexicon_sha256: str) -> pl.DataFr
 
 def gather(table: pl.DataFrame, settings, shape: Shape, lexicon: dict) -> tuple[pl.DataFrame, pl.DataFrame, dict]:
     """(boards, classes, certificate) of a proof from all its class rows."""
-    partition = Partition.parse(settings.partition, "partition")
+    space = ClassSpace(shape, settings.board_partition)
     found: dict[str, int] = {}
     for boards, scores in zip(table["boards"].to_list(), table["scores"].to_list()):
         for b, s in zip(boards, scores):
@@ -259,26 +382,27 @@ def gather(table: pl.DataFrame, settings, shape: Shape, lexicon: dict) -> tuple[
     remaining = table.filter(~done)
     if remaining.height == 0:
         max_remaining = None
-    elif (remaining["bound"] < 0).any() or (remaining["outcome"] == STOPPED).any():
+    elif (remaining["bound"] < 0).any():
         max_remaining = "unknown"
     else:
         max_remaining = int(remaining["bound"].max())
+    complete = remaining.height == 0 and table.height == space.count()
     best = boards.row(0, named=True) if boards.height else None
     certificate = {
         "claim": f"every {shape} board scoring >= {settings.min_score} is in boards.parquet"
-        if remaining.height == 0
-        else f"incomplete: {remaining.height} classes not done",
-        "complete": remaining.height == 0,
+        if complete
+        else f"incomplete: {space.count() - int(done.sum())} classes not done",
+        "complete": complete,
         "lexicon": lexicon,
         "shape": str(shape),
-        "partition": str(partition),
+        "partition": settings.board_partition.spec(),
         "min_score": settings.min_score,
         "points": settings.points,
+        "engine": engine_description(settings),
         "split_order": [int(c) for c in split_order(shape)],
-        "bound": "orderly tree (2025), a word counted once per set of (cell, letter) choices",
-        "classes_total": class_count(shape, partition),
-        "classes_after_symmetry": table.height,
-        "classes_skipped_by_symmetry": class_count(shape, partition) - table.height,
+        "shards": settings.shards,
+        "classes_total": space.count(),
+        "classes_before_symmetry": space.total,
         "classes_done": int(done.sum()),
         "classes_pruned": int((table["outcome"] == PRUNED).sum()),
         "classes_searched": int((table["outcome"] == SEARCHED).sum()),
@@ -328,6 +452,91 @@ def summary_line(certificate: dict) -> str:
     best_text = f"best {best['board']} {best['score']}" if best else "no board"
     return (
         f"{certificate['shape']} >= {certificate['min_score']}: {certificate['boards_at_least_min_score']} boards, "
-        f"{best_text}; classes {certificate['classes_done']}/{certificate['classes_after_symmetry']} done "
+        f"{best_text}; classes {certificate['classes_done']}/{certificate['classes_total']} done "
         f"({'complete' if certificate['complete'] else 'INCOMPLETE'}), {certificate['cpu_seconds']} CPU s"
+    )
+
+
+# ---------------------------------------------------------------- samples (projecting a proof's cost)
+
+
+def sample_codes(space: ClassSpace, classes: int, seed: int) -> np.ndarray:
+    """`classes` canonical classes drawn uniformly without replacement (seeded), in list order."""
+    count = space.count()
+    positions = np.sort(np.random.default_rng(seed).choice(count, size=min(classes, count), replace=False))
+    return space.codes()[positions]
+
+
+def peak_rss_mb() -> float:
+    """Peak resident memory of this process so far, MB."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def sample_summary(table: pl.DataFrame, space: ClassSpace, settings, seed: int) -> dict:
+    """Per-class CPU (median, p99, max, mean and its standard error) and the projected CPU-hours of all classes."""
+    done = table.filter(pl.col("outcome") != STOPPED)
+    cost = done["seconds"].to_numpy()
+    count = space.count()
+    mean = float(cost.mean()) if len(cost) else 0.0
+    se = float(cost.std(ddof=1) / np.sqrt(len(cost))) if len(cost) > 1 else 0.0
+    found = sorted({(s, b) for bs, ss in zip(done["boards"], done["scores"]) for b, s in zip(bs, ss)}, reverse=True)
+    return {
+        "shape": str(space.shape),
+        "partition": settings.board_partition.spec(),
+        "min_score": settings.min_score,
+        "engine": engine_description(settings),
+        "seed": seed,
+        "classes_total": count,
+        "classes_sampled": table.height,
+        "classes_run": done.height,
+        "outcomes": dict(sorted(zip(*np.unique(done["outcome"].to_numpy(), return_counts=True))))
+        if done.height
+        else {},
+        "cpu_seconds": {
+            "median": float(np.median(cost)) if len(cost) else None,
+            "p99": float(np.percentile(cost, 99)) if len(cost) else None,
+            "max": float(cost.max()) if len(cost) else None,
+            "mean": mean,
+            "standard_error": se,
+            "sum": float(cost.sum()),
+        },
+        "tree_nodes_max": int(done["tree_nodes"].max()) if done.height else 0,
+        "peak_rss_mb": round(peak_rss_mb(), 1),
+        "projected_cpu_hours": round(mean * count / 3600, 3),
+        "projected_cpu_hours_2se": [round((mean - 2 * se) * count / 3600, 3), round((mean + 2 * se) * count / 3600, 3)],
+        "boards_found": [{"board": b, "score": int(s)} for s, b in found[:20]],
+    }
+
+
+def board_class_run(prover: Prover, board_text: str) -> dict:
+    """The canonical class holding a board (or its symmetric image), proved: its code, position, bound, boards."""
+    board = parse_board(board_text, prover.shape.rows, prover.shape.cols)
+    code = prover.space.class_of_board(board.cells)
+    row = prover.prove_class(code)
+    return {
+        "board": board_text,
+        "code": code,
+        "position": prover.space.position(code),
+        "class": row["class"],
+        "outcome": row["outcome"],
+        "bound": row["bound"],
+        "cpu_seconds": row["seconds"],
+        "tree_nodes": row["tree_nodes"],
+        "visits": row["visits"],
+        "boards_found": [{"board": b, "score": int(s)} for b, s in zip(row["boards"], row["scores"])],
+        "peak_rss_mb": round(peak_rss_mb(), 1),
+    }
+
+
+def write_sample(table: pl.DataFrame, summary: dict, table_path: str | Path, summary_path: str | Path) -> None:
+    """The sample's class table and its summary (the manifest of the table)."""
+    from puzzlesearch.io import write_parquet
+
+    write_parquet(table, table_path)
+    write_manifest(
+        summary_path,
+        [table_path],
+        SAMPLE_KIND,
+        {k: summary[k] for k in ("shape", "partition", "min_score", "seed")},
+        summary,
     )
