@@ -221,9 +221,7 @@ def cmd_generate(args) -> int:
     from puzzlesearch import store
     from puzzlesearch.config import load_config
     from puzzlesearch.crossword import search
-    from puzzlesearch.crossword.clues import write_generated_with_clues
-    from puzzlesearch.crossword.io import puzzle_stem, show
-    from puzzlesearch.crossword.quality import write_ranked
+    from puzzlesearch.crossword.io import puzzle_stem, show, write_generated_with_clues, write_ranked
     from puzzlesearch.crossword.tables import open_language
 
     config, root = load_config(args.config)
@@ -257,7 +255,7 @@ def cmd_generate(args) -> int:
 def _generate_pipeline(args) -> int:
     """One puzzle from --settings and --tables into --ipuz/--html/--summary; fails at the time cap."""
     from puzzlesearch.crossword import search
-    from puzzlesearch.crossword.clues import write_generated_with_clues
+    from puzzlesearch.crossword.io import write_generated_with_clues
     from puzzlesearch.crossword.search import STOP_TIME
     from puzzlesearch.crossword.settings import GenerateSettings
 
@@ -288,8 +286,7 @@ def cmd_puz(args) -> int:
 
 def cmd_gather(args) -> int:
     """puzzles.parquet (ranked) from verified per-seed summaries."""
-    from puzzlesearch.crossword.io import read_rows
-    from puzzlesearch.crossword.quality import write_ranked
+    from puzzlesearch.crossword.io import read_rows, write_ranked
 
     write_ranked(read_rows(args.summaries), args.out)
     return 0

@@ -6,7 +6,7 @@
              form (cats, ran, bigger) gets its base form's gloss and a hint "(plural)".
     Arabic   Arramooz (PyPI `arramooz-pysqlite`, GPL-3): the monolingual definitions of its
              nouns table; the meaning after an example's ' : ' is taken, diacritics removed.
-    numeric  'x*y' (tables.numeric_clue).
+    numeric  'x*y' (`numeric_clue`: the most balanced factor pair).
 
 A clue never contains its answer or a form of it (`is_form`): no clue word shares its first
 min(4, len(answer)) letters with the answer (or the answer's base form / Arabic root), no
@@ -30,6 +30,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
+from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 from puzzlesearch.errors import PuzzleError
@@ -382,8 +383,6 @@ class ClueSource:
     @property
     def name(self) -> str:
         """The source and its installed version (recorded in the tables' manifest)."""
-        from importlib.metadata import PackageNotFoundError, version
-
         template, dist = (WORDNET_SOURCE, "wn") if self.alphabet == "latin" else (ARRAMOOZ_SOURCE, "arramooz-pysqlite")
         try:
             return template.format(version=version(dist))
@@ -401,45 +400,13 @@ class ClueSource:
         raise PuzzleError(f"no clue source for the alphabet {self.alphabet!r}")
 
 
-# ---------------------------------------------------------------- puzzle outputs
+# ---------------------------------------------------------------- numeric puzzles
 
 
-def grid_quality(grid, language, tables, low_score: int):
-    """FillQuality of a finished grid: its entries' scores (0 for non-words) and clues over `tables`."""
-    from puzzlesearch.crossword.io import entries
-    from puzzlesearch.crossword.quality import fill_quality
-
-    ents = entries(grid, language.alphabet, tables.clue)
-    return fill_quality([tables.score(e.answer) for e in ents], [e.clue for e in ents], low_score)
-
-
-def write_generated_with_clues(g, tables, ipuz_path, html_path, summary_path=None, puz_path=None, low_score: int = 0):
-    """A generated puzzle's .ipuz, page (and .puz) with the tables' clues; its summary row gets the quality columns."""
-    from pathlib import Path
-
-    from puzzlesearch.crossword.io import PUZZLE_KIND, puzzle_row, search_trace, write_puzzle
-    from puzzlesearch.manifest import write_manifest
-
-    q = grid_quality(g.grid, g.language, tables, low_score)
-    notes = (
-        f"cost {g.cost:g}: {g.unknown_words} unknown and {g.scrambled_words} scrambled "
-        f"down words; {q.clued} of {q.entries} entries clued; mean word score {q.mean_score:.1f}, "
-        f"lowest {q.min_score}; strategy {g.settings.strategy}, seed {g.seed}, stopped by {g.stopped_by}"
-    )
-    size = g.settings.size
-    paths = write_puzzle(
-        g.grid,
-        g.language,
-        ipuz_path,
-        html_path,
-        tables.clue,
-        title=f"puzzlesearch {g.language.code} {size}x{size} seed {g.seed}",
-        notes=notes,
-        puz_path=puz_path,
-    )
-    row = {**puzzle_row(g, Path(ipuz_path).name, Path(html_path).name), **q.row()}
-    if summary_path is not None:
-        meta = {"row": row, "trace": search_trace(g), "clue_source": tables.meta.get("clue_source", "")}
-        write_manifest(summary_path, paths, PUZZLE_KIND, g.settings.to_dict(), meta)
-        paths.append(Path(summary_path))
-    return paths, row
+def numeric_clue(word: str, max_factor: int) -> str:
+    """The clue 'x*y' of a product: the most balanced factor pair within range."""
+    z = int(word)
+    for x in range(int(z**0.5), 1, -1):
+        if z % x == 0 and z // x <= max_factor:
+            return f"{x}*{z // x}"
+    raise PuzzleError(f"{word} is not a product x*y with 2 <= x <= y <= {max_factor}")

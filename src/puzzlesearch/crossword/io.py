@@ -7,7 +7,10 @@ the cells out from the right, so it receives them in reading order).
 
 A puzzle is written as .ipuz, as the playable page (page.py: input cells, check, reveal,
 an answer-key view) under the .html name, and as .puz when the format can hold it
-(puzfile.py: not Arabic). `to_html` is the static answer key (no script).
+(puzfile.py: not Arabic). `to_html` is the static answer key (no script). A run's outputs:
+a generated puzzle with its clues and quality columns (`write_generated_with_clues`), the
+ranked puzzles.parquet (`write_ranked`), a filled pattern (`write_filled`), each with a
+manifest.
 
 Pattern files are in page order too: each line is a row as it looks on the page, left to
 right, so a printed grid read back as a pattern is the same grid. For Arabic this means a
@@ -23,9 +26,11 @@ from pathlib import Path
 
 import numpy as np
 
+from puzzlesearch.crossword.clues import numeric_clue
 from puzzlesearch.crossword.model import (
     ACROSS,
     BLACK_CHAR,
+    DIRECTION_KEY,
     DOWN,
     EMPTY_CHAR,
     Alphabet,
@@ -34,12 +39,16 @@ from puzzlesearch.crossword.model import (
     slot_word,
     slots,
 )
+from puzzlesearch.crossword.page import to_page
+from puzzlesearch.crossword.puzfile import puz_problem, write_puz
+from puzzlesearch.crossword.quality import fill_quality, rank_puzzles
 from puzzlesearch.errors import PuzzleError
-from puzzlesearch.io import write_json, write_text
+from puzzlesearch.io import write_json, write_parquet, write_text
+from puzzlesearch.manifest import damaged, verify, write_manifest
+from puzzlesearch.progress import log
 
 IPUZ_VERSION = "http://ipuz.org/v2"
 IPUZ_KIND = "http://ipuz.org/crossword#1"
-DIRECTION_KEY = "org.puzzlesearch.direction"  # ipuz extension: reading direction
 
 
 @dataclass(frozen=True)
@@ -201,9 +210,6 @@ def write_puzzle(
 
     A language .puz cannot hold (Arabic) writes no .puz and logs why.
     """
-    from puzzlesearch.crossword.page import to_page
-    from puzzlesearch.crossword.puzfile import puz_problem, write_puz
-
     ipuz_path, html_path = Path(ipuz_path), Path(html_path)
     doc = to_ipuz(grid, language, clue, title, notes)
     write_json(doc, ipuz_path)
@@ -214,8 +220,6 @@ def write_puzzle(
         if problem is None:
             paths.append(write_puz(doc, puz_path))
         else:
-            from puzzlesearch.progress import log
-
             log("crossword", f"no .puz for {ipuz_path.name}: {problem}")
     return paths
 
@@ -278,7 +282,6 @@ def clue_function(language: Language, max_factor: int):
     """The clue of a word: 'x*y' for numeric puzzles (factors up to max_factor), none for word puzzles."""
     if not language.numeric:
         return None
-    from puzzlesearch.crossword.tables import numeric_clue
 
     def clue(word: str) -> str:
         try:
@@ -331,42 +334,41 @@ def search_trace(g) -> dict:
     }
 
 
-def write_generated(
-    g,
-    ipuz_path: str | Path,
-    html_path: str | Path,
-    max_factor: int,
-    summary_path: str | Path | None = None,
-    puz_path: str | Path | None = None,
-) -> list[Path]:
-    """Write a generated puzzle's .ipuz, .html page, .puz when asked (and a .json summary: row and manifest)."""
+def grid_quality(grid, language: Language, tables, low_score: int):
+    """FillQuality of a finished grid: its entries' scores (0 for non-words) and clues over `tables`."""
+    ents = entries(grid, language.alphabet, tables.clue)
+    return fill_quality([tables.score(e.answer) for e in ents], [e.clue for e in ents], low_score)
+
+
+def write_generated_with_clues(g, tables, ipuz_path, html_path, summary_path=None, puz_path=None, low_score: int = 0):
+    """A generated puzzle's .ipuz, page (and .puz) with the tables' clues; its summary row gets the quality columns."""
+    q = grid_quality(g.grid, g.language, tables, low_score)
     notes = (
         f"cost {g.cost:g}: {g.unknown_words} unknown and {g.scrambled_words} scrambled "
-        f"down words; strategy {g.settings.strategy}, seed {g.seed}, stopped by {g.stopped_by}"
+        f"down words; {q.clued} of {q.entries} entries clued; mean word score {q.mean_score:.1f}, "
+        f"lowest {q.min_score}; strategy {g.settings.strategy}, seed {g.seed}, stopped by {g.stopped_by}"
     )
+    size = g.settings.size
     paths = write_puzzle(
         g.grid,
         g.language,
         ipuz_path,
         html_path,
-        clue_function(g.language, max_factor),
-        title=f"puzzlesearch {g.language.code} {g.settings.size}x{g.settings.size} seed {g.seed}",
+        tables.clue,
+        title=f"puzzlesearch {g.language.code} {size}x{size} seed {g.seed}",
         notes=notes,
         puz_path=puz_path,
     )
+    row = {**puzzle_row(g, Path(ipuz_path).name, Path(html_path).name), **q.row()}
     if summary_path is not None:
-        from puzzlesearch.manifest import write_manifest
-
-        row = puzzle_row(g, Path(ipuz_path).name, Path(html_path).name)
-        write_manifest(summary_path, paths, PUZZLE_KIND, g.settings.to_dict(), {"row": row, "trace": search_trace(g)})
+        meta = {"row": row, "trace": search_trace(g), "clue_source": tables.meta.get("clue_source", "")}
+        write_manifest(summary_path, paths, PUZZLE_KIND, g.settings.to_dict(), meta)
         paths.append(Path(summary_path))
-    return paths
+    return paths, row
 
 
 def read_rows(summary_paths) -> list[dict]:
     """The rows of per-seed summaries, each verified against its manifest."""
-    from puzzlesearch.manifest import damaged, verify
-
     rows = []
     for path in summary_paths:
         data = verify(path, PUZZLE_KIND)
@@ -374,6 +376,20 @@ def read_rows(summary_paths) -> list[dict]:
             raise damaged(path, "no puzzle row")
         rows.append(data["row"])
     return rows
+
+
+def write_ranked(rows: list[dict], path: str | Path) -> list[Path]:
+    """Write the ranked puzzles.parquet and its manifest puzzles.json (clue coverage in its meta)."""
+    path = Path(path)
+    df = rank_puzzles(rows)
+    write_parquet(df, path)
+    meta = {"puzzles": len(rows)}
+    if "entries" in df.columns and df.height:
+        n_entries, clued = int(df["entries"].sum()), int(df["clued_entries"].sum())
+        meta.update(entries=n_entries, clued_entries=clued, clue_share=round(clued / max(n_entries, 1), 4))
+    json_path = path.with_suffix(".json")
+    write_manifest(json_path, [path], TABLE_KIND, {}, meta)
+    return [path, json_path]
 
 
 def write_filled(
@@ -390,8 +406,6 @@ def write_filled(
 
     `clue`: the clue of an answer, as for generated puzzles (WordTables.clue: clues that
     pass the answer-form rule, '' when none); the summary counts the clued entries."""
-    from puzzlesearch.manifest import write_manifest
-
     floor = settings.min_frequency
     clues = [clue(w) if clue else "" for w in result.words]
     clued = sum(1 for c in clues if c)

@@ -20,6 +20,7 @@ from puzzlesearch.errors import PuzzleError
 BLACK = 0
 BLACK_CHAR = "#"
 EMPTY_CHAR = "."
+DIRECTION_KEY = "org.puzzlesearch.direction"  # .ipuz extension: a right-to-left grid's reading direction
 ACROSS, DOWN = "across", "down"
 DIGITS = "0123456789"
 NUMERIC_FILLERS = "123456789"  # one-letter slots of numeric puzzles

@@ -13,15 +13,19 @@ An entry without a clue gets its enumeration, e.g. "(5)", as clue text.
 
 from __future__ import annotations
 
+import json
 import unicodedata
 from pathlib import Path
 
+import puz
+
+from puzzlesearch.crossword.model import DIRECTION_KEY
 from puzzlesearch.errors import PuzzleError
+from puzzlesearch.io import atomic_path
 
 PUZ_VERSION = "1.3"
 PUZ_BLACK, PUZ_EMPTY = ".", "-"
 LATIN1 = "latin-1"
-DIRECTION_KEY = "org.puzzlesearch.direction"  # the ipuz extension io.py writes (rtl)
 _ASCII_PUNCTUATION = str.maketrans(
     {"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u2013": "-", "\u2014": "--", "\u2026": "..."}
 )
@@ -79,8 +83,6 @@ def _clues(doc: dict) -> list[tuple[int, int, str]]:
 
 def to_puz(doc: dict):
     """A puz.Puzzle of an ipuz crossword dict (PuzUnsupported when .puz cannot hold it)."""
-    import puz
-
     problem = puz_problem(doc)
     if problem:
         raise PuzUnsupported(problem)
@@ -110,8 +112,6 @@ def to_puz(doc: dict):
 
 def write_puz(doc: dict, path: str | Path) -> Path:
     """Write the .puz of an ipuz dict atomically; return its path."""
-    from puzzlesearch.io import atomic_path
-
     data = to_puz(doc).tobytes()
     path = Path(path)
     with atomic_path(path) as tmp:
@@ -121,8 +121,6 @@ def write_puz(doc: dict, path: str | Path) -> Path:
 
 def ipuz_to_puz(ipuz_path: str | Path, puz_path: str | Path) -> Path:
     """Convert an .ipuz file to .puz (one-line PuzzleError on a file that is not a crossword ipuz)."""
-    import json
-
     ipuz_path = Path(ipuz_path)
     try:
         doc = json.loads(ipuz_path.read_text(encoding="utf-8"))

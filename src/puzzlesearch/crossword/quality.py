@@ -19,6 +19,7 @@ from importlib import resources
 from pathlib import Path
 
 import numpy as np
+import polars as pl
 
 from puzzlesearch.errors import PuzzleError
 
@@ -122,8 +123,6 @@ RANK_ORDER = (  # column, descending: a valid grid first, then fewer weak entrie
 
 def rank_puzzles(rows: list[dict]):
     """The ranked puzzles table: by cost, then fill quality (RANK_ORDER), reproducible (no timing)."""
-    import polars as pl
-
     overrides = {"puz": pl.String} if rows and "puz" in rows[0] else None  # puz: null for Arabic
     df = pl.DataFrame(rows, schema_overrides=overrides)
     keys = [(c, d) for c, d in RANK_ORDER if c in df.columns]
@@ -131,21 +130,3 @@ def rank_puzzles(rows: list[dict]):
     return df.with_columns(pl.int_range(1, df.height + 1, dtype=pl.Int32).alias("rank")).select(
         "rank", pl.exclude("rank")
     )
-
-
-def write_ranked(rows: list[dict], path: str | Path) -> list[Path]:
-    """Write the ranked puzzles.parquet and its manifest puzzles.json (clue coverage in its meta)."""
-    from puzzlesearch.crossword.io import TABLE_KIND
-    from puzzlesearch.io import write_parquet
-    from puzzlesearch.manifest import write_manifest
-
-    path = Path(path)
-    df = rank_puzzles(rows)
-    write_parquet(df, path)
-    meta = {"puzzles": len(rows)}
-    if "entries" in df.columns and df.height:
-        entries, clued = int(df["entries"].sum()), int(df["clued_entries"].sum())
-        meta.update(entries=entries, clued_entries=clued, clue_share=round(clued / max(entries, 1), 4))
-    json_path = path.with_suffix(".json")
-    write_manifest(json_path, [path], TABLE_KIND, {}, meta)
-    return [path, json_path]

@@ -24,6 +24,7 @@ prefix. Loaders verify the manifest and range-check every array a kernel indexes
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -32,13 +33,15 @@ import numpy as np
 import polars as pl
 
 from puzzlesearch import manifest, store
+from puzzlesearch.crossword import clues, quality
 from puzzlesearch.crossword import model as model_module
 from puzzlesearch.crossword._kernels import cost as cost_kernels
 from puzzlesearch.crossword._kernels.cost import CostWords
 from puzzlesearch.crossword.model import DIGITS, NUMERIC_FILLERS, Alphabet, Language
 from puzzlesearch.crossword.settings import LANG_ALPHABET, LANGS, TableSettings
 from puzzlesearch.errors import PuzzleError
-from puzzlesearch.io import write_npz
+from puzzlesearch.io import write_npz, write_parquet
+from puzzlesearch.lexicon.artifacts import WORDS_FILE, lexicon_from_files, open_lexicon
 from puzzlesearch.lexicon.model import ALPHABETS
 from puzzlesearch.progress import Timer, log
 
@@ -60,15 +63,6 @@ def numeric_words(max_factor: int) -> pl.DataFrame:
     values, counts = np.unique(z, return_counts=True)
     words = [str(v) for v in values]
     return pl.DataFrame({"word": words, "length": [len(w) for w in words], "frequency": counts.astype(np.int64)})
-
-
-def numeric_clue(word: str, max_factor: int) -> str:
-    """The clue 'x*y' of a product: the most balanced factor pair within range."""
-    z = int(word)
-    for x in range(int(z**0.5), 1, -1):
-        if z % x == 0 and z // x <= max_factor:
-            return f"{x}*{z // x}"
-    raise PuzzleError(f"{word} is not a product x*y with 2 <= x <= y <= {max_factor}")
 
 
 # ---------------------------------------------------------------- building
@@ -104,10 +98,8 @@ def table_size(n: int) -> int:
 def sort_words(words: pl.DataFrame) -> pl.DataFrame:
     """The table's row order: length, score descending, frequency descending, word."""
     if "score" not in words.columns:  # no clues known: the score is the frequency percentile
-        from puzzlesearch.crossword.quality import word_scores
-
         freq = words["frequency"].fill_null(0).to_numpy()
-        words = words.with_columns(pl.Series("score", word_scores(freq, np.zeros(len(freq), bool), 0)))
+        words = words.with_columns(pl.Series("score", quality.word_scores(freq, np.zeros(len(freq), bool), 0)))
     return words.with_columns(pl.col("length").cast(pl.Int64), pl.col("frequency").fill_null(0)).sort(
         ["length", "score", "frequency", "word"], descending=[False, True, True, False]
     )
@@ -147,19 +139,16 @@ def build_arrays(words: pl.DataFrame, letters: str) -> dict[str, np.ndarray]:
 
 def scored_words(words: pl.DataFrame, alphabet: str, settings: TableSettings) -> tuple[pl.DataFrame, dict]:
     """The table words with score and clue: blocklist and (English) names/abbreviations out."""
-    from puzzlesearch.crossword import clues as clue_module
-    from puzzlesearch.crossword import quality
-
     blocked = quality.read_blocklist(settings.blocklist)
     before = words.height
     words = words.filter(~pl.col("word").is_in(sorted(blocked)))
     n_blocked = before - words.height
-    source = clue_module.ClueSource(alphabet)
+    source = clues.ClueSource(alphabet)
     classes, clue_text = source.classify_and_clue(words["word"].to_list())
     words = words.with_columns(pl.Series("class", classes, dtype=pl.Utf8), pl.Series("clue", clue_text, dtype=pl.Utf8))
-    n_names = int((words["class"] != clue_module.COMMON).sum())
+    n_names = int((words["class"] != clues.COMMON).sum())
     if not settings.names:
-        words = words.filter(pl.col("class") == clue_module.COMMON)
+        words = words.filter(pl.col("class") == clues.COMMON)
     clued = (words["clue"] != "").to_numpy()
     score = quality.word_scores(words["frequency"].fill_null(0).to_numpy(), clued, settings.clue_weight)
     words = words.with_columns(pl.Series("score", score, dtype=pl.Int16))
@@ -175,10 +164,8 @@ def scored_words(words: pl.DataFrame, alphabet: str, settings: TableSettings) ->
 
 def numeric_scored(settings: TableSettings) -> tuple[pl.DataFrame, dict]:
     """The numeric words with their 'x*y' clues and scores (every word is clued)."""
-    from puzzlesearch.crossword import quality
-
     words = numeric_words(settings.max_factor)
-    clue_text = [numeric_clue(w, settings.max_factor) for w in words["word"]]
+    clue_text = [clues.numeric_clue(w, settings.max_factor) for w in words["word"]]
     score = quality.word_scores(words["frequency"].to_numpy(), np.ones(words.height, bool), settings.clue_weight)
     words = words.with_columns(pl.Series("clue", clue_text), pl.Series("score", score, dtype=pl.Int16))
     return words, {"clue_source": "products x*y"}
@@ -195,8 +182,6 @@ def build_tables(
     out_npz: str | Path, words_path: str | Path | None = None, settings: TableSettings | None = None
 ) -> dict:
     """Write tables.npz, clues.parquet and their manifest tables.json: a lexicon's words.parquet, or `numeric`."""
-    from puzzlesearch.io import write_parquet
-
     out_npz = Path(out_npz)
     settings = settings or TableSettings()
     with Timer() as t:
@@ -205,8 +190,6 @@ def build_tables(
             words, quality_meta = numeric_scored(settings)
             used = {"lexicon": NUMERIC, **settings.to_dict()}
         else:
-            from puzzlesearch.lexicon.artifacts import lexicon_from_files
-
             lex = lexicon_from_files(words_path)
             letters, name = ALPHABETS[lex.spec.alphabet], lex.name
             direction = "rtl" if lex.spec.alphabet == "arabic" else "ltr"
@@ -472,19 +455,13 @@ def check_arrays(path: Path, a: dict, n_letters: int) -> None:
 
 def code_sha256() -> str:
     """Hash of the modules that build the tables (store keys change with them)."""
-    import sys
-
-    from puzzlesearch.crossword import clues, quality
-
     return store.code_sha256(sys.modules[__name__], cost_kernels, model_module, clues, quality)
 
 
 def _blocklist_sha256(settings: TableSettings) -> str:
     """sha256 of the blocklist file the settings name (the shipped one for '')."""
-    from puzzlesearch.crossword.quality import default_blocklist_path, read_blocklist
-
-    read_blocklist(settings.blocklist)  # one-line error when unreadable
-    return manifest.file_sha256(settings.blocklist or default_blocklist_path())
+    quality.read_blocklist(settings.blocklist)  # one-line error when unreadable
+    return manifest.file_sha256(settings.blocklist or quality.default_blocklist_path())
 
 
 def open_tables(
@@ -509,8 +486,6 @@ def open_tables(
             f"numeric crossword tables (max_factor {settings.max_factor})",
         )
         return load_tables(folder / TABLES_FILE, min_frequency, min_score=min_score)
-    from puzzlesearch.lexicon.artifacts import WORDS_FILE, open_lexicon
-
     lex = open_lexicon(lexicon or section["lexicons"][lang], config, root, alphabet=LANG_ALPHABET[lang])
     words_sha = lex.stats["manifest"]["files"][WORDS_FILE]["sha256"]
     key = store.content_key(
