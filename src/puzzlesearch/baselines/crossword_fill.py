@@ -22,13 +22,20 @@ from numba import njit
 from puzzlesearch.crossword._kernels.fill import (
     ONE,
     ZERO,
-    _backjump_level,
-    _choose_slot,
-    _clear_queue,
+    _backtrack,
+    _drop_word,
     _full_mask,
     _merge,
+    _narrow,
     _new_work,
+    _next_slot,
+    _place,
+    _pop,
     _score_candidates,
+    _take_dirty,
+    _to_support,
+    _wake_crossings,
+    _wipe_out,
 )
 from puzzlesearch.crossword.fill import Filled, fill_using
 from puzzlesearch.crossword.settings import FillSettings
@@ -149,19 +156,13 @@ def match_count(pos_bits, pb, n, n_letters, length, cell_masks, full, scratch):
 def _filter_domain(s, state, dirty, struct, words):
     """AND slot s's domain with the letters allowed in its dirty cells."""
     slot_len, slot_cells, _, _ = struct
-    _, slot_off, slot_nw, slot_pb, pos_bits, _, n_letters = words
+    slot_pb, pos_bits, n_letters = words.slot_pb, words.pos_bits, words.n_letters
     dom, cell_mask, _, _ = state
     full = _full_mask(n_letters)
-    nw = slot_nw[s]
-    off = slot_off[s]
-    stride = (n_letters + 1) * nw
-    d = dirty[s]
-    dirty[s] = 0
+    off, nw, stride, d = _take_dirty(s, dirty, words)
     for p in range(slot_len[s]):
-        if not (d >> p) & 1:
-            continue
         m = cell_mask[slot_cells[s, p]]
-        if m == full:
+        if m == full or not (d >> p) & 1:  # a clean cell, or one allowing every letter
             continue
         base = slot_pb[s] + p * stride
         if (m & (m - 1)) == 0:  # one letter
@@ -235,130 +236,49 @@ def _support(s, todo, state, struct, words, support):
 
 
 @njit(cache=True)
-def _revise(s, state, work, struct, words, support):
+def _revise(s, state, work, struct, words, support, removed):
     """Filter slot s's domain by its dirty cells; narrow its cells to supported letters.
 
-    Returns -1 if the domain empties, else a bit mask of the positions whose cell lost letters."""
-    slot_len, slot_cells, _, _ = struct
-    _, slot_off, slot_nw, _, _, _, _ = words
+    Returns -1 if the domain empties, else a bit mask of the positions whose cell lost letters.
+    `removed`: the shared _narrow's record of lost letters (this kernel's filter does not read it)."""
     dom, cell_mask, count, _ = state
-    _, _, dirty, force, _, _ = work
-    _filter_domain(s, state, dirty, struct, words)
-    n = bits_count(dom, slot_off[s], slot_nw[s])
-    if n == 0:
-        count[s] = 0
-        force[s] = False
-        return -1
-    if n == count[s] and not force[s]:
-        return 0
-    force[s] = False
-    count[s] = n
-    length = slot_len[s]
-    todo = 0  # positions whose cell still holds several letters
-    for p in range(length):
-        m = cell_mask[slot_cells[s, p]]
-        support[p] = 0
-        if (m & (m - 1)) != 0:
-            todo |= 1 << p
-    if todo == 0:
-        return 0
+    _filter_domain(s, state, work.dirty, struct, words)
+    n = bits_count(dom, words.slot_off[s], words.slot_nw[s])
+    todo = _to_support(s, n, count, work.force, cell_mask, struct.slot_cells, struct.slot_len[s], support)
+    if todo <= 0:
+        return todo
     _support(s, todo, state, struct, words, support)
-    changed = 0
-    for p in range(length):
-        if not (todo >> p) & 1:
-            continue
-        cell = slot_cells[s, p]
-        new = cell_mask[cell] & support[p]
-        if new != cell_mask[cell]:
-            cell_mask[cell] = new
-            changed |= 1 << p
-    return changed
+    return _narrow(s, todo, support, cell_mask, struct, work.dirty, removed)
 
 
 @njit(cache=True)
-def _propagate_bits(qlen, state, work, struct, words):
+def _propagate_bits(qlen, state, work, struct, words, removed):
     """Arc consistency from the slots in queue[:qlen]; return the slot that emptied or -1."""
-    slot_len, slot_cells, cross, cross_pos = struct
-    queue, inq, dirty, _, _, fail_count = work
-    why = state.why
-    n_slots = slot_len.shape[0]
-    support = np.zeros(slot_cells.shape[1], dtype=np.int64)
+    support = np.zeros(struct.slot_cells.shape[1], dtype=np.int64)
     head = 0
     while qlen > 0:
-        s = queue[head]
-        head = (head + 1) % n_slots
-        qlen -= 1
-        inq[s] = False
-        changed = _revise(s, state, work, struct, words, support)
+        s, head, qlen = _pop(work, head, qlen)
+        changed = _revise(s, state, work, struct, words, support, removed)
         if changed < 0:
-            fail_count[s] += 1
-            _clear_queue(work, head, qlen)
-            return s
-        if changed == 0:
-            continue
-        for p in range(slot_len[s]):
-            if (changed >> p) & 1:
-                t = cross[s, p]
-                if t >= 0:
-                    dirty[t] |= np.int64(1) << cross_pos[s, p]
-                    why[t, :] |= why[s]  # t's narrowing follows from s's
-                    if not inq[t]:
-                        inq[t] = True
-                        queue[(head + qlen) % n_slots] = t
-                        qlen += 1
+            return _wipe_out(s, work, head, qlen)
+        if changed > 0:
+            qlen = _wake_crossings(s, changed, head, qlen, struct, work, state.why)
     return -1
 
 
 @njit(cache=True)
-def _assign_bits(s, i, level, state, work, struct, words):
+def _assign_bits(s, i, level, state, work, struct, words, removed):
     """Give slot s its word bit i (the decision of search level `level`), take that word
     from same-length slots, propagate; return the slot whose domain emptied, or -1."""
-    slot_len, slot_cells, cross, cross_pos = struct
-    slot_row0, slot_off, slot_nw, _, _, codes, _ = words
+    slot_len, slot_row0, slot_off = struct.slot_len, words.slot_row0, words.slot_off
     dom, cell_mask, count, why = state
-    queue, inq, dirty, force, _, fail_count = work
-    lw = level >> 6
-    lbit = ONE << np.uint64(level & 63)
-    why[s, :] = ZERO
-    why[s, lw] = lbit
-    off, nw = slot_off[s], slot_nw[s]
-    for j in range(nw):
-        dom[off + j] = ZERO
-    jw = i >> 6
-    bit = ONE << np.uint64(i & 63)
-    dom[off + jw] = bit
-    count[s] = 1
-    row = slot_row0[s] + i
-    qlen = 0
-    for p in range(slot_len[s]):  # the word's letters fix the cells
-        cell = slot_cells[s, p]
-        m = np.int64(1) << np.int64(codes[row, p])
-        if cell_mask[cell] != m:
-            cell_mask[cell] = m
-            t = cross[s, p]
-            if t >= 0:
-                dirty[t] |= np.int64(1) << cross_pos[s, p]
-                why[t, lw] |= lbit
-                if not inq[t]:
-                    inq[t] = True
-                    queue[qlen] = t
-                    qlen += 1
+    lw, lbit, jw, bit, qlen = _place(s, i, level, dom, cell_mask, count, why, work, struct, words, removed)
     for t in range(slot_len.shape[0]):  # no repeats
-        if t == s or slot_len[t] != slot_len[s] or slot_row0[t] != slot_row0[s]:
-            continue
-        if dom[slot_off[t] + jw] & bit:
-            dom[slot_off[t] + jw] ^= bit
-            why[t, lw] |= lbit
-            if count[t] == 1:
-                fail_count[t] += 1
-                _clear_queue(work, 0, qlen)
+        if t != s and slot_len[t] == slot_len[s] and slot_row0[t] == slot_row0[s] and dom[slot_off[t] + jw] & bit:
+            qlen = _drop_word(t, slot_off[t], jw, bit, lw, lbit, qlen, dom, count, why, work)
+            if qlen < 0:
                 return t
-            force[t] = True
-            if not inq[t]:
-                inq[t] = True
-                queue[qlen] = t
-                qlen += 1
-    return _propagate_bits(qlen, state, work, struct, words)
+    return _propagate_bits(qlen, state, work, struct, words, removed)
 
 
 @njit(cache=True)
@@ -423,15 +343,15 @@ def fill_bits(struct, words, weights, start, fail_count, out_word, run):
     conflict-directed backjumping: a slot that runs out of words sends the search back to
     the deepest level among the explanations of its failures, not merely one level up.
 
-    start: the initial domains and cell masks (Start); run: the attempt (Run). Returns (status, nodes, failed slot): status 1 = filled
-    (out_word[s] = word row of slot s), 0 = proved impossible, -1 = node limit reached.
+    start: the initial domains and cell masks (Start); run: the attempt (Run). Returns (status,
+    nodes, failed slot): status 1 = filled (out_word[s] = word row of slot s), 0 = proved
+    impossible, -1 = node limit reached.
     `noise` > 0 randomises the word order a little (restarts); `use_lc`: after a dead end
     branch on the failed slot first (last-conflict); fail_count (failures per slot) is
     updated and kept.
     """
-    node_limit, noise, seed, use_lc, use_cbj = run
     dom0, cell_mask0 = start
-    np.random.seed(seed)
+    np.random.seed(run.seed)
     slot_len, _, cross, _ = struct
     n_slots = slot_len.shape[0]
     levels = n_slots + 2
@@ -446,7 +366,8 @@ def fill_bits(struct, words, weights, start, fail_count, out_word, run):
     count[0, :] = -1
     work = _new_work(slot_len, fail_count)
     assigned = work.assigned
-    failed = _propagate_bits(n_slots, State(dom[0], mask[0], count[0], why[0]), work, struct, words)
+    removed = np.full((n_slots, struct.slot_cells.shape[1]), -1, dtype=np.int64)  # the shared helpers' record
+    failed = _propagate_bits(n_slots, State(dom[0], mask[0], count[0], why[0]), work, struct, words, removed)
     if failed >= 0:
         return 0, 0, failed
     slot_nw = words.slot_nw
@@ -465,70 +386,44 @@ def fill_bits(struct, words, weights, start, fail_count, out_word, run):
         np.zeros(total, dtype=np.int64),
     )
     cand = scratch.cand
-    nodes = 0
-    level = 0
+    nodes, level, last_conflict = 0, 0, -1
     descend = True
-    last_conflict = -1
     while True:
-        if descend:
-            if last_conflict >= 0 and assigned[last_conflict]:
-                last_conflict = -1
-            best = _choose_slot(count[level], work, slot_len, last_conflict, cross)
+        if descend:  # choose the level's slot and order its words
+            best, last_conflict = _next_slot(count[level], work, slot_len, last_conflict, cross)
             state = State(dom[level], mask[level], count[level], why[level])
             if best < 0:
                 _read_words(state, struct, words, out_word)
                 return 1, nodes, -1
-            first = lv_start[level - 1] + lv_n[level - 1] if level > 0 else 0
             lv_slot[level] = best
-            lv_start[level] = first
-            lv_n[level] = _order_bits(best, state, assigned, struct, words, weights, noise, scratch, first)
+            lv_start[level] = lv_start[level - 1] + lv_n[level - 1] if level > 0 else 0
+            lv_n[level] = _order_bits(
+                best, state, assigned, struct, words, weights, run.noise, scratch, lv_start[level]
+            )
             lv_next[level] = 0
             assigned[best] = 1
             _level_explanation(best, state, struct, acc[level])
         s = lv_slot[level]
-        placed = False
-        while lv_next[level] < lv_n[level]:
-            if nodes >= node_limit:
+        wiped = 0
+        while wiped >= 0 and lv_next[level] < lv_n[level]:  # its next word, on a copy of the level
+            if nodes >= run.node_limit:
                 return -1, nodes, -1
-            i = cand[lv_start[level] + lv_next[level]]
-            lv_next[level] += 1
             nodes += 1
             dom[level + 1, :] = dom[level]
             mask[level + 1, :] = mask[level]
             count[level + 1, :] = count[level]
             why[level + 1, :, :] = why[level]
-            wiped = _assign_bits(
-                s,
-                i,
-                level,
-                State(dom[level + 1], mask[level + 1], count[level + 1], why[level + 1]),
-                work,
-                struct,
-                words,
-            )
-            if wiped < 0:
-                placed = True
-                break
-            _merge(acc[level], why[level + 1, wiped])
-        if placed:
-            if s == last_conflict:
-                last_conflict = -1
+            child = State(dom[level + 1], mask[level + 1], count[level + 1], why[level + 1])
+            wiped = _assign_bits(s, cand[lv_start[level] + lv_next[level]], level, child, work, struct, words, removed)
+            lv_next[level] += 1
+            if wiped >= 0:
+                _merge(acc[level], why[level + 1, wiped])
+        if wiped < 0:  # placed: the next level
             level += 1
             descend = True
             continue
-        assigned[s] = 0
-        if use_lc:
-            last_conflict = s
-        if level == 0:
+        target, last_conflict = _backtrack(s, level, last_conflict, run, acc, assigned, lv_slot)
+        if target < 0:
             return 0, nodes, -1
-        target = level - 1
-        if use_cbj:
-            target = _backjump_level(acc[level], level)
-            if target < 0:
-                return 0, nodes, -1  # the conflict involves no decision: no fill exists
-            for lv in range(target + 1, level):
-                assigned[lv_slot[lv]] = 0
-            _merge(acc[target], acc[level])
-            acc[target, target >> 6] &= ~(ONE << np.uint64(target & 63))
         level = target
         descend = False

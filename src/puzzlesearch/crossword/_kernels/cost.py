@@ -133,6 +133,20 @@ def column_run(grid, r, c):
     return top, bottom - top + 1
 
 
+@njit(cache=True, inline="always")
+def column_word(grid, c, r, q):
+    """The next run of white cells in column c from row r on: (its first row, its length), its
+    letters in q[:length]; length 0 past the column's last run."""
+    n_rows = grid.shape[0]
+    while r < n_rows and grid[r, c] == 0:
+        r += 1
+    n = 0
+    while r + n < n_rows and grid[r + n, c] != 0:
+        q[n] = grid[r + n, c]
+        n += 1
+    return r, n
+
+
 @njit(cache=True)
 def grid_cost(grid, words):
     """The GridCost of a grid's vertical words (words: CostWords)."""
@@ -140,15 +154,8 @@ def grid_cost(grid, words):
     q = np.zeros(n_rows, dtype=np.int8)
     cost5 = unknown_letters = scrambled_letters = unknown_words = scrambled_words = n_words = 0
     for c in range(n_cols):
-        r = 0
-        while r < n_rows:
-            if grid[r, c] == 0:
-                r += 1
-                continue
-            n = 0
-            while r + n < n_rows and grid[r + n, c] != 0:
-                q[n] = grid[r + n, c]
-                n += 1
+        r, n = column_word(grid, c, 0, q)
+        while n > 0:
             if n >= 2:
                 cost = run_cost(q, n, words)
                 cost5 += cost
@@ -159,5 +166,5 @@ def grid_cost(grid, words):
                 elif cost > 0:
                     scrambled_letters += n
                     scrambled_words += 1
-            r += n
+            r, n = column_word(grid, c, r + n, q)
     return GridCost(cost5, unknown_letters, scrambled_letters, unknown_words, scrambled_words, n_words)

@@ -302,6 +302,181 @@ def _score_candidates(row0, length, n, start, codes, weights, noise, log_of, cou
 
 
 @njit(cache=True, inline="always")
+def _take_dirty(s, dirty, words):
+    """(first domain word, domain words, pos_bits words per position, dirty positions) of slot s,
+    whose dirty mask is cleared (its filter is under way)."""
+    nw = words.slot_nw[s]
+    d = dirty[s]
+    dirty[s] = 0
+    return words.slot_off[s], nw, (words.n_letters + 1) * nw, d
+
+
+@njit(cache=True, inline="always")
+def _to_support(s, n, count, force, cell_mask, slot_cells, length, support):
+    """After a filter left n words in slot s's domain: -1 if none (the slot fails), 0 if nothing
+    changed (and the slot is not forced) or every cell holds one letter, else the bit mask of the
+    positions whose cell still holds several letters (their support[p] cleared)."""
+    if n == 0:
+        count[s] = 0
+        force[s] = False
+        return -1
+    if n == count[s] and not force[s]:
+        return 0
+    force[s] = False
+    count[s] = n
+    todo = 0
+    for p in range(length):
+        m = cell_mask[slot_cells[s, p]]
+        support[p] = 0
+        if (m & (m - 1)) != 0:
+            todo |= 1 << p
+    return todo
+
+
+@njit(cache=True, inline="always")
+def _narrow(s, todo, support, cell_mask, struct, dirty, removed):
+    """Narrow slot s's cells at the positions in todo to their supported letters (the letters a
+    crossing's cell loses are noted for its next filter); return the positions whose cell changed."""
+    slot_cells, cross, cross_pos = struct.slot_cells, struct.cross, struct.cross_pos
+    changed = 0
+    for p in range(struct.slot_len[s]):
+        if not (todo >> p) & 1:
+            continue
+        cell = slot_cells[s, p]
+        new = cell_mask[cell] & support[p]
+        if new != cell_mask[cell]:
+            if cross[s, p] >= 0:
+                _note_removed(cross[s, p], cross_pos[s, p], cell_mask[cell] & ~new, dirty, removed)
+            cell_mask[cell] = new
+            changed |= 1 << p
+    return changed
+
+
+@njit(cache=True, inline="always")
+def _pop(work, head, qlen):
+    """Take the slot at the head of the propagation queue: (slot, new head, new length)."""
+    s = work.queue[head]
+    work.inq[s] = False
+    return s, (head + 1) % work.queue.shape[0], qlen - 1
+
+
+@njit(cache=True, inline="always")
+def _wipe_out(s, work, head, qlen):
+    """Slot s has no word left: count its failure, empty the queue; return s."""
+    work.fail_count[s] += 1
+    _clear_queue(work, head, qlen)
+    return s
+
+
+@njit(cache=True, inline="always")
+def _wake_crossings(s, changed, head, qlen, struct, work, why):
+    """Queue the crossings of slot s at its changed positions (their cells dirty, their
+    explanations joined with s's); return the queue length."""
+    slot_len, cross, cross_pos = struct.slot_len, struct.cross, struct.cross_pos
+    queue, inq, dirty = work.queue, work.inq, work.dirty
+    n_slots = slot_len.shape[0]
+    for p in range(slot_len[s]):
+        if (changed >> p) & 1:
+            t = cross[s, p]
+            if t >= 0:
+                dirty[t] |= np.int64(1) << cross_pos[s, p]
+                _merge(why[t], why[s])  # t's narrowing follows from s's
+                if not inq[t]:
+                    inq[t] = True
+                    queue[(head + qlen) % n_slots] = t
+                    qlen += 1
+    return qlen
+
+
+@njit(cache=True, inline="always")
+def _place(s, i, level, dom, cell_mask, count, why, work, struct, words, removed):
+    """Slot s takes word bit i, the decision of search level `level`: its domain is that word,
+    explained by the level; its letters fix the cells, whose crossings are queued (queue[:qlen]).
+    Returns (level word, level bit, domain word of i, bit of i, qlen)."""
+    slot_cells, cross, cross_pos = struct.slot_cells, struct.cross, struct.cross_pos
+    lw = level >> 6
+    lbit = ONE << np.uint64(level & 63)
+    why[s, :] = ZERO
+    why[s, lw] = lbit
+    off, nw = words.slot_off[s], words.slot_nw[s]
+    for j in range(nw):
+        dom[off + j] = ZERO
+    jw = i >> 6
+    bit = ONE << np.uint64(i & 63)
+    dom[off + jw] = bit
+    count[s] = 1
+    row = words.slot_row0[s] + i
+    qlen = 0
+    for p in range(struct.slot_len[s]):  # the word's letters fix the cells
+        cell = slot_cells[s, p]
+        m = np.int64(1) << np.int64(words.codes[row, p])
+        if cell_mask[cell] != m:
+            t = cross[s, p]
+            if t >= 0:
+                _note_removed(t, cross_pos[s, p], cell_mask[cell] & ~m, work.dirty, removed)  # before t is dirty
+                work.dirty[t] |= np.int64(1) << cross_pos[s, p]
+                why[t, lw] |= lbit
+                qlen = _enqueue(t, qlen, work)
+            cell_mask[cell] = m
+    return lw, lbit, jw, bit, qlen
+
+
+@njit(cache=True, inline="always")
+def _enqueue(t, qlen, work):
+    """Queue slot t at queue[qlen] unless it is queued; return the queue length."""
+    if not work.inq[t]:
+        work.inq[t] = True
+        work.queue[qlen] = t
+        qlen += 1
+    return qlen
+
+
+@njit(cache=True, inline="always")
+def _drop_word(t, off, jw, bit, lw, lbit, qlen, dom, count, why, work):
+    """Take the placed word (bit `bit` of domain word jw) from same-length slot t (domain at off),
+    explained by the decision's level; return the queue length with t queued, or -1 if t had no
+    other word (the queue emptied)."""
+    dom[off + jw] ^= bit
+    why[t, lw] |= lbit
+    if count[t] == 1:
+        work.fail_count[t] += 1
+        _clear_queue(work, 0, qlen)
+        return -1
+    work.force[t] = True
+    return _enqueue(t, qlen, work)
+
+
+@njit(cache=True, inline="always")
+def _next_slot(count, work, slot_len, last_conflict, cross):
+    """(the slot to fill at a level with these domain sizes, the last-conflict slot, cleared once assigned)."""
+    if last_conflict >= 0 and work.assigned[last_conflict]:
+        last_conflict = -1
+    return _choose_slot(count, work, slot_len, last_conflict, cross), last_conflict
+
+
+@njit(cache=True, inline="always")
+def _backtrack(s, level, last_conflict, run, acc, assigned, lv_slot):
+    """Slot s (level `level`) ran out of words: the level to resume, or -1 when no fill exists (the
+    conflict involves no decision), and the last-conflict slot. With backjumping (run.use_cbj) the
+    target is the deepest level in the conflict set, which it inherits; the levels skipped are unassigned."""
+    assigned[s] = 0
+    if run.use_lc:
+        last_conflict = s
+    if level == 0:
+        return -1, last_conflict
+    target = level - 1
+    if run.use_cbj:
+        target = _backjump_level(acc[level], level)
+        if target < 0:
+            return -1, last_conflict
+        for lv in range(target + 1, level):
+            assigned[lv_slot[lv]] = 0
+        _merge(acc[target], acc[level])
+        acc[target, target >> 6] &= ~(ONE << np.uint64(target & 63))
+    return target, last_conflict
+
+
+@njit(cache=True, inline="always")
 def _copy(dst, src):
     """dst[:] = src for 1-d arrays of one length (a loop: no temporary, none of numba's reference counting)."""
     for i in range(src.shape[0]):
@@ -380,13 +555,9 @@ def _filter_domain(s, dom, cell_mask, dirty, struct, words, letters, removed):
     A cell is filtered by the fewest letters of: its allowed letters (kept), its excluded
     letters, or the letters it lost since its last filter (removed[s, p]; -1 unknown)."""
     slot_len, slot_cells, _, _ = struct
-    _, slot_off, slot_nw, slot_pb, pos_bits, _, n_letters = words
+    slot_pb, pos_bits, n_letters = words.slot_pb, words.pos_bits, words.n_letters
     full = _full_mask(n_letters)
-    nw = slot_nw[s]
-    off = slot_off[s]
-    stride = (n_letters + 1) * nw
-    d = dirty[s]
-    dirty[s] = 0
+    off, nw, stride, d = _take_dirty(s, dirty, words)
     for p in range(slot_len[s]):
         if not (d >> p) & 1:
             continue
@@ -522,7 +693,7 @@ def _revise(s, level, state, work, struct, words, scratch):
     """Filter slot s's domain by its dirty cells; narrow its cells to supported letters.
 
     Returns -1 if the domain empties, else a bit mask of the positions whose cell lost letters."""
-    slot_len, slot_cells, cross, cross_pos = struct
+    slot_len, slot_cells = struct.slot_len, struct.slot_cells
     slot_off, slot_nw = words.slot_off, words.slot_nw
     dom, cell_mask, count, trail, saved = state.dom, state.cell_mask, state.count, state.trail, state.saved
     dirty, force = work.dirty, work.force
@@ -530,68 +701,24 @@ def _revise(s, level, state, work, struct, words, scratch):
     _save(s, level, dom, words, trail, saved)
     _filter_domain(s, dom, cell_mask, dirty, struct, words, scratch.letters, scratch.removed)
     n, k = _count_nonzero(dom, slot_off[s], slot_nw[s], scratch.nz, scratch.summary)  # listed in scratch.nz
-    if n == 0:
-        count[s] = 0
-        force[s] = False
-        return -1
-    if n == count[s] and not force[s]:
-        return 0
-    force[s] = False
-    count[s] = n
-    length = slot_len[s]
-    todo = 0  # positions whose cell still holds several letters
-    for p in range(length):
-        m = cell_mask[slot_cells[s, p]]
-        support[p] = 0
-        if (m & (m - 1)) != 0:
-            todo |= 1 << p
-    if todo == 0:
-        return 0
+    todo = _to_support(s, n, count, force, cell_mask, slot_cells, slot_len[s], support)
+    if todo <= 0:
+        return todo
     _support(s, n, k, todo, dom, cell_mask, struct, words, scratch)
-    changed = 0
-    for p in range(length):
-        if not (todo >> p) & 1:
-            continue
-        cell = slot_cells[s, p]
-        new = cell_mask[cell] & support[p]
-        if new != cell_mask[cell]:
-            if cross[s, p] >= 0:
-                _note_removed(cross[s, p], cross_pos[s, p], cell_mask[cell] & ~new, dirty, scratch.removed)
-            cell_mask[cell] = new
-            changed |= 1 << p
-    return changed
+    return _narrow(s, todo, support, cell_mask, struct, dirty, scratch.removed)
 
 
 @njit(cache=True, inline="always")
 def _propagate(qlen, level, state, work, struct, words, scratch):
     """Arc consistency from the slots in queue[:qlen]; return the slot that emptied or -1."""
-    slot_len, cross, cross_pos = struct.slot_len, struct.cross, struct.cross_pos
-    queue, inq, dirty, fail_count = work.queue, work.inq, work.dirty, work.fail_count
-    why = state.why
-    n_slots = slot_len.shape[0]
     head = 0
     while qlen > 0:
-        s = queue[head]
-        head = (head + 1) % n_slots
-        qlen -= 1
-        inq[s] = False
+        s, head, qlen = _pop(work, head, qlen)
         changed = _revise(s, level, state, work, struct, words, scratch)
         if changed < 0:
-            fail_count[s] += 1
-            _clear_queue(work, head, qlen)
-            return s
-        if changed == 0:
-            continue
-        for p in range(slot_len[s]):
-            if (changed >> p) & 1:
-                t = cross[s, p]
-                if t >= 0:
-                    dirty[t] |= np.int64(1) << cross_pos[s, p]
-                    _merge(why[t], why[s])  # t's narrowing follows from s's
-                    if not inq[t]:
-                        inq[t] = True
-                        queue[(head + qlen) % n_slots] = t
-                        qlen += 1
+            return _wipe_out(s, work, head, qlen)
+        if changed > 0:
+            qlen = _wake_crossings(s, changed, head, qlen, struct, work, state.why)
     return -1
 
 
@@ -599,54 +726,20 @@ def _propagate(qlen, level, state, work, struct, words, scratch):
 def _assign(s, i, level, state, work, struct, words, scratch):
     """Give slot s its word bit i (the decision of search level `level`), take that word
     from same-length slots, propagate; return the slot whose domain emptied, or -1."""
-    slot_len, slot_cells, cross, cross_pos = struct
-    slot_row0, slot_off, slot_nw, codes = words.slot_row0, words.slot_off, words.slot_nw, words.codes
-    dom, cell_mask, count, why, trail, saved = state
-    queue, inq, dirty, force, fail_count = work.queue, work.inq, work.dirty, work.force, work.fail_count
-    lw = level >> 6
-    lbit = ONE << np.uint64(level & 63)
-    why[s, :] = ZERO
-    why[s, lw] = lbit
+    slot_len, slot_row0, slot_off = struct.slot_len, words.slot_row0, words.slot_off
+    dom, count, why, trail, saved = state.dom, state.count, state.why, state.trail, state.saved
     _save(s, level, dom, words, trail, saved)
-    off, nw = slot_off[s], slot_nw[s]
-    for j in range(nw):
-        dom[off + j] = ZERO
-    jw = i >> 6
-    bit = ONE << np.uint64(i & 63)
-    dom[off + jw] = bit
-    count[s] = 1
-    row = slot_row0[s] + i
-    qlen = 0
-    for p in range(slot_len[s]):  # the word's letters fix the cells
-        cell = slot_cells[s, p]
-        m = np.int64(1) << np.int64(codes[row, p])
-        if cell_mask[cell] != m:
-            t = cross[s, p]
-            if t >= 0:
-                _note_removed(t, cross_pos[s, p], cell_mask[cell] & ~m, dirty, scratch.removed)  # before t is dirty
-                dirty[t] |= np.int64(1) << cross_pos[s, p]
-                why[t, lw] |= lbit
-                if not inq[t]:
-                    inq[t] = True
-                    queue[qlen] = t
-                    qlen += 1
-            cell_mask[cell] = m
+    lw, lbit, jw, bit, qlen = _place(
+        s, i, level, dom, state.cell_mask, count, why, work, struct, words, scratch.removed
+    )
     for t in range(slot_len.shape[0]):  # no repeats
         if t == s or slot_len[t] != slot_len[s] or slot_row0[t] != slot_row0[s]:
             continue
         if dom[slot_off[t] + jw] & bit:
             _save(t, level, dom, words, trail, saved)
-            dom[slot_off[t] + jw] ^= bit
-            why[t, lw] |= lbit
-            if count[t] == 1:
-                fail_count[t] += 1
-                _clear_queue(work, 0, qlen)
+            qlen = _drop_word(t, slot_off[t], jw, bit, lw, lbit, qlen, dom, count, why, work)
+            if qlen < 0:
                 return t
-            force[t] = True
-            if not inq[t]:
-                inq[t] = True
-                queue[qlen] = t
-                qlen += 1
     return _propagate(qlen, level, state, work, struct, words, scratch)
 
 
@@ -902,8 +995,8 @@ def _fill_loop(struct, words, weights, buffers, log_of, work, out_word, run):
     """The search of fill_search over preallocated arrays, compiled without numba's reference
     counting (_nrt=False): its bundles are unpacked per node, and the increments and decrements
     cost more than the node; allocating here is a compile error, so nothing can leak."""
-    node_limit, noise, seed, use_lc, use_cbj = run
-    np.random.seed(seed)
+    node_limit, noise = run.node_limit, run.noise
+    np.random.seed(run.seed)
     slot_len, cross = struct.slot_len, struct.cross
     mask, count, why, acc, trail, saved = (
         buffers.mask,
@@ -927,9 +1020,7 @@ def _fill_loop(struct, words, weights, buffers, log_of, work, out_word, run):
     last_conflict = -1
     while True:
         if descend:
-            if last_conflict >= 0 and assigned[last_conflict]:
-                last_conflict = -1
-            best = _choose_slot(count[level], work, slot_len, last_conflict, cross)
+            best, last_conflict = _next_slot(count[level], work, slot_len, last_conflict, cross)
             state = State(dom, mask[level], count[level], why[level], trail, saved)
             if best < 0:
                 _read_words(dom, struct, words, out_word)
@@ -961,27 +1052,14 @@ def _fill_loop(struct, words, weights, buffers, log_of, work, out_word, run):
                 placed = True
                 break
             _merge(acc[level], why[level + 1, wiped])
-        if placed:
-            if s == last_conflict:
-                last_conflict = -1
+        if placed:  # (the last-conflict slot, if s, is cleared at the next level: s is assigned)
             level += 1
             descend = True
             continue
         _undo(lv_mark[level], dom, words, trail, saved)
-        assigned[s] = 0
-        if use_lc:
-            last_conflict = s
-        if level == 0:
-            return 0, nodes, -1
-        target = level - 1
-        if use_cbj:
-            target = _backjump_level(acc[level], level)
-            if target < 0:
-                return 0, nodes, -1  # the conflict involves no decision: no fill exists
-            for lv_i in range(target + 1, level):
-                assigned[lv_slot[lv_i]] = 0
-            _merge(acc[target], acc[level])
-            acc[target, target >> 6] &= ~(ONE << np.uint64(target & 63))
+        target, last_conflict = _backtrack(s, level, last_conflict, run, acc, assigned, lv_slot)
+        if target < 0:
+            return 0, nodes, -1  # proved: no fill exists
         _undo(lv_mark[target + 1], dom, words, trail, saved)
         level = target
         descend = False

@@ -10,7 +10,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from puzzlesearch.crossword._kernels.cost import column_run, run_cost
+from puzzlesearch.crossword._kernels.cost import column_run, column_word, run_cost
 
 
 class Queue(NamedTuple):
@@ -89,23 +89,16 @@ def _slot_delta(grid, r, c0, n, new, words, q):
 @njit(cache=True)
 def _bad_cells(grid, words, q, out):
     """Fill out[:k] with flat indices of cells in costly vertical words; return k."""
-    n_rows, n_cols = grid.shape
+    n_cols = grid.shape[1]
     k = 0
     for c in range(n_cols):
-        r = 0
-        while r < n_rows:
-            if grid[r, c] == 0:
-                r += 1
-                continue
-            n = 0
-            while r + n < n_rows and grid[r + n, c] != 0:
-                q[n] = grid[r + n, c]
-                n += 1
+        r, n = column_word(grid, c, 0, q)
+        while n > 0:
             if n >= 2 and run_cost(q, n, words) > 0:
                 for i in range(n):
                     out[k] = (r + i) * n_cols + c
                     k += 1
-            r += n
+            r, n = column_word(grid, c, r + n, q)
     return k
 
 
