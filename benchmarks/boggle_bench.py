@@ -11,13 +11,13 @@ Issue 12 sets (ENABLE2K, one thread, exactly these generators):
   cell uniform among the 15 others, and each of the two cells set to a letter uniform
   among the 25 letters other than its own (every board is at Hamming distance 2).
 Each set is scored by the trie kernel (the Scorer), by the previous DAWG-with-ranks kernel
-(boggle/dawg_kernels.py) in the same process, and by a same-run C++ baseline
+(puzzlesearch.baselines.boggle_dawg) in the same process, and by a same-run C++ baseline
 (benchmarks/cpp/boggle_ref.cpp: plain trie, 26-entry child tables, stamp de-dup, used
 cells as a bit mask, neighbour lists fixed per board size at compile time), compiled with
 `g++ -O3 -march=native` into a temporary folder (skipped with a message when g++ is
 missing). All three print the total score, which must agree. These figures are full-board
 scoring (every board walked in full); the trie kernel walks a batch in locality order
-(kernels.locality_order: rows sorted by their letters, so near-duplicate boards follow
+(boggle/_kernels/scorer.py locality_order: rows sorted by their letters, so near-duplicate boards follow
 each other and their trie nodes stay in cache), and the DAWG kernel is also timed on
 boards pre-sorted into that order, to show how much of the ratio the order gives; the deviation set is also scored INCREMENTALLY (Scorer.score_deviations, on its
 own line, said so). Rates are boards per CPU second of the scoring process (the machine is
@@ -49,11 +49,13 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from puzzlesearch.boggle import dawg_kernels, kernels  # noqa: E402
+from puzzlesearch.baselines import boggle_dawg  # noqa: E402
+from puzzlesearch.boggle._kernels.scorer import locality_order  # noqa: E402
 from puzzlesearch.boggle.model import Board, Shape, neighbours, parse_board  # noqa: E402
 from puzzlesearch.boggle.reference import boggle_words, prefixes, reference_score  # noqa: E402
 from puzzlesearch.boggle.score import Scorer  # noqa: E402
-from puzzlesearch.boggle.search import Budget, FreeSpace, run_search  # noqa: E402
+from puzzlesearch.boggle.search import Budget, run_search  # noqa: E402
+from puzzlesearch.boggle.spaces import FreeSpace  # noqa: E402
 from puzzlesearch.boggle.trie import BoggleTrie  # noqa: E402
 from puzzlesearch.lexicon import open_lexicon  # noqa: E402
 from puzzlesearch.progress import setup_logging  # noqa: E402
@@ -119,7 +121,7 @@ def timed(fn, repeat: int):
 def dawg_kernel(lex, scorer):
     """fn(boards) -> scores: the previous kernel (DAWG with ranks) over the same lexicon."""
     d = lex.boggle_dawg
-    nodes, edges = dawg_kernels.pack_dawg(d.mask, d.first_edge, d.terminal, d.edge_target, d.edge_rank)
+    nodes, edges = boggle_dawg.pack_dawg(d.mask, d.first_edge, d.terminal, d.edge_target, d.edge_rank)
     arrays = (nodes, edges, np.ascontiguousarray(d.word_length, dtype=np.int16))
     stamps = np.zeros(max(d.n_words, 1), dtype=np.int32)
     nbr, nbr_n = neighbours(Shape(4, 4))
@@ -131,7 +133,7 @@ def dawg_kernel(lex, scorer):
         if first[0] + len(boards) >= 2**31 - 1:
             stamps[:] = 0
             first[0] = 1
-        dawg_kernels.score_batch(boards, nbr, nbr_n, arrays, scorer.points, stamps, first[0], scores, counts)
+        boggle_dawg.score_batch(boards, nbr, nbr_n, arrays, scorer.points, stamps, first[0], scores, counts)
         first[0] += len(boards)
         return scores
 
@@ -176,7 +178,7 @@ def bench_issue_sets(lex, args):
     cpu = time.process_time() - cpu
     print(
         f"issue 12 sets, ENABLE2K, one thread: trie {again.n_nodes:,} nodes "
-        f"({again.nodes.nbytes / 1e6:.1f} MB + word table {scorer.arrays[1].nbytes / 1e6:.1f} MB), "
+        f"({again.nodes.nbytes / 1e6:.1f} MB + word table {scorer.arrays.words.nbytes / 1e6:.1f} MB), "
         f"built in memory from the DAWG in {again.build_seconds:.3f} s wall, {cpu:.3f} s cpu "
         f"(first Scorer, numba cache load included: {made:.2f} s)"
     )
@@ -202,7 +204,7 @@ def bench_issue_sets(lex, args):
                 f"    previous DAWG kernel   {n / old_cpu:>10,.0f}/s cpu {n / old_wall:>10,.0f}/s wall  {same}"
                 f"  -> trie/DAWG {old_cpu / new_cpu:.2f}x cpu, {old_wall / new_wall:.2f}x wall"
             )
-            ordered = boards[kernels.locality_order(boards)]
+            ordered = boards[locality_order(boards)]
             old(ordered[:64])
             prev_o, o_wall, o_cpu = timed(lambda b=ordered: old(b), args.repeat)
             same = "same total" if int(prev_o.sum()) == total else f"TOTAL DIFFERS: {int(prev_o.sum()):,}"

@@ -27,8 +27,18 @@ from puzzlesearch.boggle.cli_args import (
     step_flags,
     with_flags,
 )
+from puzzlesearch.boggle.model import Shape, parse_board
 from puzzlesearch.boggle.proof import cli as proof_cli
+from puzzlesearch.boggle.rank import rank_tables, read_table, seed_table
+from puzzlesearch.boggle.scan import SCAN_SCHEMA, scan_board, scan_state
+from puzzlesearch.boggle.score import Scorer
+from puzzlesearch.boggle.search import Budget, run_search
+from puzzlesearch.boggle.settings import RankSettings, ScanSettings, SearchSettings, check_dice, dice_for
+from puzzlesearch.boggle.spaces import make_space
+from puzzlesearch.config import load_config
 from puzzlesearch.errors import ConfigError, PuzzleError
+from puzzlesearch.io import write_json, write_parquet
+from puzzlesearch.lexicon import open_lexicon
 from puzzlesearch.progress import log
 
 
@@ -105,8 +115,6 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def _dice_flag(args, shape, mode: str):
     """The --dice value as a set name or a list of dice (checked against the shape)."""
-    from puzzlesearch.boggle.settings import check_dice
-
     if not args.dice:
         return None
     if mode != "dice":
@@ -118,8 +126,6 @@ def _dice_flag(args, shape, mode: str):
 
 def _job_dice(settings, shape, mode: str, where: str):
     """The settings' dice set, checked to fit the job's mode and shape."""
-    from puzzlesearch.boggle.settings import check_dice
-
     if mode != "dice":
         return None
     if settings.dice is None:
@@ -133,11 +139,6 @@ def _job_dice(settings, shape, mode: str, where: str):
 
 def cmd_score(args) -> int:
     """Print each board's score and word count (and words)."""
-    from puzzlesearch.boggle.model import parse_board
-    from puzzlesearch.boggle.score import Scorer
-    from puzzlesearch.boggle.settings import RankSettings
-    from puzzlesearch.config import load_config
-    from puzzlesearch.lexicon import open_lexicon
 
     boards = [parse_board(text, args.rows, args.cols) for text in args.boards]  # check all first
     config, root = load_config(args.config)
@@ -157,8 +158,6 @@ def cmd_score(args) -> int:
 
 def _search_settings(args, shape):
     """(SearchSettings, config, root) of a search command in either mode."""
-    from puzzlesearch.boggle.settings import SearchSettings
-
     if pipeline_mode(args):
         for flag in ("dice", "method", "seconds", "max_boards", "pool_size", "keep"):
             if getattr(args, flag) is not None:
@@ -193,10 +192,6 @@ def _search_settings(args, shape):
 
 def cmd_search(args) -> int:
     """Run one seeded search; print the best boards, write them to --out."""
-    from puzzlesearch.boggle.model import Shape
-    from puzzlesearch.boggle.rank import seed_table
-    from puzzlesearch.boggle.search import Budget, make_space, run_search
-    from puzzlesearch.io import write_parquet
 
     shape = Shape.parse(args.shape)
     if args.seed < 0:
@@ -235,10 +230,6 @@ def cmd_search(args) -> int:
 
 def cmd_rank(args) -> int:
     """Merge seed tables into one ranking."""
-    from puzzlesearch.boggle.model import Shape
-    from puzzlesearch.boggle.rank import rank_tables
-    from puzzlesearch.boggle.settings import RankSettings
-    from puzzlesearch.io import write_parquet
 
     shape = Shape.parse(args.shape)
     if pipeline_mode(args):
@@ -259,8 +250,6 @@ def cmd_rank(args) -> int:
 
 def _scan_settings(args, shape):
     """(ScanSettings, config, root) of a scan command in either mode (dice resolved later)."""
-    from puzzlesearch.boggle.settings import ScanSettings
-
     if pipeline_mode(args):
         for flag in ("dice", "n_boards", "distance", "swaps", "keep"):
             if getattr(args, flag) is not None:
@@ -287,8 +276,6 @@ def _scan_settings(args, shape):
 
 def _scan_boards(args, scan: dict, shape):
     """(board texts, dice states) to scan: the BOARD arguments and the top of --from."""
-    from puzzlesearch.boggle.rank import read_table
-
     texts, states = list(args.boards), []
     if args.from_table and not Path(args.from_table).exists():
         raise PuzzleError(f"--from {args.from_table}: no such file")
@@ -313,11 +300,6 @@ def _scan_boards(args, scan: dict, shape):
 
 def cmd_scan(args) -> int:
     """Scan boards' neighbourhoods; print and write whether each is a local optimum."""
-    from puzzlesearch.boggle.model import Shape, parse_board
-    from puzzlesearch.boggle.scan import SCAN_SCHEMA, scan_board, scan_state
-    from puzzlesearch.boggle.search import make_space
-    from puzzlesearch.boggle.settings import dice_for
-    from puzzlesearch.io import write_json, write_parquet
 
     rows, cols = args.rows, args.cols
     shape = Shape.parse(args.shape) if args.shape else None

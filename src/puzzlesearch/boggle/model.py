@@ -13,10 +13,12 @@ from functools import cache
 
 import numpy as np
 
+from puzzlesearch.boggle._kernels.symmetry import canonical_boards
 from puzzlesearch.errors import PuzzleError
 
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
 N_LETTERS = 26
+QU = LETTERS.index("q")  # 16: the letter index of the "Qu" face (one cell, two letters of a word)
 MIN_SIDE, MAX_SIDE = 2, 6
 MAX_CELLS = MAX_SIDE * MAX_SIDE  # 36 cells: a used-cell set fits one int64 bit mask
 
@@ -138,14 +140,6 @@ class Board:
     def __str__(self) -> str:
         return format_cells(self.cells)
 
-    def grid(self) -> str:
-        """The board as rows of letters ('Qu' for the q face), one row a line."""
-        out = []
-        for r in range(self.rows):
-            row = self.cells[r * self.cols : (r + 1) * self.cols]
-            out.append(" ".join(("Qu" if c == 16 else LETTERS[c].upper()).ljust(2) for c in row).rstrip())
-        return "\n".join(out)
-
 
 def parse_board(text: str, rows: int | None = None, cols: int | None = None) -> Board:
     """Board text (row-major letters, 'q' = Qu, rows optionally split by '/' or spaces)."""
@@ -232,6 +226,14 @@ def symmetries(shape: Shape) -> np.ndarray:
     perms = np.array([m.reshape(-1) for m in maps], dtype=np.int32)
     perms.setflags(write=False)
     return perms
+
+
+def canonical(boards: np.ndarray, shape: Shape) -> np.ndarray:
+    """Each board's smallest form under the shape's symmetries."""
+    boards = np.ascontiguousarray(boards, dtype=np.uint8)
+    out = np.empty_like(boards)
+    canonical_boards(boards, symmetries(shape), out)
+    return out
 
 
 @cache

@@ -16,9 +16,9 @@ from pathlib import Path
 
 import polars as pl
 
-from puzzlesearch.boggle.model import Shape, decode_boards, encode_boards, parse_board
+from puzzlesearch.boggle.model import Shape, canonical, decode_boards, encode_boards, parse_board
 from puzzlesearch.boggle.score import Scorer
-from puzzlesearch.boggle.search import Result, canonical
+from puzzlesearch.boggle.search import Result
 from puzzlesearch.errors import PuzzleError
 
 SEED_SCHEMA = {

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from puzzlesearch.boggle.model import DEFAULT_POINTS, LETTERS, Board, neighbours
+from puzzlesearch.boggle.model import DEFAULT_POINTS, LETTERS, QU, Board, neighbours
 
 _BOGGLE_WORD = re.compile(r"^(?:[a-pr-z]|qu)+$")
 
@@ -28,7 +28,7 @@ def reference_words(board: Board, words: set[str], prefix_set: set[str] | None =
     if prefix_set is None:
         prefix_set = prefixes(words)
     nbr, count = neighbours(board.shape)
-    faces = ["qu" if c == 16 else LETTERS[c] for c in board.cells]
+    faces = ["qu" if c == QU else LETTERS[c] for c in board.cells]
     found: set[str] = set()
 
     def walk(cell: int, text: str, used: frozenset) -> None:

@@ -13,9 +13,8 @@ from dataclasses import dataclass
 import numpy as np
 import polars as pl
 
-from puzzlesearch.boggle.model import LETTERS, N_LETTERS, Board, cell_pairs, format_cells
+from puzzlesearch.boggle.model import LETTERS, N_LETTERS, Board, canonical, cell_pairs, format_cells
 from puzzlesearch.boggle.score import Scorer
-from puzzlesearch.boggle.search import canonical
 from puzzlesearch.errors import PuzzleError
 
 SCAN_SCHEMA = {

@@ -13,7 +13,8 @@ from pathlib import Path
 
 import numpy as np
 
-from puzzlesearch.boggle import kernels
+from puzzlesearch.boggle._kernels import scorer as kernels
+from puzzlesearch.boggle._kernels.scorer import TrieArrays
 from puzzlesearch.boggle.model import DEFAULT_POINTS, N_LETTERS, Board, Shape, cell_pairs, neighbour_masks, points_table
 from puzzlesearch.boggle.trie import BoggleTrie
 from puzzlesearch.errors import PuzzleError
@@ -46,7 +47,7 @@ class Scorer:
         max_len = int(dawg.word_length.max()) if dawg.n_words else 3
         self.points = points_table(points, max(max_len, 8))
         self.trie = BoggleTrie.from_dawg(dawg)
-        self.arrays = (self.trie.nodes, self.trie.word_table(dawg.word_length, len(self.points)), self.points)
+        self.arrays = TrieArrays(self.trie.nodes, self.trie.word_table(dawg.word_length, len(self.points)), self.points)
         self.stamp = 1
 
     @classmethod
@@ -64,7 +65,7 @@ class Scorer:
     def _stamps(self, n: int) -> int:
         """Reserve n stamp values; returns the first."""
         if self.stamp + n >= STAMP_LIMIT:
-            self.arrays[1][:, 0] = 0
+            self.arrays.words[:, 0] = 0
             self.stamp = 1
         first = self.stamp
         self.stamp += n

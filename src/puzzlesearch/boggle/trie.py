@@ -23,70 +23,12 @@ import time
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
 
+from puzzlesearch.boggle._kernels.trie import count_trie_nodes, fill_trie
 from puzzlesearch.errors import PuzzleError
 from puzzlesearch.lexicon.dawg import Dawg
 
-WORD_BIT = 26  # nodes[n] >> WORD_BIT & 1: a word ends at n
 MAX_NODES = 2**31 - 1  # first_child is stored in 32 bits; ranks are int32
-
-
-@njit(cache=True)
-def _degree(mask) -> int:
-    """Letters in a node mask."""
-    m = np.int64(mask)
-    count = 0
-    while m:
-        m &= m - 1
-        count += 1
-    return count
-
-
-@njit(cache=True)
-def count_trie_nodes(mask, first_edge, edge_target, max_depth):
-    """Nodes of the trie of the DAWG's words (one per prefix, the root included)."""
-    st_node = np.zeros(max_depth + 2, dtype=np.int64)
-    st_edge = np.zeros(max_depth + 2, dtype=np.int64)
-    st_end = np.zeros(max_depth + 2, dtype=np.int64)
-    total = 1
-    depth = 0
-    st_edge[0] = first_edge[0]
-    st_end[0] = first_edge[0] + _degree(mask[0])
-    while depth >= 0:
-        e = st_edge[depth]
-        if e < st_end[depth]:
-            st_edge[depth] = e + 1
-            t = edge_target[e]
-            total += 1
-            depth += 1
-            st_node[depth] = t
-            st_edge[depth] = first_edge[t]
-            st_end[depth] = first_edge[t] + _degree(mask[t])
-        else:
-            depth -= 1
-    return total
-
-
-@njit(cache=True)
-def fill_trie(mask, first_edge, terminal, edge_target, edge_rank, nodes, rank):
-    """Breadth-first trie of a DAWG: nodes (packed words) and rank (word ranks, -1 none)."""
-    n = nodes.shape[0]
-    dawg_node = np.zeros(n, dtype=np.int32)  # the queue: trie node i is DAWG node dawg_node[i]
-    prefix_rank = np.zeros(n, dtype=np.int64)  # words before the prefix of trie node i
-    following = 1
-    for i in range(n):
-        d = dawg_node[i]
-        r = prefix_rank[i]
-        m = np.int64(mask[d])
-        word = np.int64(terminal[d] != 0)
-        nodes[i] = m | (word << WORD_BIT) | (np.int64(following) << 32)
-        rank[i] = r if word else -1
-        e = first_edge[d]
-        for k in range(_degree(m)):
-            dawg_node[following] = edge_target[e + k]
-            prefix_rank[following] = r + edge_rank[e + k]
-            following += 1
 
 
 @dataclass(frozen=True)

@@ -1,11 +1,11 @@
 """numba kernels: score Boggle boards over the Boggle trie (puzzlesearch.boggle.trie).
 
-Plain arrays in, plain arrays out. The trie is passed as the tuple
-    trie = (nodes, words, points)
-nodes: packed int64 words, mask | word << 26 | first_child << 32 (see trie.py); words:
-(n_nodes, 2) int32, words[n, 0] the stamp of node n, words[n, 1] the length of the word
-ending there (capped at the points table's last entry); points: int64 points by length. A board is a uint8 array of letter indices (16 = the "Qu" face, the trie's
-letter 'q'); nbm[cell] is the bit mask of the cell's neighbours (model.neighbour_masks).
+The trie reaches every kernel as one `TrieArrays` (a typing.NamedTuple of arrays):
+nodes: packed int64 words, mask | word << 26 | first_child << 32 (see boggle/trie.py);
+words: (n_nodes, 2) int32, words[n, 0] the stamp of node n, words[n, 1] the length of the
+word ending there (capped at the points table's last entry); points: int64 points by
+length. A board is a uint8 array of letter indices (16 = the "Qu" face, the trie's letter
+'q'); nbm[cell] is the bit mask of the cell's neighbours (model.neighbour_masks).
 
 The walk is depth-first over an explicit stack; a frame holds its cell, the packed node
 word of the path so far and the bit mask of its next cells still to try, so the next cell
@@ -20,21 +20,31 @@ only needs a new stamp value (no clearing, no allocation per board).
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
 from puzzlesearch.bits import lowest_bit as _lowest_bit
 from puzzlesearch.bits import popcount as _popcount
-from puzzlesearch.boggle.trie import WORD_BIT
+from puzzlesearch.boggle._kernels.trie import WORD_BIT
+from puzzlesearch.boggle.model import MAX_CELLS, N_LETTERS
 
-MAX_DEPTH = 37  # 36 cells + 1 (also >= N_LETTERS: a work row holds cells_of)
+MAX_DEPTH = MAX_CELLS + 1  # 37 (also >= N_LETTERS: a work row holds cells_of)
 WORK_ROWS = 5  # stacks of cells, node words, next cells to try; near; cells_of
-N_LETTERS = 26
 LETTER_MASK = (1 << N_LETTERS) - 1
 NO_STAMP = -1  # a guard stamp no node ever holds
 KEY_BITS = 5  # bits of one letter (0..25) in a locality key
 KEY_CELLS = 12  # cells in a locality key (12 x 5 bits fit an int64)
 MIN_ORDERED = 256  # smaller batches are scored in input order
+
+
+class TrieArrays(NamedTuple):
+    """The arrays a scoring walk reads: the packed trie, its per-node word table, points."""
+
+    nodes: np.ndarray  # int64 packed node words
+    words: np.ndarray  # (n_nodes, 2) int32: stamp, capped word length
+    points: np.ndarray  # int64 points by word length
 
 
 @njit(cache=True)
@@ -75,7 +85,7 @@ def _walk(board, nbm, trie, stamp, guard, work, cell, word, used, found, nwords)
     at `cell` with node word `word` (its own word not included). A word counts when its
     node's stamp is neither `stamp` (counted) nor `guard` (known); new words get `stamp`.
     """
-    nodes, words, points_of = trie
+    nodes, words, points_of = trie.nodes, trie.words, trie.points
     st_cell = work[0]
     st_word = work[1]  # packed node word of the path's last cell
     st_todo = work[2]  # next cells of the frame still to try
@@ -122,7 +132,7 @@ def _walk(board, nbm, trie, stamp, guard, work, cell, word, used, found, nwords)
 @njit(cache=True)
 def _score(board, nbm, trie, stamp, work, found):
     """(score, words) of one board; nodes of new words go to `found` when it has room."""
-    nodes, words, points_of = trie
+    nodes, words, points_of = trie.nodes, trie.words, trie.points
     _prepare(board, nbm, work[3], work[4])
     record = found.shape[0] > 0
     score = 0
@@ -212,7 +222,7 @@ def _fixed_walk(base, blocked, nbm, trie, stamp, work, entries):
     next to a blocked cell whose node has children: a path that enters the blocked cells
     first enters from one of these. Rows past entries' length are counted, not written.
     """
-    nodes, words, points_of = trie
+    nodes, words, points_of = trie.nodes, trie.words, trie.points
     st_cell = work[0]
     st_word = work[1]
     st_todo = work[2]
@@ -334,7 +344,7 @@ def score_deviations(bases, base_of, boards, order, changed, nbm, trie, stamp0, 
     path either avoids the changed cells or enters them first from one of those states.
     Returns the next free stamp.
     """
-    nodes, words, points_of = trie
+    nodes, words, points_of = trie.nodes, trie.words, trie.points
     work = new_work()
     none = np.zeros(0, dtype=np.int64)
     entries = np.zeros((1024, 3), dtype=np.int64)
@@ -388,21 +398,3 @@ def score_deviations(bases, base_of, boards, order, changed, nbm, trie, stamp0, 
         counts[i] = nwords
         stamp += 1
     return stamp
-
-
-@njit(cache=True)
-def canonical_boards(boards, perms, out):
-    """out[i] = the lexicographically smallest of boards[i] moved by each permutation."""
-    n = boards.shape[1]
-    for i in range(boards.shape[0]):
-        best = 0
-        for t in range(1, perms.shape[0]):
-            for k in range(n):
-                x = boards[i, perms[t, k]]
-                y = boards[i, perms[best, k]]
-                if x != y:
-                    if x < y:
-                        best = t
-                    break
-        for k in range(n):
-            out[i, k] = boards[i, perms[best, k]]

@@ -1,7 +1,7 @@
-"""The previous scorer kernel (DAWG with ranks), kept as the benchmark's same-run baseline.
+"""Boggle's replaced scorer kernel (DAWG with ranks), kept as the benchmark's same-run baseline.
 
-benchmarks/boggle_bench.py times the trie kernels (kernels.py) against this one on the same
-boards; the Scorer no longer uses it. The DAWG is passed as the tuple
+benchmarks/boggle_bench.py times the current trie kernels (boggle/_kernels/scorer.py)
+against this one on the same boards; the Scorer no longer uses it. The DAWG is passed as the tuple
     dawg = (nodes, edges, word_length)
 of packed int64 words made by `pack_dawg` from puzzlesearch.lexicon.dawg's arrays:
 node = mask | terminal << 26 | first_edge << 32, edge = target | rank << 32.
