@@ -24,7 +24,7 @@ class CubePeer:
 
 
 # Published constants, not measured by this project's runs (the kociemba row was measured once with
-# benchmarks/cube_bench.py on ../shared/cube/random_1000.txt; the README's cube "Measured" table).
+# benchmarks/cube_bench.py on ../shared/cube/random_1000.txt; benchmarks/RESULTS.md, Rubik's cube).
 CUBE_PEERS = (
     CubePeer(
         "kociemba C package",
@@ -32,7 +32,7 @@ CUBE_PEERS = (
         None,
         20.76,
         22,
-        "README 'Measured' (cube_bench.py, random_1000, this machine, Nov 2026)",
+        "benchmarks/RESULTS.md (cube_bench.py, random_1000, this machine, Nov 2026)",
     ),
     CubePeer("min2phase (Java)", None, 7.96, None, 20, "min2phase README: <= 20 moves, 7.96 ms/cube mean, 1 MB tables"),
     CubePeer(
