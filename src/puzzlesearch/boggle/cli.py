@@ -16,7 +16,6 @@ from pathlib import Path
 import polars as pl
 
 from puzzlesearch.boggle.cli_args import (
-    EXIT_INTERRUPTED,
     TOP_PRINTED,
     interactive_settings,
     lexicon_flags,
@@ -25,7 +24,6 @@ from puzzlesearch.boggle.cli_args import (
     scorer_for,
     shape_flags,
     step_flags,
-    with_flags,
 )
 from puzzlesearch.boggle.model import Shape, parse_board
 from puzzlesearch.boggle.proof import cli as proof_cli
@@ -35,6 +33,7 @@ from puzzlesearch.boggle.score import Scorer
 from puzzlesearch.boggle.search import Budget, run_search
 from puzzlesearch.boggle.settings import RankSettings, ScanSettings, SearchSettings, check_dice, dice_for
 from puzzlesearch.boggle.spaces import make_space
+from puzzlesearch.cli_common import EXIT_INTERRUPTED, lexicon_name, with_flags
 from puzzlesearch.config import load_config
 from puzzlesearch.errors import ConfigError, PuzzleError
 from puzzlesearch.io import write_json, write_parquet
@@ -145,7 +144,7 @@ def cmd_score(args) -> int:
     settings = RankSettings.from_config(config["boggle"])
     if args.points:
         settings = with_flags(settings, {("--points", "points"): parse_points(args.points)})
-    lex = open_lexicon(args.lexicon or config["default_lexicon"], config, root, alphabet="latin")
+    lex = open_lexicon(lexicon_name(args, config), config, root, alphabet="latin")
     scorer = Scorer.for_lexicon(lex, settings.points)
     for board in boards:
         score, ranks = scorer.ranks(board)
@@ -158,10 +157,8 @@ def cmd_score(args) -> int:
 
 def _search_settings(args, shape):
     """(SearchSettings, config, root) of a search command in either mode."""
-    if pipeline_mode(args):
-        for flag in ("dice", "method", "seconds", "max_boards", "pool_size", "keep"):
-            if getattr(args, flag) is not None:
-                raise PuzzleError(f"--{flag.replace('_', '-')}: not with --settings (set it in the JSON)")
+    own = ("dice", "method", "seconds", "max_boards", "pool_size", "keep")
+    if pipeline_mode(args, {f"--{flag.replace('_', '-')}": getattr(args, flag) for flag in own}):
         settings = SearchSettings.from_json(args.settings)
         if settings.max_boards == 0:
             raise PuzzleError(
@@ -232,9 +229,7 @@ def cmd_rank(args) -> int:
     """Merge seed tables into one ranking."""
 
     shape = Shape.parse(args.shape)
-    if pipeline_mode(args):
-        if args.keep is not None:
-            raise PuzzleError("--keep: not with --settings (set it in the JSON)")
+    if pipeline_mode(args, {"--keep": args.keep}):
         settings, config, root = RankSettings.from_json(args.settings), None, None
     else:
         settings, config, root = interactive_settings(
@@ -250,12 +245,9 @@ def cmd_rank(args) -> int:
 
 def _scan_settings(args, shape):
     """(ScanSettings, config, root) of a scan command in either mode (dice resolved later)."""
-    if pipeline_mode(args):
-        for flag in ("dice", "n_boards", "distance", "swaps", "keep"):
-            if getattr(args, flag) is not None:
-                raise PuzzleError(
-                    f"--{flag.replace('n_', '').replace('_', '-')}: not with --settings (set it in the JSON)"
-                )
+    own = {"--dice": args.dice, "--boards": args.n_boards, "--distance": args.distance, "--keep": args.keep}
+    own["--no-swaps" if args.swaps is False else "--swaps"] = None if args.swaps is None else True  # False is given
+    if pipeline_mode(args, own):
         return ScanSettings.from_json(args.settings), None, None
     settings, config, root = interactive_settings(args, ScanSettings, shape or "4x4", "free", {})
     scan = dict(settings.scan)
