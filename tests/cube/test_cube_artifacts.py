@@ -316,7 +316,10 @@ def interrupt_after(args: list[str], cwd: Path, ready) -> tuple[subprocess.Popen
         if (ready == "stdout" and len(seen) >= 5) or (ready == "stderr" and "100 cubes solved" in line):
             proc.send_signal(signal.SIGINT)
             break
-    out, err = proc.communicate(timeout=120)
+    # the rest through the same buffered streams: communicate() reads the raw pipes and would
+    # lose what readline() had buffered (a cut line; both streams are small)
+    out, err = proc.stdout.read(), proc.stderr.read()
+    proc.wait(timeout=120)
     if ready == "stdout":
         return proc, "".join(seen) + out, err
     return proc, out, "".join(seen) + err
