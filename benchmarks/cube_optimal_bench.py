@@ -13,7 +13,7 @@ the length distribution beside the published one for random cubes (16: 2.7%, 17:
 37-1,167 s per random cube under PyPy, mean 17.80 over 10 cubes, 2.5M nodes/s).
 The solver looks the big table up in the three axis views of the position and (with the
 bound table, --bound DIR or the store's, built from the big table in about a minute) of its
-inverse. Same-run baseline (--baseline N): N scrambles solved by the earlier move-by-move
+inverse. Same-run baseline (--baseline N): N scrambles solved by the replaced move-by-move
 kernel (three axes), the batched kernel without and with the inverse look-ups, and with the
 axis rules (the (x,x,x) -> x+1 rule, next-move axes ruled out by the inverse views): nodes and
 CPU time of each and their ratios (answers must agree).
@@ -33,11 +33,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from puzzlesearch.cube.model.cubie import SOLVED, parse_cube, parse_moves  # noqa: E402
+from puzzlesearch.baselines import cube_optimal_moves  # noqa: E402
 from puzzlesearch.cube.io import format_moves  # noqa: E402
-from puzzlesearch.cube.tables.big import load_table, store_table  # noqa: E402
+from puzzlesearch.cube.model.cubie import SOLVED, parse_cube, parse_moves  # noqa: E402
 from puzzlesearch.cube.settings import OptimalOptions  # noqa: E402
-from puzzlesearch.cube.solve import solve_cube, warm_up  # noqa: E402
+from puzzlesearch.cube.solve import solve_cube, verify, warm_up  # noqa: E402
+from puzzlesearch.cube.solvers.optimal import SearchTables, search  # noqa: E402
+from puzzlesearch.cube.tables import coset as coset_tables  # noqa: E402
+from puzzlesearch.cube.tables.big import load_table, store_table  # noqa: E402
+from puzzlesearch.cube.tables.bound import load_bound, manifest_path, store_bound  # noqa: E402
 from puzzlesearch.progress import setup_logging  # noqa: E402
 
 SHARED = ROOT.parent / "shared" / "cube"
@@ -56,8 +60,6 @@ def solve_timed(cube, table, options):
 
 def run_random(tables, options, cubes, out):
     """Solve each cube (a spent --node-budget is reported, not an error), a line per cube; returns the rows."""
-    from puzzlesearch.cube.solvers.optimal import search
-
     rows = []
     for i, cube in enumerate(cubes, 1):
         c0 = time.process_time()
@@ -104,8 +106,8 @@ def summary(rows) -> None:
     print(f"peer: {KOCIEMBA_PYPY}")
 
 
-BASELINES = {  # name -> options changes; the first is the reference of the ratios
-    "moves (old, 3 axes)": {"kernel": "moves"},
+OLD_KERNEL = "moves (old, 3 axes)"  # the replaced kernel (baselines/cube_optimal_moves.py): the ratios' reference
+BASELINES = {  # name -> options changes of the current kernel
     "batched, 3 axes": {"inverse": False, "axis_rules": False, "coset": False},
     "batched, 3 axes + inverse": {"axis_rules": False, "coset": False},
     "+ inverse + axis rules": {"coset": False},
@@ -113,10 +115,19 @@ BASELINES = {  # name -> options changes; the first is the reference of the rati
 }
 
 
+def solve_old_timed(cube, tables, options):
+    """(moves, nodes, CPU seconds) of one verified solve by the replaced kernel."""
+    c0 = time.process_time()
+    result = cube_optimal_moves.search(cube, tables, options)
+    cpu = time.process_time() - c0
+    verify(cube, result.moves)
+    return result.moves, result.nodes, cpu
+
+
 def run_baseline(tables, options, count: int, length: int) -> None:
     """Kernels and look-ups on the same scrambles: nodes and CPU time, ratios against the old kernel."""
     rng = random.Random(1413)
-    totals = {name: [0, 0.0] for name in BASELINES}
+    totals = {name: [0, 0.0] for name in (OLD_KERNEL, *BASELINES)}
     for i in range(count):
         moves = []
         while len(moves) < length:
@@ -125,17 +136,18 @@ def run_baseline(tables, options, count: int, length: int) -> None:
                 moves.append(m)
         cube = SOLVED.apply(moves)
         answers = set()
+        runs = {OLD_KERNEL: solve_old_timed(cube, tables, options)}
         for name, change in BASELINES.items():
             s, cpu = solve_timed(cube, tables, replace(options, **change))
-            totals[name][0] += s.nodes
+            runs[name] = s.moves, s.nodes, cpu
+        for name, (moves, nodes, cpu) in runs.items():
+            totals[name][0] += nodes
             totals[name][1] += cpu
-            answers.add(len(s.moves))
-            print(
-                f"  scramble {i + 1} {name:28s} {len(s.moves)} moves {s.nodes:>13,} nodes {cpu:7.2f} s CPU", flush=True
-            )
+            answers.add(len(moves))
+            print(f"  scramble {i + 1} {name:28s} {len(moves)} moves {nodes:>13,} nodes {cpu:7.2f} s CPU", flush=True)
         if len(answers) != 1:
             raise AssertionError(f"the searches disagree on the optimal length: {answers}")
-    n0, c0 = totals[next(iter(BASELINES))]
+    n0, c0 = totals[OLD_KERNEL]
     print(f"\nbaseline ({count} scrambles of {length} moves, same run):")
     for name, (n, c) in totals.items():
         print(
@@ -147,20 +159,16 @@ def run_baseline(tables, options, count: int, length: int) -> None:
 def open_tables(args):
     """The big table (--table or the store's), its bound table (--bound, the table folder, or the
     store's) and the coset table (--coset DIR, the table folder, or the store's)."""
-    from puzzlesearch.cube.tables import coset as optimal_coset
-    from puzzlesearch.cube.solvers.optimal import SearchTables
-    from puzzlesearch.cube.tables.bound import load_bound, manifest_path, store_bound
-
     table = load_table(args.table, args.variant) if args.table else store_table(args.variant)
     if args.bound or (args.table and manifest_path(args.table, args.variant).exists()):
         bound = load_bound(args.bound or args.table, table)
     else:
-        bound = store_bound(table, table.meta["manifest"]["files"][f"optimal_{args.variant}.npy"]["sha256"])
-    cv = optimal_coset.variant_for(args.variant)
-    if args.coset or (args.table and optimal_coset.present(args.table, cv)):
-        coset = optimal_coset.load_table(args.coset or args.table, cv)
+        bound = store_bound(table, table.sha256)
+    cv = coset_tables.variant_for(args.variant)
+    if args.coset or (args.table and coset_tables.present(args.table, cv)):
+        coset = coset_tables.load_table(args.coset or args.table, cv)
     else:
-        coset = optimal_coset.store_table(cv)
+        coset = coset_tables.store_table(cv)
     return SearchTables(table, bound, coset=coset)
 
 
@@ -186,6 +194,7 @@ def main() -> int:
     options = OptimalOptions(table=args.variant, time_limit=args.time_limit, node_budget=args.node_budget)
     for change in BASELINES.values():
         warm_up(table, "optimal", replace(options, **change))
+    solve_old_timed(SOLVED.apply(parse_moves("R U2 F")), table, options)  # compiles the replaced kernel
     if args.baseline:
         run_baseline(table, options, args.baseline, args.baseline_length)
     if args.first:

@@ -7,6 +7,7 @@ import random
 import pytest
 from cube_testing import read_tsv
 
+from puzzlesearch.cube.io import format_moves, merge_moves
 from puzzlesearch.cube.model.constants import MOVE_NAMES, SOLVED_TEXT
 from puzzlesearch.cube.model.cubie import (
     MOVE_CUBES,
@@ -16,7 +17,6 @@ from puzzlesearch.cube.model.cubie import (
     parse_moves,
     random_cube,
 )
-from puzzlesearch.cube.io import format_moves, merge_moves
 from puzzlesearch.errors import PuzzleError
 
 # Published on Rokicki's contest page (see ../shared/cube/SOURCES.md).
@@ -167,7 +167,8 @@ def test_facelets_of_single_turns(move, facelets):
 
 def test_facelets_round_trip_and_kociemba_example():
     """54-facelet input is the inverse of to_facelets; the kociemba package's README example parses."""
-    from puzzlesearch.cube.model.facelets import from_facelets, to_facelets
+    from puzzlesearch.cube.model.cubie import from_facelets
+    from puzzlesearch.cube.model.facelets import to_facelets
 
     rng = random.Random(12)
     for _ in range(300):

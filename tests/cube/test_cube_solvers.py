@@ -8,11 +8,11 @@ import time
 import pytest
 from cube_testing import read_tsv
 
-from puzzlesearch.cube.solvers import thistlethwaite
+from puzzlesearch.cube.io import format_moves
 from puzzlesearch.cube.model.constants import G1_MOVES, G2_MOVES, G3_MOVES, MOVE_NAMES
 from puzzlesearch.cube.model.cubie import MOVE_CUBES, SOLVED, parse_cube, parse_cubies, parse_moves, random_cube
-from puzzlesearch.cube.io import format_moves
 from puzzlesearch.cube.solve import solve_cube, warm_up
+from puzzlesearch.cube.solvers import thistlethwaite
 from puzzlesearch.cube.solvers.twophase import TwoPhaseOptions
 from puzzlesearch.errors import PuzzleError
 

@@ -16,9 +16,9 @@ from puzzlesearch.cli import main
 from puzzlesearch.cube.model import constants as K
 from puzzlesearch.cube.model.coords import ESLICE, TWIST, apply_move, solved_arrays
 from puzzlesearch.cube.model.cubie import SOLVED, parse_moves
-from puzzlesearch.cube.tables.big import EXPECTED_CLASSES, build_table, load_table, table_path
 from puzzlesearch.cube.settings import OptimalOptions
 from puzzlesearch.cube.solve import solve_cube
+from puzzlesearch.cube.tables.big import EXPECTED_CLASSES, build_table, load_table, table_path
 from puzzlesearch.manifest import ArtifactError
 
 OPTIONS = OptimalOptions(table="tiny", time_limit=600)
@@ -165,7 +165,7 @@ def test_table_entries_equal_bfs_distances(tiny):
             for d in range(int(dist.max()) + 1)
         ]
     )
-    identity = data[8][0]
+    identity = data.axis_moves[0]
     for x in sample:
         e, t = divmod(int(x), K.N_TWIST)
         assert exact_depth(data, 0, e * K.N_SLICE_PERM, t, identity) == dist[x]
@@ -229,36 +229,37 @@ def tiny_bound(tiny, tmp_path_factory):
 
 
 def test_inverse_coordinates_equal_those_of_the_inverse_cube():
-    from puzzlesearch.cube.solvers.optimal import _inverse_luts, _views, axis_coords
+    from puzzlesearch.cube._kernels.bundles import InverseData
     from puzzlesearch.cube._kernels.optimal_search import inverse_coords
+    from puzzlesearch.cube.solvers.optimal import axis_coords, inverse_luts, views
 
     rng = random.Random(1414)
-    inv = (np.zeros(1, np.uint8), np.zeros(4, np.int64), None, _inverse_luts())
+    inv = InverseData(np.zeros(1, np.uint8), np.zeros(4, np.int64), None, inverse_luts())
     for _ in range(50):
         cube = SOLVED.apply([rng.randrange(K.N_MOVES) for _ in range(30)])
-        views = _views(cube)
+        view = views(cube)
         fl, ss, tw = axis_coords(cube.inverse())  # CubieCube.inverse: independent of the kernel
         for a in range(3):
-            assert inverse_coords(inv, *(v[a] for v in views)) == (fl[a], ss[a], tw[a])
+            assert inverse_coords(inv, *(v[a] for v in view)) == (fl[a], ss[a], tw[a])
 
 
 def test_incremental_inverse_coordinates_of_children():
     """The kernel's per-child update (only the turned face's cubies) = the inverse of the child cube."""
-    from puzzlesearch.cube.model.cubie import MOVE_CO, MOVE_CP, MOVE_EO, MOVE_EP
-    from puzzlesearch.cube.solvers.optimal import _inverse_luts, _views, axis_coords
+    from puzzlesearch.cube._kernels.bundles import InverseData, View
     from puzzlesearch.cube._kernels.optimal_search import _child_inverse, face_positions, inverse_coords
     from puzzlesearch.cube.model.symmetry import MOVE_CONJ, SYM_MULT, URF3
+    from puzzlesearch.cube.solvers.optimal import axis_coords, cubie_moves, inverse_luts, views
 
     rng = random.Random(1415)
-    cubie_moves = tuple(np.asarray(x, dtype=np.int64) for x in (MOVE_CP, MOVE_CO, MOVE_EP, MOVE_EO))
-    inv = (np.zeros(1, np.uint8), np.zeros(4, np.int64), cubie_moves, _inverse_luts())
-    faces = face_positions(cubie_moves[0], cubie_moves[2])
+    moves = cubie_moves()
+    inv = InverseData(np.zeros(1, np.uint8), np.zeros(4, np.int64), moves, inverse_luts())
+    faces = face_positions(moves.cp, moves.ep)
     axis_moves = np.array([MOVE_CONJ[s] for s in (0, URF3, int(SYM_MULT[URF3, URF3]))], dtype=np.int64)
     for _ in range(20):
         cube = SOLVED.apply([rng.randrange(K.N_MOVES) for _ in range(30)])
-        views = _views(cube)
-        vinv = np.array([[inverse_coords(inv, *(v[a] for v in views))] for a in range(3)], dtype=np.int64)
-        view = (*(v[None] for v in views), vinv.reshape(1, 3, 3))
+        state = views(cube)
+        vinv = np.array([[inverse_coords(inv, *(v[a] for v in state))] for a in range(3)], dtype=np.int64)
+        view = View(*(v[None] for v in state), vinv.reshape(1, 3, 3))
         for m in range(K.N_MOVES):
             fl, ss, tw = axis_coords(cube.apply([m]).inverse())
             for a in range(3):
@@ -266,13 +267,14 @@ def test_incremental_inverse_coordinates_of_children():
 
 
 def test_bound_table_is_a_lower_bound_exact_above_near(tiny, tiny_bound):
-    from puzzlesearch.cube.solvers.optimal import _inverse_luts
+    from puzzlesearch.cube._kernels.bundles import BigLookup, InverseData
     from puzzlesearch.cube._kernels.optimal_search import _bound_of
+    from puzzlesearch.cube.solvers.optimal import inverse_luts
 
     dist = _coordinate_bfs()
     data = tiny.search_data()
-    big = (data[0], data[2], data[3], data[9], data[10])
-    inv = (tiny_bound.table, tiny_bound.lower, None, _inverse_luts())
+    big = BigLookup(data.class_sym, data.twist_conj, data.table, data.slice_div, data.flip_mod)
+    inv = InverseData(tiny_bound.table, tiny_bound.lower, None, inverse_luts())
     near = tiny_bound.meta["near_depth"]
     for x in range(0, len(dist), 7):
         e, t = divmod(x, K.N_TWIST)
@@ -283,8 +285,7 @@ def test_bound_table_is_a_lower_bound_exact_above_near(tiny, tiny_bound):
 
 @pytest.mark.parametrize("length", [4, 5, 6])
 def test_inverse_look_ups_keep_answers_optimal(tiny, tiny_bound, length):
-    from dataclasses import replace
-
+    from puzzlesearch.baselines import cube_optimal_moves
     from puzzlesearch.cube.solvers.optimal import SearchTables, search
 
     tables = SearchTables(tiny, tiny_bound)
@@ -292,7 +293,7 @@ def test_inverse_look_ups_keep_answers_optimal(tiny, tiny_bound, length):
     for _ in range(2):
         cube = SOLVED.apply(scramble(rng, length))
         with_inverse = search(cube, tables, OPTIONS)
-        plain = search(cube, tiny, replace(OPTIONS, kernel="moves"))  # the move-by-move kernel, no inverse
+        plain = cube_optimal_moves.search(cube, tiny, OPTIONS)  # the replaced move-by-move kernel, no inverse
         assert cube.apply(with_inverse.moves).is_solved
         assert len(with_inverse.moves) == meet_in_the_middle_distance(cube)
         assert with_inverse.moves == plain.moves  # same depth-first order: the same first solution

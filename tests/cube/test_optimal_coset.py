@@ -18,6 +18,7 @@ from puzzlesearch.cli import main
 from puzzlesearch.cube.model import constants as K
 from puzzlesearch.cube.model.coords import ESLICE, FLIP, TWIST
 from puzzlesearch.cube.model.cubie import SOLVED, CubieCube, parse_moves
+from puzzlesearch.cube.model.symmetry import conjugate_arrays
 from puzzlesearch.cube.tables.coset import (
     CTOP,
     N_CLASSES,
@@ -29,7 +30,6 @@ from puzzlesearch.cube.tables.coset import (
     row_stride,
     table_path,
 )
-from puzzlesearch.cube.model.symmetry import conjugate_arrays
 from puzzlesearch.manifest import ArtifactError
 
 

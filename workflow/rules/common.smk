@@ -271,6 +271,7 @@ def crossword_targets():
 
 
 # ---------------------------------------------------------------- Rubik's cube (cube.smk)
+from puzzlesearch.cube import tables as cube_code  # which source files shape each table
 from puzzlesearch.cube.settings import step_settings_json
 from puzzlesearch.cube.tables.phases import PRUNE_SPECS, SUMMARY, move_file, move_table_files
 
@@ -278,7 +279,8 @@ CUBE = config["cube"]
 CUBE_TABLES = CUBE["tables"].rstrip("/")
 CUBE_SETS = CUBE["testsets"]
 CUBE_RANDOM_SETS = [n for n, v in CUBE_SETS.items() if isinstance(v, dict)]
-CUBE_TABLE_CODE = ["cube/model/constants.py", "cube/model/cubie.py", "cube/model/coords.py", "cube/model/symmetry.py", "cube/tables/phases.py"]
+CUBE_TABLE_CODE = list(cube_code.MOVE_TABLE_CODE)
+CUBE_PRUNE_CODE = list(cube_code.PRUNE_TABLE_CODE)
 CUBE_SOLVERS = ("thistlethwaite", "twophase")
 CUBE_SOLVE_SETTINGS = {solver: step_settings_json(solver, CUBE) for solver in CUBE_SOLVERS}
 
@@ -365,10 +367,9 @@ def crossword_quality_files():
 CUBE_OPT = CUBE["optimal"]
 CUBE_OPT_DIR = "results/cube/optimal"
 CUBE_OPT_SETTINGS = step_settings_json("optimal", CUBE)
-CUBE_OPT_CODE = ["cube/model/constants.py", "cube/model/cubie.py", "cube/model/coords.py", "cube/model/symmetry.py"]
-CUBE_OPT_CODE += ["cube/tables/big.py", "cube/_kernels/big_table.py"]
-CUBE_OPT_BOUND_CODE = CUBE_OPT_CODE + ["cube/tables/bound.py", "cube/_kernels/bound.py"]
-CUBE_OPT_COSET_CODE = CUBE_OPT_CODE + ["cube/tables/coset.py", "cube/_kernels/coset.py"]
+CUBE_OPT_CODE = list(cube_code.BIG_CODE)
+CUBE_OPT_BOUND_CODE = list(cube_code.BOUND_CODE)
+CUBE_OPT_COSET_CODE = list(cube_code.COSET_CODE)
 CUBE_OPT_COSET_MEM_MB = {"full": 9000, "tiny": MEM_MB}  # full: table, BFS bitmaps, near levels, bound copy: ~7.5 GB
 CUBE_OPT_COSET_MINUTES = {"full": 120, "tiny": STARTUP_MINUTES}  # full: ~20 min on 2 cores
 CUBE_OPT_MEM_MB = {"full": 3000, "small": MEM_MB, "tiny": MEM_MB}  # full: ~1.1 GB measured peak

@@ -35,7 +35,7 @@ rule cube_prune_table:
     input:
         moves=[str(p) for p in move_table_files(CUBE_TABLES)],
         flip=str(move_file(Path(CUBE_TABLES), "flip")),  # one of `moves`, named: the shell takes the folder from it
-        code=lib_files(*CUBE_TABLE_CODE, "cube/_kernels/phases.py"),
+        code=lib_files(*CUBE_PRUNE_CODE),
     output:
         npy=f"{CUBE_TABLES}/prune_{{table}}.npy",
         meta=f"{CUBE_TABLES}/prune_{{table}}.json",

@@ -6,6 +6,9 @@
                store (built there on first use).
   pipeline     `--settings JSON --tables DIR|manifest.parquet --file CUBES --out TABLE`: a pure
                function of those; a solve that reaches the time cap fails the job.
+The modes, exit codes and shared flags are puzzlesearch.cli_common's. The solvers and tables
+(numba, polars) are imported inside the commands that use them, so `puzzlesearch --help`
+and a bad command line stay fast.
 """
 
 from __future__ import annotations
@@ -14,9 +17,20 @@ import argparse
 import random
 import sys
 
+from puzzlesearch.cli_common import (
+    EXIT_INTERRUPTED,
+    add_set_flag,
+    add_settings_flag,
+    interactive_settings,
+    pipeline_mode,
+)
+from puzzlesearch.cube.io import format_moves, parse_line, read_cubes
+from puzzlesearch.cube.model.cubie import random_cube
+from puzzlesearch.cube.settings import SECTION, STEP_SETTINGS, SolveSettings
 from puzzlesearch.errors import PuzzleError
+from puzzlesearch.io import write_parquet, write_text
+from puzzlesearch.progress import log
 
-EXIT_INTERRUPTED = 130
 # Budget flags: flag -> (config section, key); solver None = the chosen solver's section.
 BUDGET_FLAGS = {
     "--target-length": ("twophase", "target_length"),
@@ -69,16 +83,10 @@ def register(sub: argparse._SubParsersAction) -> None:
         metavar="SECONDS",
         help="seconds per cube at most, a safety cap (config cube.<solver>.time_limit)",
     )
-    p.add_argument(
-        "--set",
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help="override a config `cube:` key, e.g. twophase.node_budget=200000 (repeatable)",
-    )
-    p.add_argument(
-        "--settings",
-        help="(pipeline) the solver step's settings as JSON; then --tables, "
+    add_set_flag(p, "override a config `cube:` key, e.g. twophase.node_budget=200000 (repeatable)")
+    add_settings_flag(
+        p,
+        "(pipeline) the solver step's settings as JSON; then --tables, "
         "--file and --out are required and config.yaml is not read",
     )
     p.set_defaults(func=cmd_solve)
@@ -145,38 +153,21 @@ def _given_flags(args) -> dict[str, object]:
     }
 
 
-def _pipeline_settings(args):
-    """The solver step's settings from --settings (no config, no flags)."""
-    from puzzlesearch.cube.settings import STEP_SETTINGS
-
-    extra = (
-        [flag for flag in _given_flags(args)] + (["--set"] if args.set else []) + (["--format"] if args.format else [])
+def _settings(args) -> tuple[bool, SolveSettings]:
+    """(pipeline mode?, the settings): the step's --settings JSON (no config, no flags), else config
+    `cube:` (in a project), then --set, --format and the budget flags."""
+    paths = {"--tables": args.tables, "--file": args.file, "--out": args.out}
+    if pipeline_mode(args, paths, {**_given_flags(args), "--set": args.set, "--format": args.format}):
+        return True, STEP_SETTINGS[args.solver].from_json(args.settings)
+    settings, _config, _root = interactive_settings(
+        args, SECTION, SolveSettings.from_config, {("--format", "format"): args.format}
     )
-    if extra:
-        raise PuzzleError(f"{extra[0]} cannot be combined with --settings (the settings JSON holds every value)")
-    missing = [
-        flag for flag, value in (("--tables", args.tables), ("--file", args.file), ("--out", args.out)) if not value
-    ]
-    if missing:
-        raise PuzzleError(f"--settings (pipeline mode) needs {', '.join(missing)}")
-    return STEP_SETTINGS[args.solver].from_json(args.settings)
-
-
-def _interactive_settings(args):
-    """SolveSettings from config `cube:` (in a project), then --set, --format and the budget flags."""
-    from puzzlesearch.config import load_config
-    from puzzlesearch.cube.settings import SolveSettings
-
-    config, _root = load_config(args.config)
-    settings = SolveSettings.from_config(config["cube"]).with_sets(args.set)
-    if args.format:
-        settings = settings.replace(format=args.format)
     for flag, value in _given_flags(args).items():
         section, key = BUDGET_FLAGS[flag]
         if section is not None and section != args.solver:
             raise PuzzleError(f"{flag} is a {section} setting: use it with --solver {section}")
         settings = settings.with_flag(flag, section or args.solver, key, value)
-    return settings
+    return False, settings
 
 
 # ------------------------------------------------------------------ solve
@@ -184,8 +175,6 @@ def _interactive_settings(args):
 
 def _read_input(args) -> list:
     """The cubes of the arguments, then of --file (each error names its argument or line)."""
-    from puzzlesearch.cube.io import parse_line, read_cubes
-
     if not args.cubes and not args.file:
         raise PuzzleError("give a cube (20 tokens, 54 facelets or a scramble) or --file FILE")
     cubes = [parse_line(text, f"cube {k}" if len(args.cubes) > 1 else "") for k, text in enumerate(args.cubes, 1)]
@@ -215,8 +204,6 @@ def _print_row(row: dict) -> None:
 
 def _log_row(row: dict) -> None:
     """One optimal solve on the log at once (a search takes seconds to minutes)."""
-    from puzzlesearch.progress import log
-
     log(
         "cube",
         f"optimal: {row['moves']} moves, {row['nodes']:,} nodes, {row['milliseconds'] / 1000:.1f} s: {row['solution']}",
@@ -225,8 +212,6 @@ def _log_row(row: dict) -> None:
 
 def _report_time_stops(run, args, settings) -> None:
     """Interactive runs: name the cubes whose search the time cap ended (best so far kept)."""
-    from puzzlesearch.progress import log
-
     stopped = [i for i, row in enumerate(run.rows, 1) if row["stopped_by"] == "time"]
     if stopped:
         limit = settings.options(args.solver).time_limit
@@ -240,12 +225,9 @@ def _report_time_stops(run, args, settings) -> None:
 
 def cmd_solve(args) -> int:
     """Print one verified solution per cube (or write --out as Parquet); Ctrl-C keeps what was solved."""
-    from puzzlesearch.cube.io import format_moves
     from puzzlesearch.cube.solve import solve_many
-    from puzzlesearch.io import write_parquet
 
-    pipeline = args.settings is not None
-    settings = _pipeline_settings(args) if pipeline else _interactive_settings(args)
+    pipeline, settings = _settings(args)
     cubes = _read_input(args)
     format_moves([], settings.format)  # reject an unknown style before the work
     tables = _open_tables(args, settings)
@@ -279,9 +261,6 @@ def cmd_solve(args) -> int:
 
 def cmd_random(args) -> int:
     """Write `count` random cubes (20-token lines) drawn with random.Random(seed)."""
-    from puzzlesearch.cube.model.cubie import random_cube
-    from puzzlesearch.io import write_text
-
     if args.count < 1:
         raise PuzzleError(f"--count must be at least 1, got {args.count}")
     rng = random.Random(args.seed)
@@ -327,8 +306,8 @@ def cmd_build_optimal_table(args) -> int:
 
 def cmd_build_optimal_bound(args) -> int:
     """Derive a big table's bound table into the big table's folder."""
-    from puzzlesearch.cube.tables.bound import build_bound
     from puzzlesearch.cube.tables.big import load_table, table_dir_of
+    from puzzlesearch.cube.tables.bound import build_bound
 
     build_bound(load_table(args.tables, args.variant), table_dir_of(args.tables))
     return 0

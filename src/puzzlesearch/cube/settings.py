@@ -51,7 +51,6 @@ class ThistlethwaiteOptions:
 
 OPTIMAL_SEARCH_KEYS = ("table", "node_budget", "time_limit")  # cube.optimal keys of a solve step
 OPTIMAL_AXES = 3  # table look-ups per node: the position seen with each axis on U-D (not a user setting)
-OPTIMAL_KERNEL = "batched"  # "moves": the earlier move-by-move IDA* (the benchmark's baseline; not a user setting)
 
 
 @dataclass(frozen=True)
@@ -62,7 +61,6 @@ class OptimalOptions:
     node_budget: int = _nested_default("optimal", "node_budget")
     time_limit: float = _nested_default("optimal", "time_limit")
     axes: int = OPTIMAL_AXES
-    kernel: str = OPTIMAL_KERNEL
     corners: bool = False  # also the exact corner table (SearchTables.corners): measured, not worth its cost
     inverse: bool = True  # also bound by the inverse position's three views (SearchTables.bound)
     coset: bool = True  # also the coset table's three views (SearchTables.coset), when it is there

@@ -7,14 +7,15 @@ import signal
 import threading
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import polars as pl
 
-from puzzlesearch.cube.solvers import thistlethwaite, twophase
-from puzzlesearch.cube.model.cubie import CubieCube
 from puzzlesearch.cube.io import format_moves
+from puzzlesearch.cube.model.constants import STOP_NAMES, Stop
+from puzzlesearch.cube.model.cubie import MOVE_CUBES, SOLVED, CubieCube
 from puzzlesearch.cube.settings import SOLVERS, OptimalOptions, ThistlethwaiteOptions, TwoPhaseOptions
+from puzzlesearch.cube.solvers import optimal, thistlethwaite, twophase
 from puzzlesearch.cube.tables.phases import Tables
 from puzzlesearch.errors import PuzzleError
 from puzzlesearch.progress import log
@@ -22,7 +23,7 @@ from puzzlesearch.progress import log
 __all__ = ["SOLVERS", "Solution", "solve_cube", "solve_many", "verify", "warm_up"]
 
 STOP_SOLVED = "solved"  # stopped_by of a cube that was already solved
-STOP_TIME = "time"
+STOP_COMPLETE, STOP_TIME = STOP_NAMES[Stop.COMPLETE], STOP_NAMES[Stop.TIME]
 COLUMNS = {
     "cube": pl.String,
     "solution": pl.String,
@@ -45,7 +46,7 @@ class Solution:
     cube: CubieCube
     moves: tuple[int, ...]
     milliseconds: float
-    stopped_by: str = "complete"
+    stopped_by: str = STOP_COMPLETE
     nodes: int | None = None  # nodes generated (the optimal solver records them)
 
 
@@ -74,7 +75,7 @@ def solve_cube(cube: CubieCube, tables: Tables, solver: str = "thistlethwaite", 
     if solver == "optimal":
         moves, nodes, stop = _optimal(cube, tables, options)
     elif solver == "thistlethwaite":
-        moves, stop = thistlethwaite.solve(cube, tables, options), "complete"
+        moves, stop = thistlethwaite.solve(cube, tables, options), STOP_COMPLETE
     elif solver == "twophase":
         moves, _nodes, stop = twophase.search(cube, tables, options)
     else:
@@ -86,10 +87,8 @@ def solve_cube(cube: CubieCube, tables: Tables, solver: str = "thistlethwaite", 
 
 def _optimal(cube: CubieCube, table, options) -> tuple[tuple[int, ...], int, str]:
     """(moves, nodes, stop) of an optimal search (`table`: an OptimalTable); a spent budget is an error."""
-    from puzzlesearch.cube.solvers import optimal
-
     result = optimal.search(cube, table, options)
-    if result.stop != "complete":
+    if result.stop != STOP_COMPLETE:
         raise PuzzleError(optimal.budget_message(result, options))
     return result.moves, result.nodes, result.stop
 
@@ -99,10 +98,6 @@ WARM_UP_SECONDS = 3600.0  # the warm-up compiles and verifies: not under the per
 
 def warm_up(tables: Tables, solver: str, options=None) -> None:
     """Compile the numba kernels and load the tables (so timings measure search only)."""
-    from dataclasses import replace
-
-    from puzzlesearch.cube.model.cubie import MOVE_CUBES, SOLVED
-
     options = replace(options or default_options(solver), time_limit=WARM_UP_SECONDS)
     solve_cube(SOLVED * MOVE_CUBES[7] * MOVE_CUBES[1] * MOVE_CUBES[5], tables, solver, options)
 

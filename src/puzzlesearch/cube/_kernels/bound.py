@@ -1,6 +1,6 @@
 """numba kernel of the optimal solver's bound table: mark the entries near solved.
 
-The bound table is the 2-bit mod-3 table (optimal_kernels) with every entry at distance
+The bound table is the 2-bit mod-3 big table (_kernels/big_table.py) with every entry at distance
 <= near_depth overwritten by 3. What is left reads as a plain lower bound, without the
 parent's distance: 0 -> 9 (9 or 12), 1 -> 10 (10 or 13), 2 -> 11, 3 -> 0 (near solved).
 This is what a look-up of the inverse position needs: its distance is not within one move
@@ -8,7 +8,7 @@ of its parent's, so the mod-3 chain cannot be used there.
 
 The near entries are found level by level from solved: level d+1 is every neighbour of
 level d whose mod-3 entry is (d+1) % 3 (a neighbour is at d-1, d or d+1), with its twins
-under the class's self-symmetries, as in optimal_kernels.prune_pass.
+under the class's self-symmetries, as in _kernels/big_table.py prune_pass.
 """
 
 from __future__ import annotations
@@ -16,9 +16,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from puzzlesearch.cube._kernels.big_table import N_MOVES, get_entry
+from puzzlesearch.cube._kernels.common import EMPTY, get_entry
+from puzzlesearch.cube.model.constants import N_MOVES
 
-NEAR = 3  # a bound-table entry near solved (lower bound 0)
+NEAR = EMPTY  # a bound-table entry near solved (lower bound 0): the 2 bits of an empty entry
 
 
 @njit(cache=True, inline="always")

@@ -11,8 +11,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from puzzlesearch.cube.model.constants import N_MOVES
+
 UNSET = 255
-N_MOVES = 18
 MAX_LEVELS = 32
 
 

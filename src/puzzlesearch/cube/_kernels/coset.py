@@ -1,4 +1,4 @@
-"""numba kernels of the coset table (optimal_coset): parallel BFS levels, exact distance, one look-up.
+"""numba kernels of the coset table (tables/coset.py): parallel BFS levels, exact distance, one look-up.
 
 The table's rows are corner classes (which positions hold the U corners x twist, under the
 16 U-D symmetries), its columns the edge part col = E-slice positions * n_flip + flip; a
@@ -6,8 +6,8 @@ row is a whole number of bytes, so threads that each fill their own rows never s
 A column is moved and conjugated from the small slice and flip tables (a few hundred KB, in
 cache), not from a table of all 1,013,760 columns.
 
-Bundle (a plain tuple, built in optimal_coset.CosetTable.bundle):
-  coset = (class_sym, table, slice_conj, flip_conj, flip_offset, n_flip, stride)
+Bundles (_kernels/bundles.py, built in tables/coset.py): CosetLookup (the table and its
+symmetry look-ups; CosetTable.bundle), SymClassArrays, CornerMoves and Columns (the BFS).
   class_sym[ctop * 2187 + twist] = class << 4 | symmetry u (conjugating by u gives the class's
   representative); the column conjugated by u is
   slice_conj[sl, u] * n_flip + (flip_conj[fl, u] ^ flip_offset[sl, u])  (n_flip 1: no flips);
@@ -19,24 +19,24 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from puzzlesearch.cube.model.constants import N_TWIST
-from puzzlesearch.cube._kernels.big_table import EMPTY, N_MOVES, get_entry, set_entry
+from puzzlesearch.cube._kernels.common import EMPTY, get_entry, set_entry
+from puzzlesearch.cube.model.constants import N_MOVES, N_TWIST
 
 
 @njit(cache=True, inline="always")
 def _conj_col(cols, t, u):
     """Column t conjugated by symmetry u (small tables only: they stay in cache)."""
-    slice_conj, flip_conj, flip_offset, n_flip = cols[2], cols[3], cols[4], cols[5]
+    n_flip = cols.n_flip
     sl, fl = t // n_flip, t % n_flip
-    return slice_conj[sl, u] * n_flip + ((flip_conj[fl, u] ^ flip_offset[sl, u]) % n_flip)
+    return cols.slice_conj[sl, u] * n_flip + ((cols.flip_conj[fl, u] ^ cols.flip_offset[sl, u]) % n_flip)
 
 
 @njit(cache=True, inline="always")
 def _move_conj_col(cols, t, m, u):
     """Column t moved by m, then conjugated by symmetry u."""
-    move_slice, move_flip, n_flip = cols[0], cols[1], cols[5]
+    n_flip = cols.n_flip
     sl, fl = t // n_flip, t % n_flip
-    return _conj_col(cols, move_slice[sl, m] * n_flip + move_flip[fl, m] % n_flip, u)
+    return _conj_col(cols, cols.move_slice[sl, m] * n_flip + cols.move_flip[fl, m] % n_flip, u)
 
 
 @njit(cache=True)
@@ -60,9 +60,9 @@ def mark_solved(table, classes, cols, stride):
 @njit(cache=True)
 def _backward_row(table, c, cur, nxt, classes, corner_moves, cols, stride, buf):
     """Fill row c's empty entries that have a neighbour at the current depth; how many."""
-    rep, classidx, symidx = classes[0], classes[1], classes[2]
+    rep, classidx, symidx = classes.rep, classes.classidx, classes.symidx
     move_ctop, move_twist = corner_moves
-    n_col = cols[0].shape[0] * cols[5]
+    n_col = cols.move_slice.shape[0] * cols.n_flip
     base = np.int64(c) * stride
     nb = 0
     for t in range(n_col):
@@ -95,14 +95,13 @@ def _backward_row(table, c, cur, nxt, classes, corner_moves, cols, stride, buf):
 def backward_pass(table, depth, classes, corner_moves, cols, stride):
     """One backward BFS level in parallel over rows: every empty entry with a neighbour at depth gets depth+1.
 
-    classes = (rep, classidx, symidx, stab) of x = ctop * 2187 + twist; corner_moves =
-    (move_ctop, move_twist); cols = (move_slice, move_flip, slice_conj, flip_conj,
-    flip_offset, n_flip). A thread writes only its own rows (whole bytes); it reads others'
-    entries for the value `depth`, which neither an empty nor a newly set entry has.
-    Returns the number of entries set.
+    classes: SymClassArrays of x = ctop * 2187 + twist; corner_moves: CornerMoves; cols:
+    Columns. A thread writes only its own rows (whole bytes); it reads others' entries for
+    the value `depth`, which neither an empty nor a newly set entry has. Returns the number
+    of entries set.
     """
-    n_rows = classes[0].shape[0]
-    n_col = cols[0].shape[0] * cols[5]
+    n_rows = classes.rep.shape[0]
+    n_col = cols.move_slice.shape[0] * cols.n_flip
     cur, nxt = depth % 3, (depth + 1) % 3
     done = 0
     for c in prange(n_rows):
@@ -121,7 +120,7 @@ def forward_pass(table, depth, classes, corner_moves, cols, stride, n_parts):
     """
     rep, classidx, symidx, stab = classes
     move_ctop, move_twist = corner_moves
-    n_col = cols[0].shape[0] * cols[5]
+    n_col = cols.move_slice.shape[0] * cols.n_flip
     n_rows = rep.shape[0]
     size = n_rows * stride
     marks = np.zeros((n_parts, (size + 7) // 8), dtype=np.uint8)
@@ -173,26 +172,26 @@ def forward_pass(table, depth, classes, corner_moves, cols, stride, n_parts):
 @njit(cache=True, inline="always")
 def coset_index(coset, cs, sl, fl):
     """Entry index of a corner value's class_sym cs = class << 4 | u with E-slice sl and flip fl."""
-    slice_conj, flip_conj, flip_offset, n_flip, stride = coset[2], coset[3], coset[4], coset[5], coset[6]
+    slice_conj, flip_conj, flip_offset, n_flip = coset.slice_conj, coset.flip_conj, coset.flip_offset, coset.n_flip
     u = cs & 15
     col = slice_conj[sl, u] * n_flip + ((flip_conj[fl % n_flip, u] ^ flip_offset[sl, u]) % n_flip)
-    return (cs >> 4) * stride + col
+    return (cs >> 4) * coset.stride + col
 
 
 @njit(cache=True, inline="always")
 def entry_of(coset, ct, tw, fl, sl):
     """The 2-bit entry of one axis view's (U-corner positions, twist, flip, E-slice positions)."""
-    return get_entry(coset[1], coset_index(coset, np.int64(coset[0][ct * N_TWIST + tw]), sl, fl))
+    return get_entry(coset.table, coset_index(coset, np.int64(coset.class_sym[ct * N_TWIST + tw]), sl, fl))
 
 
 @njit(cache=True)
 def coset_depth(coset, moves, ct, tw, fl, sl):
     """Exact coset distance of one view: walk down the mod-3 entries to the solved coset (-1: damaged).
 
-    moves = (move_ctop, move_twist, move_flip, move_eslice), each (size x 18), already in the view.
+    coset: a CosetLookup; moves: CosetMoves (each size x 18), already in the view.
     """
     move_ctop, move_twist, move_flip, move_eslice = moves
-    n_flip = coset[5]
+    n_flip = coset.n_flip
     depth = 0
     v = entry_of(coset, ct, tw, fl, sl)
     if entry_of(coset, 0, 0, 0, 0) != 0:

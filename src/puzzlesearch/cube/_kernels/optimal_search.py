@@ -2,14 +2,14 @@
 
 Heuristics (the bound is the largest): the flip x sorted-slice x twist table (2 bits mod 3,
 exact distances tracked along the path) in the three axis orientations, and the exact
-corner table (optimal_corners). A node's children are tested stage by stage, the stage of
+corner table (tables/corners.py). A node's children are tested stage by stage, the stage of
 the largest parent distance first (the tight one prunes most; the corner table, one memory
 access instead of two, first among equals): each stage computes every surviving child's
 address, then loads them all, then filters, so the loads of up to 15 children overlap
 instead of waiting for each other. Children stay in move order, so the first solution
-found is the same one as move-by-move IDA* finds.
+found is the same one as move-by-move IDA* finds (baselines/cube_optimal_moves.py).
 
-Axis rules (flags[3]; the table's goal group holds every U and D turn, so a table distance
+Axis rules (Flags.rules; the table's goal group holds every U and D turn, so a table distance
 d in one axis view means no path of exactly d moves to that goal ends with a turn of that
 view's U-D axis; Reid, de Bondt, Rokicki's nxopt):
 - forward: a child whose three axis distances all equal its remaining depth r is cut (each
@@ -18,14 +18,11 @@ view's U-D axis; Reid, de Bondt, Rokicki's nxopt):
   view bound equal to r rules that axis out as the child's next move (FORBID bits, carried
   into the node); all three ruled out cuts the child.
 
-Bundles (plain tuples, built in optimal_search):
-  big     = (class_sym, twist_conj, table, slice_div, flip_mod)  see optimal_kernels
-  moves   = (move_flip, move_ss, move_twist, move_cperm, axis_moves)
-  corners = (corner_table uint8, n_cperm)   index (cperm % n_cperm) * 2187 + twist (U-D view)
-  coset   = (bundle, move_ctop)  the coset table (optimal_coset_kernels) and the U-corner move table
-  limits  = (node_budget, time_limit, max_length, n_axes, use_corners, use_inverse, axis_rules, use_coset)
+Bundles (_kernels/bundles.py, built in solvers/optimal.py): KernelTables (BigLookup,
+SearchMoves, CornerLookup, InverseData, CosetSearch), Start, Limits; the search state is a
+Node, Kids, View and Work of preallocated arrays.
 
-The coset table (corner classes x flip x E-slice, optimal_coset) is a second heuristic in the
+The coset table (corner classes x flip x E-slice, tables/coset.py) is a second heuristic in the
 three axis views (stages 4..6); its goal group also holds every U and D turn, so an axis's
 distance for the axis rules is the larger of its two tables'.
 """
@@ -35,19 +32,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from puzzlesearch.cube.model.constants import N_SLICE_PERM, N_TWIST
+from puzzlesearch.cube._kernels.bundles import Budget, Faces, Flags, Kids, Lows, Node, Scratch, View, Work
+from puzzlesearch.cube._kernels.common import clock, next_depth
 from puzzlesearch.cube._kernels.coset import coset_index
-from puzzlesearch.cube._kernels.big_table import (
-    CLOCK_EVERY,
-    MAX_DEPTH,
-    N_MOVES,
-    STOP_COMPLETE,
-    STOP_NODES,
-    STOP_TIME,
-    _clock,
-    _next_depth,
-)
+from puzzlesearch.cube.model.constants import N_MOVES, N_SLICE_PERM, N_TWIST, Stop
 
+CLOCK_EVERY = 1 << 20  # nodes between looks at the clock
+MAX_DEPTH = 24  # IDA* never goes deeper (God's number is 20)
 CORNER_STAGE = 3  # stage ids 0..2: the axes; 3: the corner table; 4..6: the coset table's axes
 COSET_STAGE = 4
 N_STAGES = 7
@@ -93,11 +84,11 @@ def _stage_order(hh, hc, hn, g, n_axes, use_corners, use_coset, use_big, order, 
 @njit(cache=True, inline="always")
 def _corner_stage(corners, moves, node, kids, cand, n, g, togo, scratch):
     """Keep the candidates whose corner distance fits in togo - 1 moves; the number kept."""
-    ctable, n_cperm = corners
-    move_twist, move_cperm = moves[2], moves[3]
-    tw, cp = node[2], node[4]
-    ccp, chc = kids[5], kids[6]
-    idx, val = scratch[0], scratch[1]
+    ctable, n_cperm = corners.table, corners.n_cperm
+    move_twist, move_cperm = moves.twist, moves.cperm
+    tw, cp = node.tw, node.cp
+    ccp, chc = kids.cp, kids.hc
+    idx, val = scratch.idx, scratch.val
     n_twist = move_twist.shape[0]
     for k in range(n):
         m = cand[k]
@@ -118,9 +109,9 @@ def _corner_stage(corners, moves, node, kids, cand, n, g, togo, scratch):
 @njit(cache=True, inline="always")
 def _axis_coords(moves, node, kids, cand, n, g, a):
     """The candidates' flip, sorted slice and twist seen in axis a (no look-up)."""
-    move_flip, move_ss, move_twist, axis_moves = moves[0], moves[1], moves[2], moves[4]
-    fl, ss, tw = node[0], node[1], node[2]
-    cf, cs, ct = kids[2], kids[3], kids[4]
+    move_flip, move_ss, move_twist, axis_moves = moves.flip, moves.ss, moves.twist, moves.axis_moves
+    fl, ss, tw = node.fl, node.ss, node.tw
+    cf, cs, ct = kids.fl, kids.ss, kids.tw
     for k in range(n):
         m = cand[k]
         mm = axis_moves[a, m]
@@ -137,7 +128,7 @@ def _keep(val, idx, h, togo, cand, n, out, g, a):
     """
     j = 0
     for k in range(n):
-        h2 = _next_depth(h, (val[k] >> ((idx[k] & 3) << 1)) & 3)
+        h2 = next_depth(h, (val[k] >> ((idx[k] & 3) << 1)) & 3)
         if h2 < togo:
             out[g, cand[k], a] = h2
             cand[j] = cand[k]
@@ -149,9 +140,8 @@ def _keep(val, idx, h, togo, cand, n, out, g, a):
 def _axis_stage(big, moves, node, kids, cand, n, g, a, togo, scratch, have):
     """Keep the candidates whose axis-a distance fits in togo - 1 moves; the number kept."""
     class_sym, twist_conj, table, slice_div, flip_mod = big
-    hh = node[3]
-    cf, cs, ct, ch = kids[2], kids[3], kids[4], kids[7]
-    idx, val = scratch[0], scratch[1]
+    cf, cs, ct = kids.fl, kids.ss, kids.tw
+    idx, val = scratch.idx, scratch.val
     n_twist = twist_conj.shape[0]
     if not have[a]:
         _axis_coords(moves, node, kids, cand, n, g, a)
@@ -166,34 +156,33 @@ def _axis_stage(big, moves, node, kids, cand, n, g, a, togo, scratch, have):
         idx[k] = (c >> 4) * n_twist + twist_conj[ct[g, cand[k], a], c & 15]
     for k in range(n):
         val[k] = table[idx[k] >> 2]
-    return _keep(val, idx, hh[g, a], togo, cand, n, ch, g, a)
+    return _keep(val, idx, node.hh[g, a], togo, cand, n, kids.hh, g, a)
 
 
 @njit(cache=True, inline="always")
 def _coset_stage(coset, moves, node, kids, cand, n, g, a, togo, scratch, have):
     """Keep the candidates whose axis-a coset distance fits in togo - 1 moves; the number kept."""
-    bundle, move_ctop = coset[0], coset[1]
-    class_sym, table = bundle[0], bundle[1]
-    axis_moves = moves[4]
-    ctop, hn = node[8], node[9]
-    cf, cs, ct, cct, chn = kids[2], kids[3], kids[4], kids[10], kids[11]
-    idx, val = scratch[0], scratch[1]
+    lookup, move_ctop = coset.lookup, coset.move_ctop
+    class_sym, table = lookup.class_sym, lookup.table
+    axis_moves = moves.axis_moves
+    cf, cs, ct, cct = kids.fl, kids.ss, kids.tw, kids.ctop
+    idx, val = scratch.idx, scratch.val
     if not have[a]:
         _axis_coords(moves, node, kids, cand, n, g, a)
         have[a] = 1
     for k in range(n):
         m = cand[k]
-        c2 = move_ctop[ctop[g, a], axis_moves[a, m]]
+        c2 = move_ctop[node.ctop[g, a], axis_moves[a, m]]
         cct[g, m, a] = c2
         idx[k] = c2 * N_TWIST + ct[g, m, a]
     for k in range(n):
         val[k] = class_sym[idx[k]]
     for k in range(n):
         m = cand[k]
-        idx[k] = coset_index(bundle, val[k], cs[g, m, a] // N_SLICE_PERM, cf[g, m, a])
+        idx[k] = coset_index(lookup, val[k], cs[g, m, a] // N_SLICE_PERM, cf[g, m, a])
     for k in range(n):
         val[k] = table[idx[k] >> 2]
-    return _keep(val, idx, hn[g, a], togo, cand, n, chn, g, a)
+    return _keep(val, idx, node.hn[g, a], togo, cand, n, kids.hn, g, a)
 
 
 # ------------------------------------------------------------------ inverse look-ups
@@ -215,7 +204,7 @@ def face_positions(mcp, mep):
             if mep[mm, i] != i:
                 fe[mm, k] = i
                 k += 1
-    return fc, fe
+    return Faces(fc, fe)
 
 
 @njit(cache=True, inline="always")
@@ -225,10 +214,10 @@ def _child_inverse(inv, faces, view, g, a, mm):
     Only the turned face's 4 corners and 4 edges change: their terms of the inverse's twist and
     flip are swapped; the sorted slice is ranked from the child's edges at positions 8..11.
     """
-    mcp, mco, mep, meo = inv[2]
-    pow3, pow2, mask_rank, perm4 = inv[3]
+    mcp, mco, mep, meo = inv.cubie_moves
+    pow3, pow2, mask_rank, perm4 = inv.luts
     vcp, vco, vep, veo, vinv = view
-    fc, fe = faces
+    fc, fe = faces.corners, faces.edges
     fl, tw = vinv[g, a, 0], vinv[g, a, 2]
     for q in range(4):
         i = fc[mm, q]
@@ -255,7 +244,7 @@ def inverse_coords(inv, cp, co, ep, eo):
     The inverse Z of X has Z.cp[X.cp[i]] = i, Z.co[X.cp[i]] = -X.co[i], Z.ep[X.ep[i]] = i,
     Z.eo[X.ep[i]] = X.eo[i]: Z's E edges sit at X.ep[8..11], edge i at X.ep[i].
     """
-    pow3, pow2, mask_rank, perm4 = inv[3]
+    pow3, pow2, mask_rank, perm4 = inv.luts
     tw = 0
     for i in range(8):
         tw += ((3 - co[i]) % 3) * pow3[cp[i]]
@@ -278,21 +267,20 @@ def inverse_coords(inv, cp, co, ep, eo):
 @njit(cache=True)
 def _bound_of(big, inv, fl, ss, tw):
     """Lower bound of one inverse view from the bound table (no parent needed)."""
-    class_sym, twist_conj, slice_div, flip_mod = big[0], big[1], big[3], big[4]
-    c = np.int64(class_sym[(ss // slice_div) * flip_mod + fl % flip_mod])
-    i = (c >> 4) * twist_conj.shape[0] + twist_conj[tw, c & 15]
-    return inv[1][(inv[0][i >> 2] >> ((i & 3) << 1)) & 3]
+    c = np.int64(big.class_sym[(ss // big.slice_div) * big.flip_mod + fl % big.flip_mod])
+    i = (c >> 4) * big.twist_conj.shape[0] + big.twist_conj[tw, c & 15]
+    return inv.lower[(inv.bound[i >> 2] >> ((i & 3) << 1)) & 3]
 
 
 @njit(cache=True)
-def _coset_bound_of(coset, inv, cp, fl, ss, tw):
+def _coset_bound_of(coset, cp, fl, ss, tw):
     """Lower bound of one inverse view from the coset table's bound copy (cp: the view's corners)."""
-    bundle, cbound, clower, cmask_rank = coset[0], coset[2], coset[3], coset[4]
+    lookup = coset.lookup
     mask = 0
     for i in range(4):
         mask |= 1 << cp[i]
-    i = coset_index(bundle, np.int64(bundle[0][cmask_rank[mask] * N_TWIST + tw]), ss // N_SLICE_PERM, fl)
-    return clower[(cbound[i >> 2] >> ((i & 3) << 1)) & 3]
+    i = coset_index(lookup, np.int64(lookup.class_sym[coset.cmask_rank[mask] * N_TWIST + tw]), ss // N_SLICE_PERM, fl)
+    return coset.lower[(coset.bound[i >> 2] >> ((i & 3) << 1)) & 3]
 
 
 @njit(cache=True, inline="always")
@@ -314,10 +302,10 @@ def _inverse_stage(big, moves, inv, faces, view, kinv, forbid, cand, n, g, a, to
 
     With the axis rules, a bound of exactly togo - 1 rules axis a out as the child's next move.
     """
-    class_sym, twist_conj, slice_div, flip_mod = big[0], big[1], big[3], big[4]
-    btable, lower = inv[0], inv[1]
-    axis_moves = moves[4]
-    idx, val, tws = scratch[0], scratch[1], scratch[2]
+    class_sym, twist_conj, slice_div, flip_mod = big.class_sym, big.twist_conj, big.slice_div, big.flip_mod
+    btable, lower = inv.bound, inv.lower
+    axis_moves = moves.axis_moves
+    idx, val, tws = scratch.idx, scratch.val, scratch.tws
     n_twist = twist_conj.shape[0]
     for k in range(n):
         m = cand[k]
@@ -351,12 +339,12 @@ def _coset_inverse_stage(coset, moves, inv, faces, view, kinv, forbid, cand, n, 
     the children's bounds).
     """
     ud_bits, ilow, cilow = lows
-    bundle, cbound, clower, cmask_rank = coset[0], coset[2], coset[3], coset[4]
-    class_sym = bundle[0]
-    mcp = inv[2][0]
-    vcp = view[0]
-    axis_moves = moves[4]
-    idx, val = scratch[0], scratch[1]
+    lookup, cbound, clower, cmask_rank = coset.lookup, coset.bound, coset.lower, coset.cmask_rank
+    class_sym = lookup.class_sym
+    mcp = inv.cubie_moves.cp
+    vcp = view.cp
+    axis_moves = moves.axis_moves
+    idx, val = scratch.idx, scratch.val
     for k in range(n):
         m = cand[k]
         mm = axis_moves[a, m]
@@ -368,7 +356,7 @@ def _coset_inverse_stage(coset, moves, inv, faces, view, kinv, forbid, cand, n, 
         if (ud_bits[m] >> a) & 1:
             idx[k] = -1
             continue
-        idx[k] = coset_index(bundle, np.int64(class_sym[cmask_rank[mask] * N_TWIST + tw]), ss // N_SLICE_PERM, fl)
+        idx[k] = coset_index(lookup, np.int64(class_sym[cmask_rank[mask] * N_TWIST + tw]), ss // N_SLICE_PERM, fl)
     for k in range(n):
         if idx[k] >= 0:
             val[k] = cbound[idx[k] >> 2]
@@ -387,7 +375,7 @@ def _coset_inverse_stage(coset, moves, inv, faces, view, kinv, forbid, cand, n, 
 def _solves(moves, node, g, m):
     """True if move m solves the node at depth g (move tables only: the last level)."""
     move_flip, move_ss, move_twist, move_cperm, axis_moves = moves
-    fl, ss, tw, cp = node[0], node[1], node[2], node[4]
+    fl, ss, tw, cp = node.fl, node.ss, node.tw, node.cp
     if move_cperm[cp[g], m] != 0 or move_flip[fl[g, 0], m] != 0 or move_twist[tw[g, 0], m] != 0:
         return False
     for a in range(3):
@@ -402,7 +390,7 @@ def _forward_rule(kids, cand, n, g, rest, use_coset):
 
     An axis's distance is the larger of its two tables' (both never exceed rest here).
     """
-    ch, chn = kids[7], kids[11]
+    ch, chn = kids.hh, kids.hn
     j = 0
     for k in range(n):
         m = cand[k]
@@ -424,10 +412,8 @@ def _expand(tables, node, kids, g, bound, flags, work):
     big, moves, corners, inv, coset = tables
     n_axes, use_corners, use_inverse, rules, ud_bits, use_coset, use_big, use_coset_inverse = flags
     cand, order, scratch, view, kinv, faces, have = work
-    mv = node[6]
-    kid_moves, nk, ki = kids[0], kids[1], kids[8]
-    prev = mv[g]
-    forbid = node[7][g]
+    prev = node.mv[g]
+    forbid = node.forbid[g]
     n = 0
     for m in range(N_MOVES):
         if prev >= 0:
@@ -449,7 +435,7 @@ def _expand(tables, node, kids, g, bound, flags, work):
         n = j
     else:
         n_stages = _stage_order(
-            node[3], node[5], node[9], g, n_axes, use_corners, use_coset, use_big, order, scratch[3]
+            node.hh, node.hc, node.hn, g, n_axes, use_corners, use_coset, use_big, order, scratch.keys
         )
         have[0], have[1], have[2] = 0, 0, 0
         for i in range(n_stages):
@@ -466,43 +452,45 @@ def _expand(tables, node, kids, g, bound, flags, work):
             n = _forward_rule(kids, cand, n, g, togo - 1, use_coset)
         if use_inverse:
             for k in range(n):
-                kids[9][g, cand[k]] = 0
+                kids.forbid[g, cand[k]] = 0
             for a in range(3):
                 if n == 0:
                     break
                 if use_coset_inverse:
-                    lows = (ud_bits, node[10], kids[12])
+                    lows = Lows(ud_bits, node.ilow, kids.ilow)
                     n = _coset_inverse_stage(
-                        coset, moves, inv, faces, view, kinv, kids[9], cand, n, g, a, togo, rules, scratch, lows
+                        coset, moves, inv, faces, view, kinv, kids.forbid, cand, n, g, a, togo, rules, scratch, lows
                     )
                 else:
-                    n = _inverse_stage(big, moves, inv, faces, view, kinv, kids[9], cand, n, g, a, togo, rules, scratch)
+                    n = _inverse_stage(
+                        big, moves, inv, faces, view, kinv, kids.forbid, cand, n, g, a, togo, rules, scratch
+                    )
         if n > 0:
             for a in range(n_axes, 3):  # axes not looked up: coordinates only (the solved test)
                 _axis_coords(moves, node, kids, cand, n, g, a)
 
             if not use_corners:
                 for k in range(n):
-                    kids[5][g, cand[k]] = moves[3][node[4][g], cand[k]]
+                    kids.cp[g, cand[k]] = moves.cperm[node.cp[g], cand[k]]
     for k in range(n):
-        kid_moves[g, k] = cand[k]
-    nk[g] = n
-    ki[g] = 0
+        kids.moves[g, k] = cand[k]
+    kids.count[g] = n
+    kids.next[g] = 0
     return generated
 
 
 @njit(cache=True, inline="always")
 def _descend(node, kids, g, m, inv, axis_moves, view, kinv, use_inverse):
     """Copy child m of the node at depth g into depth g + 1 (with the inverse: its views' cubies)."""
-    fl, ss, tw, hh, cp, hc, mv = node[:7]
-    cf, cs, ct, ccp, chc, ch = kids[2], kids[3], kids[4], kids[5], kids[6], kids[7]
+    fl, ss, tw, hh, cp, hc, mv = node.fl, node.ss, node.tw, node.hh, node.cp, node.hc, node.mv
+    cf, cs, ct, ccp, chc, ch = kids.fl, kids.ss, kids.tw, kids.cp, kids.hc, kids.hh
     for a in range(3):
         fl[g + 1, a], ss[g + 1, a], tw[g + 1, a], hh[g + 1, a] = cf[g, m, a], cs[g, m, a], ct[g, m, a], ch[g, m, a]
     cp[g + 1], hc[g + 1], mv[g + 1] = ccp[g, m], chc[g, m], m
     for a in range(3):
-        node[8][g + 1, a], node[9][g + 1, a] = kids[10][g, m, a], kids[11][g, m, a]
+        node.ctop[g + 1, a], node.hn[g + 1, a] = kids.ctop[g, m, a], kids.hn[g, m, a]
     if use_inverse:
-        mcp, mco, mep, meo = inv[2]
+        mcp, mco, mep, meo = inv.cubie_moves
         vcp, vco, vep, veo, vinv = view
         for a in range(3):
             mm = axis_moves[a, m]
@@ -516,28 +504,41 @@ def _descend(node, kids, g, m, inv, axis_moves, view, kinv, use_inverse):
                 veo[g + 1, a, i] = veo[g, a, j] ^ meo[mm, i]
             for x in range(3):
                 vinv[g + 1, a, x] = kinv[g, m, a, x]
-        node[7][g + 1] = kids[9][g, m]
+        node.forbid[g + 1] = kids.forbid[g, m]
         for a in range(3):
-            node[10][g + 1, a] = kids[12][g, m, a]
+            node.ilow[g + 1, a] = kids.ilow[g, m, a]
 
 
 @njit(cache=True)
 def ida_search(tables, start, views, limits):
     """IDA* over the full cube: (moves, nodes, stop, depth bound reached).
 
-    tables = (big, moves, corners, inv, coset); start = (fl, ss, tw, hh) of the 3 axis views (each
-    (3,), hh their exact distances), cperm and the corner distance, then the views' U-corner
-    positions and exact coset distances (each (3,)); views = the cubie state
-    (cp, co, ep, eo; (3, 8) / (3, 12)) of each axis view (for the inverse look-ups). Nodes
-    are counted as children generated, as in optimal_kernels.ida_search, so the two
-    kernels' counts compare.
+    tables: KernelTables; start: Start (the 3 axis views' coordinates and exact distances, the
+    corner permutation and its distance, the views' U-corner positions and coset distances);
+    views = the cubie state (cp, co, ep, eo; (3, 8) / (3, 12)) of each axis view (for the
+    inverse look-ups); limits: Limits. Nodes are counted as children generated, as in the
+    move-by-move baseline (baselines/cube_optimal_moves.py), so the two kernels' counts compare.
     """
-    big, moves, corners, inv, coset = tables
-    fl0, ss0, tw0, hh0, cp0, hc0, ctop0, hn0 = start
-    node_budget, time_limit, max_length, n_axes, use_corners, use_inverse, rules, use_coset, use_big, coset_inv = limits
-    flags = (n_axes, use_corners, use_inverse, rules, view_ud_bits(moves[4]), use_coset, use_big, coset_inv)
+    inv, coset = tables.inv, tables.coset
+    use_corners, use_inverse, use_coset, use_big = (
+        limits.use_corners,
+        limits.use_inverse,
+        limits.use_coset,
+        limits.use_big,
+    )
+    n_axes, coset_inv = limits.n_axes, limits.coset_inverse
+    flags = Flags(
+        n_axes,
+        use_corners,
+        use_inverse,
+        limits.axis_rules,
+        view_ud_bits(tables.moves.axis_moves),
+        use_coset,
+        use_big,
+        coset_inv,
+    )
     L = MAX_DEPTH + 1
-    node = (
+    node = Node(
         np.zeros((L, 3), dtype=np.int64),
         np.zeros((L, 3), dtype=np.int64),
         np.zeros((L, 3), dtype=np.int64),
@@ -545,12 +546,12 @@ def ida_search(tables, start, views, limits):
         np.zeros(L, dtype=np.int64),
         np.zeros(L, dtype=np.int64),
         np.full(L, -1, dtype=np.int64),
-        np.zeros(L, dtype=np.int64),  # forbid bits: axes ruled out as the next move
-        np.zeros((L, 3), dtype=np.int64),  # U-corner positions of each view
-        np.zeros((L, 3), dtype=np.int64),  # exact coset distance of each view
-        np.zeros((L, 3), dtype=np.int64),  # coset bound of each inverse view
+        np.zeros(L, dtype=np.int64),
+        np.zeros((L, 3), dtype=np.int64),
+        np.zeros((L, 3), dtype=np.int64),
+        np.zeros((L, 3), dtype=np.int64),
     )
-    kids = (
+    kids = Kids(
         np.zeros((L, N_MOVES), dtype=np.int64),
         np.zeros(L, dtype=np.int64),
         np.zeros((L, N_MOVES, 3), dtype=np.int64),
@@ -560,56 +561,57 @@ def ida_search(tables, start, views, limits):
         np.zeros((L, N_MOVES), dtype=np.int64),
         np.zeros((L, N_MOVES, 3), dtype=np.int64),
         np.zeros(L, dtype=np.int64),
-        np.zeros((L, N_MOVES), dtype=np.int64),  # the children's forbid bits
-        np.zeros((L, N_MOVES, 3), dtype=np.int64),  # the children's U-corner positions
-        np.zeros((L, N_MOVES, 3), dtype=np.int64),  # the children's coset distances
-        np.zeros((L, N_MOVES, 3), dtype=np.int64),  # the children's inverse views' coset bounds
+        np.zeros((L, N_MOVES), dtype=np.int64),
+        np.zeros((L, N_MOVES, 3), dtype=np.int64),
+        np.zeros((L, N_MOVES, 3), dtype=np.int64),
+        np.zeros((L, N_MOVES, 3), dtype=np.int64),
     )
-    vnode = (  # cubies of the 3 axis views and their inverses' (flip, sorted slice, twist)
+    view = View(
         np.zeros((L, 3, 8), dtype=np.int64),
         np.zeros((L, 3, 8), dtype=np.int64),
         np.zeros((L, 3, 12), dtype=np.int64),
         np.zeros((L, 3, 12), dtype=np.int64),
+        np.zeros((L, 3, 3), dtype=np.int64),
     )
-    vinv = np.zeros((L, 3, 3), dtype=np.int64)
-    view = (vnode[0], vnode[1], vnode[2], vnode[3], vinv)
-    kinv = np.zeros((L, N_MOVES, 3, 3), dtype=np.int64)  # the children's inverse coordinates
-    fl, ss, tw, hh, cp, hc, mv, forbid, ctop, hn, ilow = node
-    scratch = (
+    kinv = np.zeros((L, N_MOVES, 3, 3), dtype=np.int64)
+    scratch = Scratch(
         np.zeros(N_MOVES, dtype=np.int64),
         np.zeros(N_MOVES, dtype=np.int64),
         np.zeros(N_MOVES, dtype=np.int64),
         np.zeros(N_STAGES, dtype=np.int64),
     )
-    faces = face_positions(inv[2][0], inv[2][2])
-    have = np.zeros(3, dtype=np.int64)  # axes whose children's coordinates are computed
-    work = (np.zeros(N_MOVES, dtype=np.int64), np.zeros(N_STAGES, dtype=np.int64), scratch, view, kinv, faces, have)
-    h0 = hc0 if use_corners else 0
+    faces = face_positions(inv.cubie_moves.cp, inv.cubie_moves.ep)
+    have = np.zeros(3, dtype=np.int64)
+    work = Work(np.zeros(N_MOVES, dtype=np.int64), np.zeros(N_STAGES, dtype=np.int64), scratch, view, kinv, faces, have)
+    cp0, co0, ep0, eo0 = views
+    h0 = start.hc if use_corners else 0
     root_low = np.full(3, -1, dtype=np.int64)  # the root's inverse view bounds
     for a in range(3):
-        fl[0, a], ss[0, a], tw[0, a] = fl0[a], ss0[a], tw0[a]
-        hh[0, a] = hh0[a] if a < n_axes and use_big else 0  # (without the big table's stages, 0 all along)
-        h0 = max(h0, hh[0, a])
-        ctop[0, a] = ctop0[a]
-        hn[0, a] = hn0[a] if use_coset and a < n_axes else 0
-        h0 = max(h0, hn[0, a])
-        for x in range(4):
-            for i in range(views[x].shape[1]):
-                vnode[x][0, a, i] = views[x][a, i]
+        node.fl[0, a], node.ss[0, a], node.tw[0, a] = start.fl[a], start.ss[a], start.tw[a]
+        node.hh[0, a] = start.hh[a] if a < n_axes and use_big else 0  # (without the big table's stages, 0 all along)
+        h0 = max(h0, node.hh[0, a])
+        node.ctop[0, a] = start.ctop[a]
+        node.hn[0, a] = start.hn[a] if use_coset and a < n_axes else 0
+        h0 = max(h0, node.hn[0, a])
+        view.cp[0, a, :] = cp0[a]
+        view.co[0, a, :] = co0[a]
+        view.ep[0, a, :] = ep0[a]
+        view.eo[0, a, :] = eo0[a]
         if use_inverse:
-            f, s, t = inverse_coords(inv, vnode[0][0, a], vnode[1][0, a], vnode[2][0, a], vnode[3][0, a])
-            vinv[0, a, 0], vinv[0, a, 1], vinv[0, a, 2] = f, s, t
+            f, s, t = inverse_coords(inv, view.cp[0, a], view.co[0, a], view.ep[0, a], view.eo[0, a])
+            view.inv[0, a, 0], view.inv[0, a, 1], view.inv[0, a, 2] = f, s, t
             root_low[a] = (
-                _coset_bound_of(coset, inv, vnode[0][0, a], f, s, t) if coset_inv else _bound_of(big, inv, f, s, t)
+                _coset_bound_of(coset, view.cp[0, a], f, s, t) if coset_inv else _bound_of(tables.big, inv, f, s, t)
             )
             h0 = max(h0, root_low[a])
-            ilow[0, a] = root_low[a]
-    cp[0], hc[0] = cp0, hc0
-    solved0 = cp0 == 0 and fl0[0] == 0 and tw0[0] == 0 and ss0[0] == 0 and ss0[1] == 0 and ss0[2] == 0
-    budget = (node_budget, time_limit, max_length)
+            node.ilow[0, a] = root_low[a]
+    node.cp[0], node.hc[0] = start.cp, start.hc
+    fl0, ss0 = start.fl, start.ss
+    solved0 = start.cp == 0 and fl0[0] == 0 and start.tw[0] == 0 and ss0[0] == 0 and ss0[1] == 0 and ss0[2] == 0
+    budget = Budget(limits.node_budget, limits.time_limit, limits.max_length)
     g, nodes, stop, bound = _ida_loop(tables, node, kids, view, kinv, work, flags, root_low, h0, solved0, budget)
     if g >= 0:
-        return node[6][1 : g + 1].copy(), nodes, stop, bound
+        return node.mv[1 : g + 1].copy(), nodes, stop, bound
     return np.zeros(0, dtype=np.int64), nodes, stop, bound
 
 
@@ -622,17 +624,16 @@ def _ida_loop(tables, node, kids, view, kinv, work, flags, root_low, h0, solved0
     search (1.8x); allocating here is then a compile error, so nothing can leak.
     """
     node_budget, time_limit, max_length = budget
-    n_axes, use_inverse, rules = flags[0], flags[2], flags[3]
-    moves, inv = tables[1], tables[3]
-    fl, ss, tw, hh, cp, hc, mv, forbid, ctop, hn, ilow = node
-    nk, ki = kids[1], kids[8]
+    n_axes, rules = flags.n_axes, flags.rules
+    hh, hn, forbid = node.hh, node.hn, node.forbid
+    count, nxt = kids.count, kids.next
     nodes = np.int64(0)
     next_clock = CLOCK_EVERY
-    deadline = _clock() + time_limit
+    deadline = clock() + time_limit
     for bound in range(h0, min(max_length, MAX_DEPTH) + 1):
         if bound == 0:  # a projection at distance 0 need not be the solved cube
             if solved0:
-                return 0, nodes, STOP_COMPLETE, bound
+                return 0, nodes, Stop.COMPLETE, bound
             continue
         g = 0
         forbid[0] = 0
@@ -648,20 +649,20 @@ def _ida_loop(tables, node, kids, view, kinv, work, flags, root_low, h0, solved0
                 continue
         nodes += _expand(tables, node, kids, 0, bound, flags, work)
         while g >= 0:
-            if ki[g] >= nk[g]:
+            if nxt[g] >= count[g]:
                 g -= 1
                 continue
-            m = kids[0][g, ki[g]]
-            ki[g] += 1
-            _descend(node, kids, g, m, inv, moves[4], view, kinv, use_inverse)
+            m = kids.moves[g, nxt[g]]
+            nxt[g] += 1
+            _descend(node, kids, g, m, tables.inv, tables.moves.axis_moves, view, kinv, flags.use_inverse)
             g += 1
             if g == bound:
-                return g, nodes, STOP_COMPLETE, bound
+                return g, nodes, Stop.COMPLETE, bound
             nodes += _expand(tables, node, kids, g, bound, flags, work)
             if nodes >= next_clock:
                 next_clock = nodes + CLOCK_EVERY
                 if nodes >= node_budget:
-                    return -1, nodes, STOP_NODES, bound
-                if _clock() > deadline:
-                    return -1, nodes, STOP_TIME, bound
-    return -1, nodes, STOP_COMPLETE, -1
+                    return -1, nodes, Stop.NODES, bound
+                if clock() > deadline:
+                    return -1, nodes, Stop.TIME, bound
+    return -1, nodes, Stop.COMPLETE, -1

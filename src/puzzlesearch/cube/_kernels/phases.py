@@ -1,60 +1,22 @@
-"""numba kernels: breadth-first pruning tables and IDA* searches (plain arrays in and out).
+"""numba IDA* searches of the phase solvers: one Thistlethwaite phase, two-phase in six directions.
 
-A phase state is a pair of coordinates (a, b); its table index is a * n_b + b. Move tables
-are int32 arrays (size x 18), pruning tables int8 distances (-1 = not reached). Symmetry-
-reduced tables (bfs_sym_distances) index class * n_t + t instead (cube/symmetry.py).
-Thistlethwaite: ida_phase per phase; two-phase: twophase_sym_search (six directions).
+A phase state is a pair of coordinates (a, b); its table index is a * n_b + b (pruning
+tables: _kernels/phase_bfs.py). Thistlethwaite: ida_phase per phase; two-phase:
+twophase_sym_search (bundles Phase1, Phase2, Starts, TwoPhaseLimits: _kernels/bundles.py).
 """
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
-from numba import njit, objmode
+from numba import njit
 
-from puzzlesearch.cube.model.constants import N_SLICE, N_SLICE_PERM
+from puzzlesearch.cube._kernels.bundles import LeafWork
+from puzzlesearch.cube._kernels.common import clock
+from puzzlesearch.cube.model.constants import N_FLIP, N_MOVES, N_SLICE, N_SLICE_PERM, N_TWIST, N_UDEDGE, Stop
 from puzzlesearch.cube.model.symmetry import SYM_MASK, SYM_SHIFT
 
 CLOCK_EVERY = 1 << 16  # nodes between looks at the clock (well under 10 ms)
-
-# Why a search stopped (returned by the kernels; names in STOP_NAMES).
-STOP_EXHAUSTED = 0  # searched to the end: optimal (Thistlethwaite phase, two-phase within phase2_max)
-STOP_TARGET = 1  # two-phase: a solution at or under target_length
-STOP_NODES = 2  # two-phase: node budget spent after a first solution
-STOP_TIME = 3  # the time cap (a safety cap: depends on machine load)
-STOP_NAMES = ("complete", "target", "nodes", "time")
-
-
-@njit(cache=True)
-def _clock():
-    """time.perf_counter() (numba has no clock, so in object mode: call it rarely)."""
-    with objmode(t="float64"):
-        t = time.perf_counter()
-    return t
-
-
-@njit(cache=True)
-def bfs_distances(move_a, move_b, moves, start, n_b, size):
-    """Distance of every (a, b) from `start` using `moves`, by layers; -1 if unreachable."""
-    dist = np.full(size, -1, dtype=np.int8)
-    dist[start] = 0
-    depth = 0
-    while True:
-        found = 0
-        for i in range(size):
-            if dist[i] != depth:
-                continue
-            a = i // n_b
-            b = i - a * n_b
-            for m in moves:
-                j = move_a[a, m] * n_b + move_b[b, m]
-                if dist[j] < 0:
-                    dist[j] = depth + 1
-                    found += 1
-        if found == 0:
-            return dist
-        depth += 1
+N_PHASE2_MOVES = 10  # <U, D, R2, L2, F2, B2>
 
 
 @njit(cache=True, inline="always")
@@ -71,16 +33,16 @@ def ida_phase(a0, b0, move_a, move_b, prune, n_b, moves, max_depth, time_limit):
     """Shortest move sequence from (a0, b0) to a table-distance-0 state (IDA*).
 
     `moves` lists the phase's moves in the order to try them. Returns (move numbers, stop
-    code): STOP_EXHAUSTED with [-1] if there is none within max_depth, STOP_TIME with [-1]
+    code): Stop.COMPLETE with [-1] if there is none within max_depth, Stop.TIME with [-1]
     after time_limit seconds (the clock is read every CLOCK_EVERY nodes).
     """
     path = np.empty(max_depth + 1, dtype=np.int64)
     h0 = prune[a0 * n_b + b0]
     if h0 == 0:
-        return path[:0], STOP_EXHAUSTED
+        return path[:0], Stop.COMPLETE
     nodes = 0
     next_clock = CLOCK_EVERY
-    deadline = _clock() + time_limit
+    deadline = clock() + time_limit
     sa = np.empty(max_depth + 1, dtype=np.int64)
     sb = np.empty(max_depth + 1, dtype=np.int64)
     mi = np.empty(max_depth + 1, dtype=np.int64)
@@ -99,8 +61,8 @@ def ida_phase(a0, b0, move_a, move_b, prune, n_b, moves, max_depth, time_limit):
             nodes += 1
             if nodes >= next_clock:
                 next_clock = nodes + CLOCK_EVERY
-                if _clock() > deadline:
-                    return np.full(1, -1, dtype=np.int64), STOP_TIME
+                if clock() > deadline:
+                    return np.full(1, -1, dtype=np.int64), Stop.TIME
             a = move_a[sa[depth], m]
             b = move_b[sb[depth], m]
             h = prune[a * n_b + b]
@@ -108,10 +70,10 @@ def ida_phase(a0, b0, move_a, move_b, prune, n_b, moves, max_depth, time_limit):
                 continue
             path[depth] = m
             if depth + 1 == bound:
-                return path[:bound].copy(), STOP_EXHAUSTED
+                return path[:bound].copy(), Stop.COMPLETE
             depth += 1
             sa[depth], sb[depth], mi[depth] = a, b, -1
-    return np.full(1, -1, dtype=np.int64), STOP_EXHAUSTED
+    return np.full(1, -1, dtype=np.int64), Stop.COMPLETE
 
 
 @njit(cache=True, inline="always")
@@ -136,111 +98,19 @@ def perm_ranks(cp, ep):
 # ------------------------------------------------------------------ two-phase with symmetry-reduced phase 1
 
 
-@njit(cache=True)
-def bfs_sym_distances(move_a, move_b, move_t, classsym, reps, selfsym, t_conj, n_a, n_t, start, moves, cap):
-    """Distances over (class, t) states: a symmetry-reduced BFS (-1: not reached).
-
-    The raw pair coordinate b * n_a + a (move tables move_a, move_b: flip and E slice for
-    phase 1; corner perm and the one-value `none` for phase 2), using `moves`,
-    is reduced by `classsym` (raw -> class << SYM_SHIFT | sym, with conj(raw, sym) = rep)
-    to one of len(reps) classes; the third coordinate t (twist) is conjugated by the same
-    symmetry (t_conj: t x sym). Entry class * n_t + t. A class whose representative is
-    fixed by some symmetries (selfsym bits) gets the conjugates of t too, so equivalent
-    entries carry one distance. Early layers expand forward; once the unreached entries
-    are fewer than twice the frontier, each unreached entry looks for a neighbour in it.
-    With cap > 0 the search stops after depth cap - 1 and every entry not reached by then
-    holds cap (a lower bound: its distance is at least cap).
-    """
-    n_class = len(reps)
-    size = n_class * n_t
-    dist = np.full(size, -1, dtype=np.int8)
-    dist[start] = 0
-    ts = np.empty(n_t, dtype=np.int64)
-    depth = 0
-    frontier = 1
-    unreached = size - 1
-    while frontier > 0:
-        if cap > 0 and depth == cap - 1:
-            for i in range(size):
-                if dist[i] < 0:
-                    dist[i] = cap
-            break
-        backward = unreached < 2 * frontier
-        found = 0
-        for c in range(n_class):
-            found += _sym_layer_class(
-                c, dist, ts, (move_a, move_b, move_t, classsym, reps, selfsym, t_conj, moves), n_a, n_t, depth, backward
-            )
-        frontier = found
-        unreached -= found
-        depth += 1
-    return dist
-
-
-@njit(cache=True)
-def _sym_layer_class(c, dist, ts, tabs, n_a, n_t, depth, backward):
-    """One BFS layer for the entries of class c; returns the entries newly set to depth + 1."""
-    move_a, move_b, move_t, classsym, reps, selfsym, t_conj, moves = tabs
-    base = c * n_t
-    want = -1 if backward else depth  # backward: the unreached entries of c look for a neighbour at depth
-    n = 0
-    for t in range(n_t):
-        if dist[base + t] == want:
-            ts[n] = t
-            n += 1
-    if n == 0:
-        return 0
-    a = reps[c] % n_a
-    b = reps[c] // n_a
-    found = 0
-    for m in moves:
-        cs = classsym[move_b[b, m] * n_a + move_a[a, m]]
-        base2 = (cs >> SYM_SHIFT) * n_t
-        s2 = cs & SYM_MASK
-        if backward:
-            k = 0
-            while k < n:
-                t = ts[k]
-                if dist[base2 + t_conj[move_t[t, m], s2]] == depth:
-                    dist[base + t] = depth + 1
-                    found += 1
-                    n -= 1
-                    ts[k] = ts[n]
-                else:
-                    k += 1
-            if n == 0:
-                break
-            continue
-        fixed = selfsym[cs >> SYM_SHIFT]
-        for k in range(n):
-            t2 = t_conj[move_t[ts[k], m], s2]
-            if dist[base2 + t2] >= 0:
-                continue
-            dist[base2 + t2] = depth + 1
-            found += 1
-            if fixed != 1:
-                for s in range(1, SYM_MASK + 1):
-                    if (fixed >> s) & 1:
-                        t3 = t_conj[t2, s]
-                        if dist[base2 + t3] < 0:
-                            dist[base2 + t3] = depth + 1
-                            found += 1
-    return found
-
-
 @njit(cache=True, inline="always")
 def _h1(tw, fl, sl, p1):
     """Exact phase-1 distance of (twist, flip, E slice) from the symmetry-reduced table."""
-    cs = p1[3][sl * 2048 + fl]
-    return p1[5][(cs >> SYM_SHIFT) * 2187 + p1[4][tw, cs & SYM_MASK]]
+    cs = p1.fsclass[sl * N_FLIP + fl]
+    return p1.exact[(cs >> SYM_SHIFT) * N_TWIST + p1.twistconj[tw, cs & SYM_MASK]]
 
 
 @njit(cache=True, inline="always")
 def _h2(c, e, s, p2):
     """Phase-2 lower bound: the largest of corners x E perm, U/D edges x E perm, corner classes x U/D edges."""
-    cs = p2[8][c]
-    h = p2[10][(cs >> SYM_SHIFT) * 40320 + p2[9][e, cs & SYM_MASK]]
-    return max(h, max(p2[3][c * N_SLICE_PERM + s], p2[4][e * N_SLICE_PERM + s]))
+    cs = p2.cpclass[c]
+    h = p2.exact[(cs >> SYM_SHIFT) * N_UDEDGE + p2.udconj[e, cs & SYM_MASK]]
+    return max(h, max(p2.corner[c * N_SLICE_PERM + s], p2.edge[e * N_SLICE_PERM + s]))
 
 
 # counters of a search (an int64 array shared by the phase functions)
@@ -250,12 +120,12 @@ GO_ON = -1  # C_STOP while the search goes on
 
 @njit(cache=True)
 def _tick(cnt, deadline):
-    """Count a node; every CLOCK_EVERY nodes look at the clock (sets C_STOP to STOP_TIME)."""
+    """Count a node; every CLOCK_EVERY nodes look at the clock (sets C_STOP to Stop.TIME)."""
     cnt[C_NODES] += 1
     if cnt[C_NODES] >= cnt[C_CLOCK]:
         cnt[C_CLOCK] = cnt[C_NODES] + CLOCK_EVERY
-        if _clock() > deadline:
-            cnt[C_STOP] = STOP_TIME
+        if clock() > deadline:
+            cnt[C_STOP] = Stop.TIME
             return False
     return True
 
@@ -276,19 +146,19 @@ def _phase2(c0, e0, s0, last, limit, p2, path2, stack, cnt, deadline):
         while d >= 0:
             stack[d, 3] += 1
             k = stack[d, 3]
-            if k >= 10:
+            if k >= N_PHASE2_MOVES:
                 d -= 1
                 continue
-            m2 = p2[7][k]
+            m2 = p2.moves[k]
             if d > 0 and _redundant(m2, path2[d - 1]):
                 continue
             if d == 0 and last >= 0 and last // 3 % 3 == m2 // 3 % 3 and last // 3 != m2 // 3:
                 continue
             if not _tick(cnt, deadline):
                 return -1
-            c = p2[0][stack[d, 0], m2]
-            e = p2[1][stack[d, 1], m2]
-            s = p2[2][stack[d, 2], m2]
+            c = p2.cperm[stack[d, 0], m2]
+            e = p2.udedge[stack[d, 1], m2]
+            s = p2.sliceperm[stack[d, 2], m2]
             if d + 1 + _h2(c, e, s, p2) > bound:
                 continue
             path2[d] = m2
@@ -302,13 +172,13 @@ def _phase2(c0, e0, s0, last, limit, p2, path2, stack, cnt, deadline):
 @njit(cache=True)
 def _leaf(k, d1, path1, starts, p2, lim, best, path2, stack, cnt, deadline, work):
     """Phase 2 after the phase-1 solution path1[:d1] of direction k; records a better total."""
-    cp, ep, tmp = work[0], work[1], work[2]  # no allocation: this runs for every phase-1 solution
+    cp, ep, tmp = work.cp, work.ep, work.tmp  # no allocation: this runs for every phase-1 solution
     for j in range(8):
-        cp[j] = starts[3][k, j]
+        cp[j] = starts.cp[k, j]
     for j in range(12):
-        ep[j] = starts[4][k, j]
+        ep[j] = starts.ep[k, j]
     for i in range(d1):
-        mc, me = p2[5][path1[i]], p2[6][path1[i]]
+        mc, me = p2.move_cp[path1[i]], p2.move_ep[path1[i]]
         for j in range(8):
             tmp[j] = cp[mc[j]]
         for j in range(8):
@@ -319,7 +189,7 @@ def _leaf(k, d1, path1, starts, p2, lim, best, path2, stack, cnt, deadline, work
             ep[j] = tmp[j]
     c0, e0, s0 = perm_ranks(cp, ep)
     best_len = cnt[C_BEST]
-    limit = min(lim[2], best_len - 1 - d1)
+    limit = min(lim.phase2_max, best_len - 1 - d1)
     cnt[C_LEAVES] += 1
     if _h2(c0, e0, s0, p2) > limit:
         return
@@ -343,13 +213,13 @@ def _leaf(k, d1, path1, starts, p2, lim, best, path2, stack, cnt, deadline, work
 
 @njit(cache=True)
 def _budget_stop(lim, cnt):
-    """STOP_TARGET / STOP_NODES when a found solution ends the search, else GO_ON."""
-    if cnt[C_BEST] > lim[0]:
+    """Stop.TARGET / Stop.NODES when a found solution ends the search, else GO_ON."""
+    if cnt[C_BEST] > lim.max_length:
         return GO_ON
-    if cnt[C_BEST] <= lim[1] and cnt[C_NODES] > lim[4]:
-        return STOP_TARGET
-    if cnt[C_NODES] > lim[3]:
-        return STOP_NODES
+    if cnt[C_BEST] <= lim.target_length and cnt[C_NODES] > lim.min_nodes:
+        return Stop.TARGET
+    if cnt[C_NODES] > lim.node_budget:
+        return Stop.NODES
     return GO_ON
 
 
@@ -360,11 +230,11 @@ def _phase1(k, d1, starts, p1, p2, lim, best, path1, path2, st1, stack2, cnt, de
         _leaf(k, 0, path1, starts, p2, lim, best, path2, stack2, cnt, deadline, work)
         return
     depth = 0
-    st1[0, 0], st1[0, 1], st1[0, 2], st1[0, 3] = starts[0][k], starts[1][k], starts[2][k], -1
+    st1[0, 0], st1[0, 1], st1[0, 2], st1[0, 3] = starts.twist[k], starts.flip[k], starts.eslice[k], -1
     while depth >= 0:
         st1[depth, 3] += 1
         m = st1[depth, 3]
-        if m >= 18:
+        if m >= N_MOVES:
             depth -= 1
             continue
         if depth > 0 and _redundant(m, path1[depth - 1]):
@@ -375,11 +245,11 @@ def _phase1(k, d1, starts, p1, p2, lim, best, path1, path2, st1, stack2, cnt, de
             return
         if not _tick(cnt, deadline):
             return
-        tw = p1[0][st1[depth, 0], m]
-        fl = p1[1][st1[depth, 1], m]
-        sl = p1[2][st1[depth, 2], m]
+        tw = p1.twist[st1[depth, 0], m]
+        fl = p1.flip[st1[depth, 1], m]
+        sl = p1.eslice[st1[depth, 2], m]
         togo = d1 - depth - 1
-        if p1[6][tw * N_SLICE + sl] > togo or p1[7][fl * N_SLICE + sl] > togo:
+        if p1.quick_twist[tw * N_SLICE + sl] > togo or p1.quick_flip[fl * N_SLICE + sl] > togo:
             continue  # the small tables (cache-resident) already prune it
         if _h1(tw, fl, sl, p1) > togo:
             continue
@@ -400,40 +270,37 @@ def _phase1(k, d1, starts, p1, p2, lim, best, path1, path2, st1, stack2, cnt, de
 def twophase_sym_search(starts, p1, p2, lim, time_limit):
     """Two-phase search over several directions at once; returns (moves, direction, nodes, stop).
 
-    starts = (twist, flip, E slice, corner perm (n x 8), edge perm (n x 12)) of the n
-    directions (the cube, its conjugates by the axis-turning symmetries, their inverses);
-    p1 = (twist, flip, E slice move tables, sym_fsclass, sym_twistconj, the exact phase-1
-    class table tp1_sym, the quick bounds tp1_twist and tp1_flip, looked up first since they
-    stay in cache); p2 = (corner perm, U/D edge perm, E perm move tables, tp2_corner,
-    tp2_edge, move arrays of corner and edge positions, the 10 phase-2 moves, sym_cpclass,
-    sym_udconj, the corner-class x U/D-edge table tp2_sym); lim = (max_length,
-    target_length, phase2_max, node_budget, min_nodes). For each phase-1 length d1 in turn,
-    every direction enumerates its phase-1 solutions of exactly d1 moves (the table is
-    exact) and completes each with an optimal phase 2 of at most min(phase2_max,
-    best - 1 - d1) moves, skipped at once when the phase-2 bound exceeds that. Stops on a
-    solution <= target_length (after min_nodes nodes), on node_budget after a first
-    solution, when d1 reaches the best total, or after time_limit seconds (best so far,
-    STOP_TIME). Moves are in the frame of the returned direction; phase 1's last and phase
-    2's first move on one face are already merged. Empty moves: nothing within max_length.
-    Also returns the phase-1 solutions reached and the phase-2 searches started.
+    starts: Starts of the n directions (the cube, its conjugates by the axis-turning
+    symmetries, their inverses); p1: Phase1 (the exact phase-1 class table tp1_sym, and the
+    quick bounds tp1_twist and tp1_flip, looked up first since they stay in cache); p2:
+    Phase2 (the corner-class x U/D-edge table tp2_sym and two small bounds); lim:
+    TwoPhaseLimits. For each phase-1 length d1 in turn, every direction enumerates its
+    phase-1 solutions of exactly d1 moves (the table is exact) and completes each with an
+    optimal phase 2 of at most min(phase2_max, best - 1 - d1) moves, skipped at once when
+    the phase-2 bound exceeds that. Stops on a solution <= target_length (after min_nodes
+    nodes), on node_budget after a first solution, when d1 reaches the best total, or after
+    time_limit seconds (best so far, Stop.TIME). Moves are in the frame of the returned
+    direction; phase 1's last and phase 2's first move on one face are already merged.
+    Empty moves: nothing within max_length. Also returns the phase-1 solutions reached and
+    the phase-2 searches started.
     """
-    max_length = lim[0]
-    n_dir = len(starts[0])
+    max_length = lim.max_length
+    n_dir = len(starts.twist)
     best = np.empty(max_length + 2, dtype=np.int64)
     path1 = np.empty(max_length + 2, dtype=np.int64)
     path2 = np.empty(max_length + 2, dtype=np.int64)
     st1 = np.empty((max_length + 2, 4), dtype=np.int64)
     stack2 = np.empty((max_length + 2, 4), dtype=np.int64)
     cnt = np.zeros(7, dtype=np.int64)
-    work = (np.empty(8, dtype=np.int64), np.empty(12, dtype=np.int64), np.empty(12, dtype=np.int64))
+    work = LeafWork(np.empty(8, dtype=np.int64), np.empty(12, dtype=np.int64), np.empty(12, dtype=np.int64))
     cnt[C_CLOCK] = CLOCK_EVERY
     cnt[C_BEST] = max_length + 1
     cnt[C_DIR] = -1
     cnt[C_STOP] = GO_ON
-    deadline = _clock() + time_limit
+    deadline = clock() + time_limit
     h0 = np.empty(n_dir, dtype=np.int64)
     for k in range(n_dir):
-        h0[k] = _h1(starts[0][k], starts[1][k], starts[2][k], p1)
+        h0[k] = _h1(starts.twist[k], starts.flip[k], starts.eslice[k], p1)
     d1 = h0.min()
     while d1 < cnt[C_BEST] and cnt[C_STOP] == GO_ON:
         for k in range(n_dir):
@@ -442,6 +309,6 @@ def twophase_sym_search(starts, p1, p2, lim, time_limit):
                 if cnt[C_STOP] != GO_ON:
                     break
         d1 += 1
-    stop = STOP_EXHAUSTED if cnt[C_STOP] == GO_ON else cnt[C_STOP]
+    stop = Stop.COMPLETE if cnt[C_STOP] == GO_ON else cnt[C_STOP]
     n_best = cnt[C_BEST] if cnt[C_BEST] <= max_length else 0
     return best[:n_best].copy(), cnt[C_DIR], cnt[C_NODES], stop, cnt[C_LEAVES], cnt[C_PHASE2]

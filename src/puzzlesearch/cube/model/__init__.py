@@ -1,0 +1,1 @@
+"""The cube model, in reading order: constants -> facelets -> cubie -> coords -> symmetry."""

@@ -7,6 +7,7 @@ A move is numbered 3 * face + (quarter turns - 1) with faces in the order U R F 
 
 from __future__ import annotations
 
+from enum import IntEnum
 from math import comb, factorial
 
 FACES = "URFDLB"
@@ -32,11 +33,6 @@ N_MOVES = 18
 MOVE_NAMES = [f + s for f in FACES for s in ("", "2", "'")]  # U U2 U' R R2 R' ...
 
 
-def move_index(face: str, quarter_turns: int) -> int:
-    """Move number of `quarter_turns` (1, 2, 3) clockwise turns of `face`."""
-    return 3 * FACES.index(face) + quarter_turns - 1
-
-
 # Move sets of the nested groups G0 > G1 > G2 > G3 > 1 (Thistlethwaite):
 # G1 = <U,D,L,R,F2,B2>, G2 = <U,D,L2,R2,F2,B2>, G3 = <U2,D2,L2,R2,F2,B2>.
 ALL_MOVES = tuple(range(N_MOVES))
@@ -58,9 +54,22 @@ N_SLICE = comb(N_EDGES, 4)  # 495 positions of the 4 edges of one slice
 N_CPERM = factorial(N_CORNERS)  # 40320 corner permutations
 N_UDEDGE = factorial(8)  # 40320 permutations of the U/D-layer edges inside G2
 N_SLICE_PERM = factorial(4)  # 24 permutations of the E edges inside the E slice
+N_SLICE_SORTED = N_SLICE * N_SLICE_PERM  # 11880 E-slice positions x the order of the E edges in them
 N_CORNER_HALF = 96  # corner permutations reachable by half turns (group H)
 N_CORNER_CLASS = N_CPERM // N_CORNER_HALF  # 420 classes H.p
 N_EDGE_SLICES = N_SLICE_PERM**3  # 13824 edge permutations keeping every edge in its slice
+
+
+class Stop(IntEnum):
+    """Why a search stopped: every solver's kernels return one, the result tables its name (STOP_NAMES)."""
+
+    COMPLETE = 0  # searched to the end: optimal (a phase, the optimal solver, two-phase within phase2_max)
+    TARGET = 1  # two-phase: a solution at or under target_length
+    NODES = 2  # the node budget was spent (two-phase: after a first solution)
+    TIME = 3  # the time cap (a safety cap: depends on machine load)
+
+
+STOP_NAMES = tuple(stop.name.lower() for stop in Stop)  # "complete", "target", "nodes", "time"
 
 # Sizes of the Thistlethwaite coset spaces (checked against the BFS tables).
 THISTLETHWAITE_COSETS = (2048, 1_082_565, 29_400, 663_552)

@@ -2,7 +2,7 @@
 
 Each `Coord` maps cubie arrays (shape (n, 8) or (n, 12)) to integers and back (a
 representative for every value), vectorized with numpy. Move tables are built from these
-(`tables.py`); the searches only ever see the integers.
+(`coord_move_table`); the searches only ever see the integers.
 """
 
 from __future__ import annotations
@@ -63,8 +63,12 @@ def relabel(values: np.ndarray, labels: tuple[int, ...]) -> np.ndarray:
 
 
 _MASKS = np.array([m for m in range(1 << K.N_EDGES) if bin(m).count("1") == 4][::-1], dtype=np.int64)
-_MASK_RANK = np.full(1 << K.N_EDGES, -1, dtype=np.int64)
-_MASK_RANK[_MASKS] = np.arange(len(_MASKS))  # 0xF00 (the E slice at home) has rank 0
+EDGE_MASK_RANK = np.full(1 << K.N_EDGES, -1, dtype=np.int64)  # bits of 4 edge positions -> slice coordinate
+EDGE_MASK_RANK[_MASKS] = np.arange(len(_MASKS))  # 0xF00 (the E slice at home) has rank 0
+_CMASKS = np.array([m for m in range(1 << K.N_CORNERS) if bin(m).count("1") == 4], dtype=np.int64)
+CORNER_MASK_RANK = np.full(1 << K.N_CORNERS, -1, dtype=np.int64)  # bits of 4 corner positions -> ctop
+CORNER_MASK_RANK[_CMASKS] = np.arange(len(_CMASKS))  # 0x0F (the U corners at home) has rank 0
+U_CORNERS = (0, 1, 2, 3)  # UFR URB UBL ULF
 
 # ------------------------------------------------------------------ the coordinates
 
@@ -115,7 +119,7 @@ def _slice_coord(name: str, edges: tuple[int, ...]) -> Coord:
     member[list(edges)] = True
 
     def encode(a: Arrays) -> np.ndarray:
-        return _MASK_RANK[(member[a[2]] << np.arange(K.N_EDGES)).sum(axis=1)]
+        return EDGE_MASK_RANK[(member[a[2]] << np.arange(K.N_EDGES)).sum(axis=1)]
 
     def decode() -> Arrays:
         cp, co, ep, eo = solved_arrays(K.N_SLICE)
@@ -169,6 +173,37 @@ def _none_decode() -> Arrays:
     return solved_arrays(1)
 
 
+def _ss_encode(a: Arrays) -> np.ndarray:
+    """E-slice positions * 24 + order of the 4 E edges in those positions (0 = solved)."""
+    ep = a[2]
+    where = np.argsort(ep < 8, axis=1, kind="stable")[:, :4]  # positions of E edges, in order
+    order = np.take_along_axis(ep, where, axis=1) - 8
+    return ESLICE.encode(a) * K.N_SLICE_PERM + perm_rank(order)
+
+
+def _ss_decode() -> Arrays:
+    """A representative of every sorted-slice value (no flips or twists)."""
+    cp, co, ep, eo = (np.repeat(x, K.N_SLICE_PERM, axis=0) for x in ESLICE.decode())
+    perms = np.tile(all_perms(4), (K.N_SLICE, 1))
+    ep = ep.copy()
+    rows, cols = np.nonzero(ep >= 8)
+    ep[rows, cols] = 8 + perms.reshape(-1)
+    return cp, co, ep, eo
+
+
+def _ctop_encode(a: Arrays) -> np.ndarray:
+    return CORNER_MASK_RANK[((a[0] < len(U_CORNERS)) << np.arange(K.N_CORNERS)).sum(axis=1)]
+
+
+def _ctop_decode() -> Arrays:
+    cp, co, ep, eo = solved_arrays(len(_CMASKS))
+    inside = (_CMASKS[:, None] >> np.arange(K.N_CORNERS)) & 1
+    for r, row in enumerate(inside):
+        cp[r, row == 1] = U_CORNERS
+        cp[r, row == 0] = [c for c in range(K.N_CORNERS) if c not in U_CORNERS]
+    return cp, co, ep, eo
+
+
 FLIP = Coord("flip", K.N_FLIP, _flip_encode, _flip_decode)
 TWIST = Coord("twist", K.N_TWIST, _twist_encode, _twist_decode)
 ESLICE = _slice_coord("eslice", K.E_SLICE)
@@ -180,6 +215,10 @@ SLICEPERM = Coord(
 )
 EDGESLICES = Coord("edgeslices", K.N_EDGE_SLICES, _edgeslices_encode, _edgeslices_decode, K.G3_MOVES)
 NONE = Coord("none", 1, lambda a: np.zeros(a[0].shape[0], dtype=np.int64), _none_decode)
+# The optimal solver's: the E slice with its edges' order (the big table), which 4 positions
+# hold the U corners (70 values: the coset table).
+SLICE_SORTED = Coord("slice_sorted", K.N_SLICE_SORTED, _ss_encode, _ss_decode)
+CTOP = Coord("ctop", len(_CMASKS), _ctop_encode, _ctop_decode)
 
 # Coordinates with a move table computed from cubie representatives.
 BASIC_COORDS = {c.name: c for c in (FLIP, TWIST, ESLICE, MSLICE, CPERM, UDEDGE, SLICEPERM, EDGESLICES, NONE)}
@@ -187,3 +226,12 @@ BASIC_COORDS = {c.name: c for c in (FLIP, TWIST, ESLICE, MSLICE, CPERM, UDEDGE, 
 # "cclass" = the class H.p of the corner permutation under half turns (420 values),
 # "chalf"  = the index of a corner permutation inside H (96 values; -1 outside).
 DERIVED_COORDS = {"cclass": K.N_CORNER_CLASS, "chalf": K.N_CORNER_HALF}
+
+
+def coord_move_table(coord: Coord) -> np.ndarray:
+    """(size x 18) int32: the coordinate of each representative after each allowed move (-1: not allowed)."""
+    reps = coord.decode()
+    table = np.full((coord.size, K.N_MOVES), -1, dtype=np.int32)
+    for m in coord.moves:
+        table[:, m] = coord.encode(apply_move(reps, m))
+    return table

@@ -22,6 +22,7 @@ from puzzlesearch.cube.model.constants import (
     N_MOVES,
     QUARTER_TURNS,
 )
+from puzzlesearch.cube.model.facelets import facelet_tokens, is_facelet_text
 from puzzlesearch.errors import PuzzleError
 
 N_TOKENS = N_EDGES + N_CORNERS
@@ -167,6 +168,15 @@ def parse_cubies(text: str) -> CubieCube:
     return CubieCube(tuple(cp), tuple(co), tuple(ep), tuple(eo))
 
 
+def from_facelets(text: str) -> CubieCube:
+    """A cube from its 54-facelet URFDLB string (validated like the 20-token format)."""
+    tokens = facelet_tokens(text)
+    try:
+        return parse_cubies(tokens)
+    except PuzzleError as exc:
+        raise PuzzleError(f"facelet string (read as cubies {tokens}): {exc}") from None
+
+
 # ------------------------------------------------------------------ moves
 
 
@@ -236,8 +246,6 @@ def parse_cube(text: str) -> CubieCube:
     Scrambles must use upper-case face letters: in standard notation `r` is a wide turn
     (two layers), which these solvers do not take, so it is refused rather than read as R.
     """
-    from puzzlesearch.cube.model.facelets import from_facelets, is_facelet_text
-
     if not text.strip():
         raise PuzzleError("empty cube: give 20 cubie tokens, 54 facelets or a scramble like R U2 F'")
     if is_cubie_text(text):

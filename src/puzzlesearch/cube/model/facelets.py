@@ -4,12 +4,15 @@ Faces in the order U R F D L B, each read row by row as seen from outside with U
 (for U: B edge at the top; for D: F edge at the top), 9 facelets each, so the solved cube
 is "UUUUUUUUURRRRRRRRRFFFFFFFFFDDDDDDDDDLLLLLLLLLBBBBBBBBB". This is the input format of
 Kociemba's solvers (e.g. the `kociemba` package), used by the benchmark as a reference.
+
+The layer below the cubies: it reads and writes the 20-token cubie text, and model/cubie.py
+turns that into a cube (`from_facelets`).
 """
 
 from __future__ import annotations
 
 from puzzlesearch.cube.model.constants import CORNER_NAMES, EDGE_NAMES, FACES
-from puzzlesearch.cube.model.cubie import CubieCube
+from puzzlesearch.errors import PuzzleError
 
 N_FACELETS = 54
 
@@ -44,8 +47,8 @@ _POSITION_FACELETS = {
 }
 
 
-def to_facelets(cube: CubieCube) -> str:
-    """The 54-facelet URFDLB string of a cube."""
+def to_facelets(cube) -> str:
+    """The 54-facelet URFDLB string of a cube (a CubieCube: anything with the 20-token to_text())."""
     stickers = ["?"] * N_FACELETS
     for face in FACES:  # centres
         stickers[_at(face, 5)] = face
@@ -66,11 +69,8 @@ def is_facelet_text(text: str) -> bool:
     return len(word) == N_FACELETS and set(word) <= set(FACES)
 
 
-def from_facelets(text: str) -> CubieCube:
-    """A cube from its 54-facelet URFDLB string (validated like the 20-token format)."""
-    from puzzlesearch.cube.model.cubie import parse_cubies
-    from puzzlesearch.errors import PuzzleError
-
+def facelet_tokens(text: str) -> str:
+    """The 20-token cubie text of a 54-facelet URFDLB string (centres and colour counts checked)."""
     word = text.strip()
     centres = "".join(word[_at(face, 5)] for face in FACES)
     if centres != FACES:
@@ -85,7 +85,4 @@ def from_facelets(text: str) -> CubieCube:
     tokens = [
         "".join(word[_POSITION_FACELETS[frozenset(pos)][face]] for face in pos) for pos in EDGE_NAMES + CORNER_NAMES
     ]
-    try:
-        return parse_cubies(" ".join(tokens))
-    except PuzzleError as exc:
-        raise PuzzleError(f"facelet string (read as cubies {' '.join(tokens)}): {exc}") from None
+    return " ".join(tokens)

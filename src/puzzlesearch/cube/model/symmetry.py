@@ -34,6 +34,7 @@ from puzzlesearch.cube.model.coords import Arrays, Coord
 from puzzlesearch.cube.model.cubie import MOVE_CUBES, CubieCube
 
 __all__ = [
+    "AXIS_SYMS",
     "MOVE_CONJ",
     "N_SYM",
     "N_SYM_UD",
@@ -161,6 +162,7 @@ def _mult_table() -> np.ndarray:
 SYM_MULT = _mult_table()
 SYM_INV = np.array([int(np.flatnonzero(SYM_MULT[a] == 0)[0]) for a in range(N_SYM)], dtype=np.int64)
 URF3 = next(s.index for s in SYMMETRIES if s.faces[:3] == "RFU")  # U -> R, R -> F, F -> U
+AXIS_SYMS = (0, URF3, int(SYM_MULT[URF3, URF3]))  # put the U-D, then the R-L, then the F-B axis on U-D
 
 
 def _move_conj_table() -> np.ndarray:

@@ -1,11 +1,14 @@
-"""Optimal solver: IDA* in the full cube group, bounded by a symmetry-reduced pruning table.
+"""Optimal solver: IDA* in the full cube group, bounded by symmetry-reduced pruning tables.
 
-The table (optimal_tables) gives the exact distance of a cube's (flip, E-slice edges,
+The big table (tables/big.py) gives the exact distance of a cube's (flip, E-slice edges,
 twist) projection. Each node looks it up in the three axis orientations: the position
 conjugated by the identity, by URF3 and by URF3^2 (each puts another axis on U-D), so
-the bound is the largest of the three distances. A node is solved when all three are 0,
-every slice's edges sit sorted at home and the corner permutation is solved. Iterative
-deepening makes the first solution found a shortest one.
+the bound is the largest of the three distances; the coset table (tables/coset.py) and the
+inverse position's views (tables/bound.py, or the coset table's bound copy) bound it too.
+A node is solved when all three are 0, every slice's edges sit sorted at home and the
+corner permutation is solved. Iterative deepening makes the first solution found a
+shortest one. This module builds the kernel's bundles; the search is
+_kernels/optimal_search.py.
 """
 
 from __future__ import annotations
@@ -16,19 +19,45 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from puzzlesearch.cube.model.constants import N_CORNERS as K_CORNERS
-from puzzlesearch.cube.model.constants import N_EDGES as K_EDGES
-from puzzlesearch.cube.model.constants import N_SLICE_PERM as K_SLICE_PERM
-from puzzlesearch.cube.model.constants import N_TWIST as K_TWIST
-from puzzlesearch.cube.model.coords import CPERM
-from puzzlesearch.cube.model.cubie import CubieCube
-from puzzlesearch.cube.tables.bound import BoundTable
+from puzzlesearch.cube._kernels.big_table import exact_depth
+from puzzlesearch.cube._kernels.bundles import (
+    BigLookup,
+    CornerLookup,
+    CosetLookup,
+    CosetSearch,
+    CubieMoves,
+    InverseData,
+    InverseLuts,
+    KernelTables,
+    Limits,
+    SearchMoves,
+    Start,
+)
+from puzzlesearch.cube._kernels.coset import coset_depth
+from puzzlesearch.cube._kernels.optimal_search import ida_search
+from puzzlesearch.cube.model.constants import N_CORNERS, N_EDGES, N_SLICE_PERM, N_TWIST, STOP_NAMES
+from puzzlesearch.cube.model.coords import (
+    CORNER_MASK_RANK,
+    CPERM,
+    CTOP,
+    EDGE_MASK_RANK,
+    FLIP,
+    SLICE_SORTED,
+    TWIST,
+    all_perms,
+    perm_rank,
+)
+from puzzlesearch.cube.model.cubie import MOVE_CO, MOVE_CP, MOVE_EO, MOVE_EP, CubieCube
+from puzzlesearch.cube.model.symmetry import AXIS_SYMS, conjugate
+from puzzlesearch.cube.settings import OptimalOptions
+from puzzlesearch.cube.tables import coset as coset_tables
+from puzzlesearch.cube.tables.big import OptimalTable, load_table, store_table, table_dir_of
+from puzzlesearch.cube.tables.bound import KIND as BOUND_KIND
+from puzzlesearch.cube.tables.bound import BoundTable, load_bound
 from puzzlesearch.cube.tables.corners import CornerTable
 from puzzlesearch.cube.tables.coset import CosetTable
-from puzzlesearch.cube._kernels.big_table import STOP_NAMES
-from puzzlesearch.cube.tables.big import SLICE_SORTED, OptimalTable
-from puzzlesearch.cube.settings import OptimalOptions
 from puzzlesearch.errors import PuzzleError
+from puzzlesearch.progress import log
 
 __all__ = ["OptimalOptions", "OptimalResult", "SearchTables", "axis_coords", "search"]
 
@@ -48,11 +77,7 @@ class OptimalResult:
 
 def axis_coords(cube: CubieCube) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(flip, sorted slice, twist) of the cube conjugated to put each of the 3 axes on U-D."""
-    from puzzlesearch.cube.model.coords import FLIP, TWIST
-    from puzzlesearch.cube.model.symmetry import SYM_MULT, URF3, conjugate
-
-    axes = (0, URF3, int(SYM_MULT[URF3, URF3]))
-    cubes = [conjugate(cube, s) for s in axes]
+    cubes = [conjugate(cube, s) for s in AXIS_SYMS]
     fl = np.array([FLIP.of(c) for c in cubes], dtype=np.int64)
     ss = np.array([SLICE_SORTED.of(c) for c in cubes], dtype=np.int64)
     tw = np.array([TWIST.of(c) for c in cubes], dtype=np.int64)
@@ -73,8 +98,8 @@ class SearchTables:
         return self.table.variant
 
 
-def _tables(tables) -> SearchTables:
-    """A SearchTables from itself or a bare OptimalTable (no corner table)."""
+def search_tables_of(tables) -> SearchTables:
+    """A SearchTables from itself or a bare OptimalTable (no other table)."""
     return tables if isinstance(tables, SearchTables) else SearchTables(tables)
 
 
@@ -82,87 +107,71 @@ def search(cube: CubieCube, tables, options: OptimalOptions) -> OptimalResult:
     """A shortest solution, or a result whose stop says which budget ended the search.
 
     `tables`: SearchTables (or an OptimalTable alone). The corner table is looked up when
-    it is there and options.corners is on; options.kernel "moves" runs the earlier
-    move-by-move kernel (three axes only), the benchmark's baseline.
+    it is there and options.corners is on.
     """
-    st = _tables(tables)
-    table = st.table
-    fl, ss, tw = axis_coords(cube)
-    data = table.search_data()
+    st = search_tables_of(tables)
+    coords = axis_coords(cube)
+    data = st.table.search_data()
     use_corners = bool(options.corners and st.corners is not None)
     t0 = time.perf_counter()
-    if options.kernel == "moves":
-        from puzzlesearch.cube._kernels.big_table import ida_search
-
-        out = ida_search(
-            data, fl, ss, tw, CPERM.of(cube), options.node_budget, options.time_limit, MAX_LENGTH, options.axes
-        )
-    else:
-        out = _batched_search(cube, st, data, (fl, ss, tw), options, use_corners)
-    moves, nodes, stop, bound = out
+    moves, nodes, stop, bound = _batched_search(cube, st, data, coords, options, use_corners)
     seconds = time.perf_counter() - t0
     if bound < 0 and not len(moves):
         raise PuzzleError(
-            f"optimal table {table.variant} gives no distance for this cube (damaged table?); "
-            f"rebuild it: puzzlesearch cube build-optimal-table {table.variant}"
+            f"optimal table {st.variant} gives no distance for this cube (damaged table?); "
+            f"rebuild it: puzzlesearch cube build-optimal-table {st.variant}"
         )
     return OptimalResult(tuple(int(m) for m in moves), int(nodes), STOP_NAMES[stop], seconds, int(bound))
 
 
 @functools.lru_cache(maxsize=1)
-def _inverse_luts() -> tuple:
-    """Look-up tables of optimal_search_kernels.inverse_coords: 3^corner, 2^edge, slice mask rank, 4-perm rank."""
-    from puzzlesearch.cube.model.coords import _MASK_RANK, all_perms, perm_rank
-
-    pow3 = np.array([3**c if c < K_CORNERS - 1 else 0 for c in range(K_CORNERS)], dtype=np.int64)
-    pow2 = np.array([1 << e if e < K_EDGES - 1 else 0 for e in range(K_EDGES)], dtype=np.int64)
+def inverse_luts() -> InverseLuts:
+    """Look-up tables of the kernel's inverse_coords: 3^corner, 2^edge, slice mask rank, 4-perm rank."""
+    pow3 = np.array([3**c if c < N_CORNERS - 1 else 0 for c in range(N_CORNERS)], dtype=np.int64)
+    pow2 = np.array([1 << e if e < N_EDGES - 1 else 0 for e in range(N_EDGES)], dtype=np.int64)
     perms = all_perms(4)
     perm4 = np.zeros(256, dtype=np.int64)
     perm4[(perms << np.array([6, 4, 2, 0])).sum(axis=1)] = perm_rank(perms)
-    return pow3, pow2, _MASK_RANK.astype(np.int64), perm4
+    return InverseLuts(pow3, pow2, EDGE_MASK_RANK.astype(np.int64), perm4)
 
 
-def _views(cube: CubieCube) -> tuple[np.ndarray, ...]:
+def cubie_moves() -> CubieMoves:
+    """The 18 moves on cubies, as the kernel takes them."""
+    return CubieMoves(*(np.asarray(x, dtype=np.int64) for x in (MOVE_CP, MOVE_CO, MOVE_EP, MOVE_EO)))
+
+
+def views(cube: CubieCube) -> tuple[np.ndarray, ...]:
     """Cubie states (cp, co, ep, eo; (3, 8) / (3, 12)) of the cube seen with each axis on U-D."""
-    from puzzlesearch.cube.model.symmetry import SYM_MULT, URF3, conjugate
-
-    cubes = [conjugate(cube, s) for s in (0, URF3, int(SYM_MULT[URF3, URF3]))]
+    cubes = [conjugate(cube, s) for s in AXIS_SYMS]
     return tuple(np.array([getattr(c, k) for c in cubes], dtype=np.int64) for k in ("cp", "co", "ep", "eo"))
 
 
-def _batched_search(cube: CubieCube, st: SearchTables, data: tuple, views, options: OptimalOptions, use_corners: bool):
-    """Run optimal_search_kernels.ida_search: exact start distances, then IDA*."""
-    from puzzlesearch.cube.model.coords import TWIST
-    from puzzlesearch.cube.model.cubie import MOVE_CO, MOVE_CP, MOVE_EO, MOVE_EP
-    from puzzlesearch.cube._kernels.big_table import exact_depth
-    from puzzlesearch.cube._kernels.optimal_search import ida_search
-
-    fl, ss, tw = views
-    axis_moves = data[8]
+def _batched_search(cube: CubieCube, st: SearchTables, data, coords, options: OptimalOptions, use_corners: bool):
+    """Run the kernel's ida_search: exact start distances, then IDA*."""
+    fl, ss, tw = coords
     hh = np.array(
-        [exact_depth(data, fl[a], ss[a], tw[a], axis_moves[a]) if a < options.axes else 0 for a in range(3)],
+        [exact_depth(data, fl[a], ss[a], tw[a], data.axis_moves[a]) if a < options.axes else 0 for a in range(3)],
         dtype=np.int64,
     )
     if (hh < 0).any():
         return np.zeros(0, dtype=np.int64), 0, 0, -1
     cp = CPERM.of(cube)
     if use_corners:
-        corners = (st.corners.table, st.corners.n_cperm)
-        hc = int(corners[0][(cp % corners[1]) * K_TWIST + TWIST.of(cube)])
+        corners = CornerLookup(st.corners.table, st.corners.n_cperm)
+        hc = int(corners.table[(cp % corners.n_cperm) * N_TWIST + TWIST.of(cube)])
     else:
-        corners, hc = (np.zeros(1, dtype=np.uint8), 1), 0
-    use_coset, coset, ctop0, hn0 = _coset_start(cube, st, options, views)
+        corners, hc = CornerLookup(np.zeros(1, dtype=np.uint8), 1), 0
+    use_coset, coset, ctop0, hn0 = _coset_start(cube, st, options, coords)
     if use_coset and (hn0 < 0).any():
         return np.zeros(0, dtype=np.int64), 0, 0, -1
     coset_inverse = bool(use_coset and options.inverse and options.coset_inverse)
     use_inverse = bool(options.inverse and (st.bound is not None or coset_inverse))
     bound = st.bound.table if st.bound is not None else np.zeros(1, dtype=np.uint8)
     lower = st.bound.lower if st.bound is not None else np.zeros(4, dtype=np.int64)
-    cubie_moves = tuple(np.asarray(x, dtype=np.int64) for x in (MOVE_CP, MOVE_CO, MOVE_EP, MOVE_EO))
-    inv = (bound, lower, cubie_moves, _inverse_luts())
-    big = (data[0], data[2], data[3], data[9], data[10])
-    moves = (data[4], data[5], data[6], data[7], axis_moves)
-    limits = (
+    inv = InverseData(bound, lower, cubie_moves(), inverse_luts())
+    big = BigLookup(data.class_sym, data.twist_conj, data.table, data.slice_div, data.flip_mod)
+    moves = SearchMoves(data.move_flip, data.move_ss, data.move_twist, data.move_cperm, data.axis_moves)
+    limits = Limits(
         options.node_budget,
         options.time_limit,
         MAX_LENGTH,
@@ -174,29 +183,28 @@ def _batched_search(cube: CubieCube, st: SearchTables, data: tuple, views, optio
         bool(options.big or not use_coset),
         coset_inverse,
     )
-    return ida_search((big, moves, corners, inv, coset), (fl, ss, tw, hh, cp, hc, ctop0, hn0), _views(cube), limits)
+    tables = KernelTables(big, moves, corners, inv, coset)
+    return ida_search(tables, Start(fl, ss, tw, hh, cp, hc, ctop0, hn0), views(cube), limits)
 
 
-def _coset_start(cube: CubieCube, st: SearchTables, options: OptimalOptions, views):
+def _coset_start(cube: CubieCube, st: SearchTables, options: OptimalOptions, coords):
     """(use it, kernel bundle, U-corner positions and exact coset distance of each axis view)."""
-    from puzzlesearch.cube.tables.coset import _CMASK_RANK, CTOP, coset_tables
-    from puzzlesearch.cube._kernels.coset import coset_depth
-    from puzzlesearch.cube.model.symmetry import SYM_MULT, URF3, conjugate
-
-    ct = coset_tables()
+    ct = coset_tables.coset_tables()
     use = bool(options.coset and st.coset is not None)
-    ctop0 = np.array([CTOP.of(conjugate(cube, s)) for s in (0, URF3, int(SYM_MULT[URF3, URF3]))], dtype=np.int64)
+    ctop0 = np.array([CTOP.of(conjugate(cube, s)) for s in AXIS_SYMS], dtype=np.int64)
     if not use:
-        empty = (np.zeros(1, np.uint32), np.zeros(1, np.uint8), ct.slice_conj, ct.flip_conj, ct.flip_offset, 1, 4)
+        empty = CosetLookup(
+            np.zeros(1, np.uint32), np.zeros(1, np.uint8), ct.slice_conj, ct.flip_conj, ct.flip_offset, 1, 4
+        )
         no_bound = (np.zeros(1, np.uint8), np.zeros(4, np.int64))
-        return False, (empty, ct.ctop, *no_bound, _CMASK_RANK), ctop0, np.zeros(3, dtype=np.int64)
-    bundle = st.coset.bundle()
-    fl, ss, tw = views
+        return False, CosetSearch(empty, ct.ctop, *no_bound, CORNER_MASK_RANK), ctop0, np.zeros(3, dtype=np.int64)
+    lookup = st.coset.bundle()
+    fl, ss, tw = coords
     hn0 = np.array(
-        [coset_depth(bundle, st.coset.moves(), ctop0[a], tw[a], fl[a], ss[a] // K_SLICE_PERM) for a in range(3)],
+        [coset_depth(lookup, st.coset.moves(), ctop0[a], tw[a], fl[a], ss[a] // N_SLICE_PERM) for a in range(3)],
         dtype=np.int64,
     )
-    return True, (bundle, ct.ctop, st.coset.bound, st.coset.lower, _CMASK_RANK), ctop0, hn0
+    return True, CosetSearch(lookup, ct.ctop, st.coset.bound, st.coset.lower, CORNER_MASK_RANK), ctop0, hn0
 
 
 def budget_message(result: OptimalResult, options: OptimalOptions) -> str:
@@ -218,24 +226,19 @@ def search_tables(table_dir, variant: str):
     its bound copy, so the big table's bound table is not loaded; without it, the bound
     table when the folder has one, else a logged note and no inverse look-ups.
     """
-    from puzzlesearch.cube.tables import coset as optimal_coset
-    from puzzlesearch.cube.tables.bound import bound_path, load_bound, manifest_path
-    from puzzlesearch.cube.tables.big import load_table, store_table, table_dir_of
-    from puzzlesearch.progress import log
-
-    coset_variant = optimal_coset.variant_for(variant)
+    coset_variant = coset_tables.variant_for(variant)
     if table_dir is None:
-        return SearchTables(store_table(variant), coset=optimal_coset.store_table(coset_variant))
+        return SearchTables(store_table(variant), coset=coset_tables.store_table(coset_variant))
     big = load_table(table_dir, variant)
     d = table_dir_of(table_dir)
-    if optimal_coset.present(d, coset_variant):
-        return SearchTables(big, coset=optimal_coset.load_table(d, coset_variant))
+    if coset_tables.present(d, coset_variant):
+        return SearchTables(big, coset=coset_tables.load_table(d, coset_variant))
     log(
         "cube",
         f"no coset table in {d}: coset look-ups off "
         f"(`puzzlesearch cube build-optimal-coset {coset_variant} --out-dir {d}` adds it)",
     )
-    if not manifest_path(d, variant).exists() and not bound_path(d, variant).exists():
+    if not BOUND_KIND.present(d, variant):
         log(
             "cube",
             f"no bound table in {d}: inverse look-ups off "

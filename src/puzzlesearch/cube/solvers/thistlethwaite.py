@@ -12,9 +12,10 @@ import time
 
 import numpy as np
 
-from puzzlesearch.cube.model.cubie import CubieCube
+from puzzlesearch.cube._kernels.phases import ida_phase
 from puzzlesearch.cube.io import merge_moves
-from puzzlesearch.cube._kernels.phases import STOP_TIME, ida_phase
+from puzzlesearch.cube.model.constants import Stop
+from puzzlesearch.cube.model.cubie import CubieCube
 from puzzlesearch.cube.settings import ThistlethwaiteOptions
 from puzzlesearch.cube.tables.phases import COORD_SIZES, PRUNE_SPECS, Tables
 from puzzlesearch.errors import PuzzleError
@@ -50,7 +51,7 @@ def solve_phases(
             MAX_PHASE_DEPTH,
             left,
         )
-        if stop == STOP_TIME or left <= 0:
+        if stop == Stop.TIME or left <= 0:
             raise PuzzleError(out_of_time_message(options, name))
         if len(moves) and moves[0] < 0:
             raise AssertionError(f"phase {name} found no solution: tables are inconsistent")

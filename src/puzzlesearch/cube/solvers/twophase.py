@@ -22,21 +22,22 @@ from __future__ import annotations
 
 import numpy as np
 
+from puzzlesearch.cube._kernels.bundles import Phase1, Phase2, Starts, TwoPhaseLimits
+from puzzlesearch.cube._kernels.phases import twophase_sym_search
+from puzzlesearch.cube.io import merge_moves
 from puzzlesearch.cube.model import constants as K
+from puzzlesearch.cube.model.constants import STOP_NAMES, Stop
 from puzzlesearch.cube.model.coords import ESLICE, FLIP, TWIST
 from puzzlesearch.cube.model.cubie import MOVE_CP, MOVE_EP, CubieCube
-from puzzlesearch.cube.io import merge_moves
-from puzzlesearch.cube._kernels.phases import STOP_NAMES, STOP_TIME, twophase_sym_search
+from puzzlesearch.cube.model.symmetry import AXIS_SYMS, MOVE_CONJ, SYM_INV, conjugate, conjugate_arrays
 from puzzlesearch.cube.settings import TwoPhaseOptions
-from puzzlesearch.cube.model.symmetry import MOVE_CONJ, SYM_INV, SYM_MULT, URF3, conjugate, conjugate_arrays
 from puzzlesearch.cube.tables.phases import Tables
 from puzzlesearch.errors import PuzzleError
 
 __all__ = ["DIRECTIONS", "TwoPhaseOptions", "search", "solve"]
 
 # (symmetry, inverse?) of each search direction: the identity, U-D turned to R-L and to F-B.
-_AXES = (0, URF3, int(SYM_MULT[URF3, URF3]))
-DIRECTIONS = tuple((s, inverse) for inverse in (False, True) for s in _AXES)
+DIRECTIONS = tuple((s, inverse) for inverse in (False, True) for s in AXIS_SYMS)
 UNBOUNDED_NODES = 2**62  # max_length mode: only the length (and the time cap) ends the search
 
 
@@ -59,18 +60,18 @@ def back_to_cube(moves, s: int, inverse: bool) -> list[int]:
     return out
 
 
-def _starts(cube: CubieCube) -> tuple:
+def _starts(cube: CubieCube) -> Starts:
     """The kernel's start coordinates of the six directions (rows in DIRECTIONS order), vectorized."""
     both = [np.concatenate(pair) for pair in zip(cube.arrays(), cube.inverse().arrays())]  # rows: cube, inverse
-    turned = [conjugate_arrays(both, s) for s in _AXES]
+    turned = [conjugate_arrays(both, s) for s in AXIS_SYMS]
     cp, co, ep, eo = (np.concatenate([t[i][[inv]] for inv in (0, 1) for t in turned]) for i in range(4))
     arrays = (cp, co, ep, eo)
-    return TWIST.encode(arrays), FLIP.encode(arrays), ESLICE.encode(arrays), cp, ep
+    return Starts(TWIST.encode(arrays), FLIP.encode(arrays), ESLICE.encode(arrays), cp, ep)
 
 
-def kernel_tables(tables: Tables) -> tuple[tuple, tuple]:
-    """(phase-1 tables, phase-2 tables) in the order twophase_sym_search takes them."""
-    p1 = (
+def kernel_tables(tables: Tables) -> tuple[Phase1, Phase2]:
+    """The phase-1 and phase-2 bundles of twophase_sym_search."""
+    p1 = Phase1(
         tables.move("twist"),
         tables.move("flip"),
         tables.move("eslice"),
@@ -80,7 +81,7 @@ def kernel_tables(tables: Tables) -> tuple[tuple, tuple]:
         tables.prune("tp1_twist"),
         tables.prune("tp1_flip"),
     )
-    p2 = (
+    p2 = Phase2(
         tables.move("cperm"),
         tables.move("udedge"),
         tables.move("sliceperm"),
@@ -96,15 +97,13 @@ def kernel_tables(tables: Tables) -> tuple[tuple, tuple]:
     return p1, p2
 
 
-def limits(options: TwoPhaseOptions) -> np.ndarray:
-    """The kernel's (max_length, target_length, phase2_max, node_budget, min_nodes)."""
+def limits(options: TwoPhaseOptions) -> TwoPhaseLimits:
+    """The kernel's limits: max_length, target_length, phase2_max, node_budget, min_nodes."""
     if options.max_length:
-        n = options.max_length
-        return np.array([n, n, options.phase2_max, UNBOUNDED_NODES, 0], dtype=np.int64)
-    return np.array(
-        [options.search_length, options.target_length, options.phase2_max, options.node_budget, options.min_nodes],
-        dtype=np.int64,
-    )
+        n = int(options.max_length)
+        return TwoPhaseLimits(n, n, int(options.phase2_max), UNBOUNDED_NODES, 0)
+    values = (options.search_length, options.target_length, options.phase2_max, options.node_budget, options.min_nodes)
+    return TwoPhaseLimits(*(int(v) for v in values))
 
 
 def search(cube: CubieCube, tables: Tables, options: TwoPhaseOptions) -> tuple[list[int], int, str]:
@@ -114,13 +113,13 @@ def search(cube: CubieCube, tables: Tables, options: TwoPhaseOptions) -> tuple[l
     max_length, when no solution that short exists within phase2_max) with no solution.
     """
     if cube.is_solved:
-        return [], 0, STOP_NAMES[0]
+        return [], 0, STOP_NAMES[Stop.COMPLETE]
     p1, p2 = kernel_tables(tables)
     moves, k, nodes, stop, _leaves, _phase2 = twophase_sym_search(
         _starts(cube), p1, p2, limits(options), float(options.time_limit)
     )
     if not len(moves):
-        raise PuzzleError(no_solution_message(options, int(nodes), stop == STOP_TIME))
+        raise PuzzleError(no_solution_message(options, int(nodes), stop == Stop.TIME))
     s, inverse = DIRECTIONS[int(k)]
     return merge_moves(back_to_cube(moves, s, inverse)), int(nodes), STOP_NAMES[stop]
 

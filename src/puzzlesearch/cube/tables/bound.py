@@ -1,6 +1,6 @@
 """The optimal solver's bound table: the big table read without a parent, for inverse look-ups.
 
-The big table (optimal_tables) stores distances mod 3, decoded from the parent's exact
+The big table (tables/big.py) stores distances mod 3, decoded from the parent's exact
 distance along a search path. The inverse of a node's position is not one move from the
 inverse of its parent's, so its look-up needs a plain lower bound. The bound table is the
 big table with every entry at distance <= near_depth (max depth - 5) set to 3: an entry
@@ -17,18 +17,25 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 
 from puzzlesearch import manifest
-from puzzlesearch.cube.model import constants as K
-from puzzlesearch.cube.tables.big import OptimalTable, coord_tables, flip_mod, flip_moves, slice_moves
-from puzzlesearch.errors import PuzzleError
-from puzzlesearch.io import write_npy
+from puzzlesearch.cube._kernels.bound import mark_near
+from puzzlesearch.cube.tables import BOUND_CODE
+from puzzlesearch.cube.tables.artifact import TableKind, read_npy
+from puzzlesearch.cube.tables.big import VARIANTS, OptimalTable, bfs_bundles, flip_mod, table_dir_of
 from puzzlesearch.progress import log
 
-MANIFEST_KIND = "cube-optimal-bound"
+KIND = TableKind(
+    stem="optimal_{variant}_bound",
+    kind="cube-optimal-bound",
+    what="optimal bound table",
+    command="build-optimal-bound {variant} --tables {dir}",
+    variants=VARIANTS,
+    store_folder="cube-optimal-bound",
+    code=BOUND_CODE,
+)
 NEAR_MARGIN = 5  # near_depth = the big table's max depth - this (full: 13 - 5 = 8)
 
 
@@ -54,33 +61,25 @@ def near_depth_of(big: OptimalTable) -> int:
     return int(big.meta["max_depth"]) - NEAR_MARGIN
 
 
-def bound_path(table_dir, variant: str) -> Path:
-    return Path(table_dir) / f"optimal_{variant}_bound.npy"
+def bound_path(table_dir, variant: str):
+    return KIND.path(table_dir, variant)
 
 
-def manifest_path(table_dir, variant: str) -> Path:
-    return Path(table_dir) / f"optimal_{variant}_bound.json"
+def manifest_path(table_dir, variant: str):
+    return KIND.manifest_path(table_dir, variant)
 
 
 def build_bound(big: OptimalTable, out_dir) -> dict:
     """Mark the near entries of a copy of the big table; write it and its manifest to out_dir."""
-    from puzzlesearch.cube._kernels.bound import mark_near
-
     t0 = time.perf_counter()
     variant, near = big.variant, near_depth_of(big)
-    ct = coord_tables()
-    c = big.classes
     out = big.table.copy()
-    sym_data = (c.rep, c.classidx, c.symidx, c.stab, ct.twist_conj)
-    coord_moves = (flip_moves(variant), slice_moves(variant), ct.twist)
+    sym_data, coord_moves = bfs_bundles(variant, big.classes)
     counts = [int(x) for x in mark_near(big.table, out, sym_data, coord_moves, flip_mod(variant), near)]
     published = {int(d): int(n) for d, n in (p.split(":") for p in big.meta["distribution"].split())}
     if counts != [published[d] for d in range(near + 1)]:
         raise AssertionError(f"near levels {counts} disagree with the big table's distribution {published}")
     seconds = time.perf_counter() - t0
-    d = Path(out_dir)
-    d.mkdir(parents=True, exist_ok=True)
-    write_npy(bound_path(d, variant), out)
     meta = {
         "table": f"optimal_{variant}_bound",
         "variant": variant,
@@ -88,42 +87,28 @@ def build_bound(big: OptimalTable, out_dir) -> dict:
         "near_entries": sum(counts),
         "bytes": int(out.nbytes),
         "build_seconds": round(seconds, 2),
-        "big_table_sha256": big.meta["manifest"]["files"][f"optimal_{variant}.npy"]["sha256"],
+        "big_table_sha256": big.sha256,
     }
-    manifest.write_manifest(
-        manifest_path(d, variant), [bound_path(d, variant)], MANIFEST_KIND, {"variant": variant}, meta
+    KIND.write(out_dir, variant, {".npy": out}, meta)
+    log(
+        "cube",
+        f"bound table {variant}: {sum(counts):,} entries within {near} moves marked ({seconds:.1f}s), in {out_dir}",
     )
-    log("cube", f"bound table {variant}: {sum(counts):,} entries within {near} moves marked ({seconds:.1f}s), in {d}")
     return meta
 
 
 def load_bound(table_dir, big: OptimalTable) -> BoundTable:
     """Verify (sha256, shape, made from this big table) and load; never builds."""
-    from puzzlesearch.cube.tables.big import table_dir_of
-
     d, variant = table_dir_of(table_dir), big.variant
-    mpath, path = manifest_path(d, variant), bound_path(d, variant)
-    if not mpath.exists() and not path.exists():
-        raise PuzzleError(
-            f"optimal bound table {path} is missing: build it with "
-            f"`puzzlesearch cube build-optimal-bound {variant} --tables {d}`"
-        )
-    meta = manifest.verify(mpath, MANIFEST_KIND)
-    if meta.get("big_table_sha256") != big.meta["manifest"]["files"][f"optimal_{variant}.npy"]["sha256"]:
+    meta = KIND.verify(d, variant)
+    path = bound_path(d, variant)
+    if meta.get("big_table_sha256") != big.sha256:
         raise manifest.damaged(path, f"was made from another optimal_{variant}.npy")
-    table = manifest.load_npy(path, meta)
-    if table.shape != big.table.shape or table.dtype != np.uint8:
-        raise manifest.damaged(path, f"is {table.dtype} {table.shape}, expected uint8 {big.table.shape}")
+    table = read_npy(path, meta, np.uint8, big.table.shape)
     return BoundTable(variant, table, lower_bounds(int(meta["near_depth"])), meta)
 
 
 def store_bound(big: OptimalTable, big_key: str) -> BoundTable:
     """The store's bound table of a big table (built there on first use: about a minute)."""
-    from puzzlesearch import store
-    from puzzlesearch.cube.tables import bound as this
-    from puzzlesearch.cube._kernels import bound as optimal_bound_kernels
-
-    code = store.code_sha256(K, optimal_bound_kernels, this)
-    key = store.content_key(kind=MANIFEST_KIND, big=big_key, code=code)
-    folder = store.ensure("cube-optimal-bound", key, lambda tmp: build_bound(big, tmp), f"bound table {big.variant}")
+    folder = KIND.in_store(big.variant, lambda _variant, tmp: build_bound(big, tmp), big=big_key)
     return load_bound(folder, big)

@@ -41,13 +41,21 @@ from puzzlesearch.cube.model.coords import (
     TWIST,
     UDEDGE,
     all_perms,
-    apply_move,
+    coord_move_table,
     perm_rank,
 )
 from puzzlesearch.cube.model.cubie import SOLVED
-from puzzlesearch.cube.model.symmetry import N_SYM_UD, SYM_SHIFT
+from puzzlesearch.cube.model.symmetry import (
+    N_SYM_UD,
+    SYM_SHIFT,
+    coord_conjugation,
+    flipslice_conjugation,
+    sym_classes,
+)
+from puzzlesearch.cube.tables import PRUNE_TABLE_CODE
+from puzzlesearch.cube.tables.artifact import code_sha256, in_store, read_npy, write_table
 from puzzlesearch.errors import PuzzleError
-from puzzlesearch.io import write_npy, write_parquet
+from puzzlesearch.io import write_parquet
 from puzzlesearch.progress import log
 
 MANIFEST_KINDS = {"move": "cube-move-table", "lookup": "cube-lookup-table", "prune": "cube-prune-table"}
@@ -164,15 +172,6 @@ def move_table_files(dir) -> list[Path]:
 # ------------------------------------------------------------------ building
 
 
-def coord_move_table(coord) -> np.ndarray:
-    """(size x 18) int32: the coordinate of each representative after each allowed move."""
-    reps = coord.decode()
-    table = np.full((coord.size, K.N_MOVES), -1, dtype=np.int32)
-    for m in coord.moves:
-        table[:, m] = coord.encode(apply_move(reps, m))
-    return table
-
-
 def _components(table: np.ndarray, moves) -> np.ndarray:
     """Label of each node = smallest node reachable through `moves` (label propagation)."""
     label = np.arange(table.shape[0])
@@ -249,8 +248,6 @@ def build_move_tables(out_dir) -> dict[str, np.ndarray]:
 
 def sym_lookups() -> dict[str, np.ndarray]:
     """The symmetry lookups (SYM_LOOKUPS) from the 16 U-D symmetries."""
-    from puzzlesearch.cube.model.symmetry import coord_conjugation, flipslice_conjugation, sym_classes
-
     classes = sym_classes(flipslice_conjugation(FLIP, ESLICE))
     if classes.n_classes != N_FLIPSLICE_CLASS:
         raise AssertionError(f"{classes.n_classes} flip-slice classes, expected {N_FLIPSLICE_CLASS}")
@@ -311,7 +308,8 @@ def build_prune_table(name: str, table_dir, out=None) -> np.ndarray:
     `out` defaults to table_dir/prune_<name>.npy and must carry that file name (loaders
     find tables by name); its manifest is written beside it.
     """
-    from puzzlesearch.cube._kernels.phases import bfs_distances
+    # numba is imported on a build only: the Snakefile reads this module
+    from puzzlesearch.cube._kernels.phase_bfs import bfs_distances
 
     spec = PRUNE_SPECS[name]
     out = Path(out) if out else prune_file(Path(table_dir), name)
@@ -349,7 +347,7 @@ def build_prune_table(name: str, table_dir, out=None) -> np.ndarray:
 
 def _bfs_sym(tables: Tables, spec: PruneSpec) -> tuple[np.ndarray, float]:
     """(distances, seconds) of a symmetry-reduced table (SYM_TABLES)."""
-    from puzzlesearch.cube._kernels.phases import bfs_sym_distances
+    from puzzlesearch.cube._kernels.phase_bfs import bfs_sym_distances  # (numba on a build only)
 
     how = SYM_TABLES[spec.name]
     mv = [tables.move(c) for c in how.coords]
@@ -372,8 +370,6 @@ def distribution(arr: np.ndarray) -> dict[int, int]:
 
 def _save(out: Path, stem: str, arr: np.ndarray, kind: str, seconds: float, extra: dict) -> None:
     """Write a table and its manifest (<stem>.json: checksum, shape, dtype, metadata)."""
-    out.mkdir(parents=True, exist_ok=True)
-    write_npy(out / f"{stem}.npy", arr)
     meta = {
         "table": stem,
         "kind": kind,
@@ -389,7 +385,7 @@ def _save(out: Path, stem: str, arr: np.ndarray, kind: str, seconds: float, extr
         meta.update(
             reached=sum(dist.values()), max_depth=max(dist), distribution=" ".join(f"{d}:{c}" for d, c in dist.items())
         )
-    manifest.write_manifest(out / f"{stem}.json", [out / f"{stem}.npy"], MANIFEST_KINDS[kind], {}, meta)
+    write_table(out, stem, {".npy": arr}, MANIFEST_KINDS[kind], {}, meta)
 
 
 def table_stems() -> list[str]:
@@ -447,22 +443,10 @@ def build_all(table_dir) -> None:
     write_manifest(table_dir)
 
 
-def code_sha256() -> str:
-    """sha256 of the code that shapes the tables (the store key)."""
-    from puzzlesearch import store
-    from puzzlesearch.cube._kernels import phases as kernels
-    from puzzlesearch.cube.model import coords, cubie, symmetry
-    from puzzlesearch.cube.tables import phases as tables_module
-
-    return store.code_sha256(K, cubie, coords, kernels, symmetry, tables_module)
-
-
 def store_tables() -> Tables:
     """The tables of the artifact store (built there on first use; never the pipeline's folder)."""
-    from puzzlesearch import store
-
-    key = store.content_key(kind="cube-tables", code=code_sha256())
-    return Tables(store.ensure("cube", key, build_all, "cube move and pruning tables"))
+    code = code_sha256(PRUNE_TABLE_CODE)
+    return Tables(in_store("cube", "cube move and pruning tables", build_all, kind="cube-tables", code=code))
 
 
 def table_dir_of(path) -> Path:
@@ -531,12 +515,7 @@ class Tables:
         if not meta_path.exists() and not path.exists():
             raise PuzzleError(f"cube table {path} is missing: build the tables with `{BUILD_HINT} {self.dir}`")
         meta = manifest.verify(meta_path, _kind_of(stem), [path.name])
-        arr = manifest.load_npy(path, meta)
-        dtype = np.int8 if stem.startswith("prune_") else np.int32
-        if arr.shape != _EXPECTED_SHAPES[stem] or arr.dtype != dtype:
-            raise manifest.damaged(
-                path, f"is {arr.dtype} {arr.shape}, expected {np.dtype(dtype)} {_EXPECTED_SHAPES[stem]}"
-            )
+        arr = read_npy(path, meta, np.int8 if stem.startswith("prune_") else np.int32, _EXPECTED_SHAPES[stem])
         lo, hi = _entry_bounds(stem, meta, meta_path)
         manifest.check_range(path, stem, arr, lo, hi)
         return arr

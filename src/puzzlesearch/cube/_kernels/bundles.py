@@ -1,0 +1,323 @@
+"""The bundles the cube's search kernels take: related arrays as one typing.NamedTuple each, declared once.
+
+numba compiles a NamedTuple's attribute access like tuple indexing (also in the loops compiled
+without reference counting, `_nrt=False`), so the kernels read `kids.hh[g, m, a]`, never
+`kids[7][g, m, a]`. The Python side (tables/, solvers/) builds them; the kernels only read them.
+The BFS kernels' bundles (the tables' builds) are in bfs_bundles.py.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+# ------------------------------------------------------------------ table look-ups
+
+
+class BigSearch(NamedTuple):
+    """The big table and the move tables of its search (tables/big.py OptimalTable.search_data).
+
+    The table's flip x slice value of a node is (ss // slice_div) * flip_mod + flip % flip_mod
+    (flip_mod 1: a table without the flip); class_sym = class << 4 | symmetry.
+    """
+
+    class_sym: np.ndarray
+    symidx: np.ndarray
+    twist_conj: np.ndarray
+    table: np.ndarray
+    move_flip: np.ndarray
+    move_ss: np.ndarray
+    move_twist: np.ndarray
+    move_cperm: np.ndarray
+    axis_moves: np.ndarray  # axis_moves[a, m]: move m seen in axis view a
+    slice_div: int
+    flip_mod: int
+
+
+class BigLookup(NamedTuple):
+    """What a look-up of the big table needs (the search kernel's part of BigSearch)."""
+
+    class_sym: np.ndarray
+    twist_conj: np.ndarray
+    table: np.ndarray
+    slice_div: int
+    flip_mod: int
+
+
+class CosetLookup(NamedTuple):
+    """The coset table: class_sym[ctop * 2187 + twist] = class << 4 | u; entry class * stride + column."""
+
+    class_sym: np.ndarray
+    table: np.ndarray
+    slice_conj: np.ndarray
+    flip_conj: np.ndarray
+    flip_offset: np.ndarray
+    n_flip: int
+    stride: int
+
+
+class CosetMoves(NamedTuple):
+    """Move tables of the coset table's coordinates, for its exact start distance (coset_depth)."""
+
+    ctop: np.ndarray
+    twist: np.ndarray
+    flip: np.ndarray
+    eslice: np.ndarray
+
+
+# ------------------------------------------------------------------ the optimal IDA* (_kernels/optimal_search.py)
+
+
+class SearchMoves(NamedTuple):
+    """Move tables of the search: flip, sorted slice, twist, corner permutation, and the axis views' moves."""
+
+    flip: np.ndarray
+    ss: np.ndarray
+    twist: np.ndarray
+    cperm: np.ndarray
+    axis_moves: np.ndarray
+
+
+class CornerLookup(NamedTuple):
+    """The exact corner table: index (cperm % n_cperm) * 2187 + twist (U-D view)."""
+
+    table: np.ndarray
+    n_cperm: int
+
+
+class CubieMoves(NamedTuple):
+    """The 18 moves on cubies (move x position), as in model/cubie.py."""
+
+    cp: np.ndarray
+    co: np.ndarray
+    ep: np.ndarray
+    eo: np.ndarray
+
+
+class InverseLuts(NamedTuple):
+    """Look-ups of the inverse coordinates: 3^corner, 2^edge, slice mask rank, 4-perm rank."""
+
+    pow3: np.ndarray
+    pow2: np.ndarray
+    mask_rank: np.ndarray
+    perm4: np.ndarray
+
+
+class InverseData(NamedTuple):
+    """The inverse look-ups: the big table's bound table, its entry -> lower bound map, cubie moves, luts."""
+
+    bound: np.ndarray
+    lower: np.ndarray
+    cubie_moves: CubieMoves
+    luts: InverseLuts
+
+
+class CosetSearch(NamedTuple):
+    """The coset table in the search: its look-up, the U-corner move table, its bound copy and map."""
+
+    lookup: CosetLookup
+    move_ctop: np.ndarray
+    bound: np.ndarray
+    lower: np.ndarray
+    cmask_rank: np.ndarray
+
+
+class KernelTables(NamedTuple):
+    """Every table of one search."""
+
+    big: BigLookup
+    moves: SearchMoves
+    corners: CornerLookup
+    inv: InverseData
+    coset: CosetSearch
+
+
+class Start(NamedTuple):
+    """The root: the 3 axis views' flip, sorted slice, twist and exact distances (each (3,)), the
+    corner permutation and its distance, the views' U-corner positions and exact coset distances."""
+
+    fl: np.ndarray
+    ss: np.ndarray
+    tw: np.ndarray
+    hh: np.ndarray
+    cp: int
+    hc: int
+    ctop: np.ndarray
+    hn: np.ndarray
+
+
+class Limits(NamedTuple):
+    """Budgets and switches of one search."""
+
+    node_budget: int
+    time_limit: float
+    max_length: int
+    n_axes: int
+    use_corners: bool
+    use_inverse: bool
+    axis_rules: bool
+    use_coset: bool
+    use_big: bool
+    coset_inverse: bool
+
+
+class Budget(NamedTuple):
+    """What ends the IDA* loop: nodes, seconds, length."""
+
+    node_budget: int
+    time_limit: float
+    max_length: int
+
+
+class Flags(NamedTuple):
+    """The switches a node expansion reads (ud_bits: per move, the axis views where it is a U or D turn)."""
+
+    n_axes: int
+    use_corners: bool
+    use_inverse: bool
+    rules: bool
+    ud_bits: np.ndarray
+    use_coset: bool
+    use_big: bool
+    use_coset_inverse: bool
+
+
+class Node(NamedTuple):
+    """The path's nodes by depth g: per axis view (L x 3) or per node (L,)."""
+
+    fl: np.ndarray
+    ss: np.ndarray
+    tw: np.ndarray
+    hh: np.ndarray  # exact big-table distance of each view
+    cp: np.ndarray
+    hc: np.ndarray  # corner-table distance
+    mv: np.ndarray  # the move into depth g (-1 at the root)
+    forbid: np.ndarray  # bits: axes ruled out as the next move
+    ctop: np.ndarray  # U-corner positions of each view
+    hn: np.ndarray  # exact coset distance of each view
+    ilow: np.ndarray  # coset bound of each inverse view
+
+
+class Kids(NamedTuple):
+    """The children of the node at each depth g, by move m (and axis view a)."""
+
+    moves: np.ndarray  # (L, 18): the children kept, in move order
+    count: np.ndarray  # (L,): how many
+    fl: np.ndarray  # (L, 18, 3)
+    ss: np.ndarray
+    tw: np.ndarray
+    cp: np.ndarray  # (L, 18)
+    hc: np.ndarray
+    hh: np.ndarray  # (L, 18, 3)
+    next: np.ndarray  # (L,): the next child to descend into
+    forbid: np.ndarray  # (L, 18)
+    ctop: np.ndarray  # (L, 18, 3)
+    hn: np.ndarray
+    ilow: np.ndarray  # the inverse views' coset bounds
+
+
+class View(NamedTuple):
+    """Cubies of the 3 axis views by depth (L x 3 x 8 / 12) and their inverses' (flip, sorted slice, twist)."""
+
+    cp: np.ndarray
+    co: np.ndarray
+    ep: np.ndarray
+    eo: np.ndarray
+    inv: np.ndarray
+
+
+class Faces(NamedTuple):
+    """Per move, the 4 corner and the 4 edge positions it changes."""
+
+    corners: np.ndarray
+    edges: np.ndarray
+
+
+class Scratch(NamedTuple):
+    """Per-expansion buffers: addresses, loaded values, twists, stage keys."""
+
+    idx: np.ndarray
+    val: np.ndarray
+    tws: np.ndarray
+    keys: np.ndarray
+
+
+class Work(NamedTuple):
+    """Buffers of a node expansion (allocated once per search)."""
+
+    cand: np.ndarray
+    order: np.ndarray
+    scratch: Scratch
+    view: View
+    kinv: np.ndarray  # the children's inverse coordinates (L, 18, 3, 3)
+    faces: Faces
+    have: np.ndarray  # axes whose children's coordinates are computed
+
+
+class Lows(NamedTuple):
+    """The coset inverse stage's bounds: view bits of U-D moves, the nodes' and the children's."""
+
+    ud_bits: np.ndarray
+    ilow: np.ndarray
+    cilow: np.ndarray
+
+
+# ------------------------------------------------------------------ two-phase and Thistlethwaite (_kernels/phases.py)
+
+
+class Phase1(NamedTuple):
+    """Phase 1's tables: move tables, the exact class table and its look-ups, the quick bounds."""
+
+    twist: np.ndarray
+    flip: np.ndarray
+    eslice: np.ndarray
+    fsclass: np.ndarray  # sym_fsclass
+    twistconj: np.ndarray  # sym_twistconj
+    exact: np.ndarray  # tp1_sym
+    quick_twist: np.ndarray  # tp1_twist
+    quick_flip: np.ndarray  # tp1_flip
+
+
+class Phase2(NamedTuple):
+    """Phase 2's tables: move tables, the three bounds, cubie moves, its 10 moves, class look-ups."""
+
+    cperm: np.ndarray
+    udedge: np.ndarray
+    sliceperm: np.ndarray
+    corner: np.ndarray  # tp2_corner
+    edge: np.ndarray  # tp2_edge
+    move_cp: np.ndarray
+    move_ep: np.ndarray
+    moves: np.ndarray  # the 10 phase-2 moves
+    cpclass: np.ndarray  # sym_cpclass
+    udconj: np.ndarray  # sym_udconj
+    exact: np.ndarray  # tp2_sym
+
+
+class Starts(NamedTuple):
+    """The directions' start coordinates: twist, flip, E slice (n,), corner and edge perms (n x 8, n x 12)."""
+
+    twist: np.ndarray
+    flip: np.ndarray
+    eslice: np.ndarray
+    cp: np.ndarray
+    ep: np.ndarray
+
+
+class TwoPhaseLimits(NamedTuple):
+    """The two-phase search's limits."""
+
+    max_length: int
+    target_length: int
+    phase2_max: int
+    node_budget: int
+    min_nodes: int
+
+
+class LeafWork(NamedTuple):
+    """Buffers of a phase-1 leaf: its corner and edge permutations and a copy."""
+
+    cp: np.ndarray
+    ep: np.ndarray
+    tmp: np.ndarray

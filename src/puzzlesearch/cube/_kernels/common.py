@@ -1,0 +1,43 @@
+"""What every cube kernel shares: the clock, and the packed tables' 2-bit entries.
+
+The optimal solver's big, bound and coset tables hold distances modulo 3 in 2 bits (EMPTY:
+not reached yet), four entries a byte. A search knows the exact distance of its parent, so
+the child's mod-3 value tells whether it is one less, equal or one more (Kociemba's
+RubikOptimal scheme): next_depth.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+from numba import njit, objmode
+
+EMPTY = 3  # a 2-bit entry not reached yet
+
+
+@njit(cache=True)
+def clock():
+    """time.perf_counter() (numba has no clock, so in object mode: call it rarely)."""
+    with objmode(t="float64"):
+        t = time.perf_counter()
+    return t
+
+
+@njit(cache=True, inline="always")
+def get_entry(table, i):
+    """The 2-bit entry i of a packed table."""
+    return (table[i >> 2] >> ((i & 3) << 1)) & 3
+
+
+@njit(cache=True, inline="always")
+def set_entry(table, i, v):
+    """Set the 2-bit entry i (it must be EMPTY: bits are cleared by and-ing)."""
+    table[i >> 2] &= np.uint8(255 ^ ((3 ^ v) << ((i & 3) << 1)))
+
+
+@njit(cache=True, inline="always")
+def next_depth(h, v):
+    """The child's distance from the parent's h and the child's entry (h-1, h or h+1)."""
+    d = (v - h) % 3
+    return h if d == 0 else (h + 1 if d == 1 else h - 1)
