@@ -8,6 +8,8 @@ Two modes (the same for generate and fill):
 - pipeline (--settings JSON, from a rule): explicit --tables input and explicit output
   paths; config.yaml is not read and nothing else is built. A search that hits its time
   cap fails with one line naming the config key (its result would depend on machine load).
+The modes, exit codes and shared flags are puzzlesearch.cli_common's. Each command imports
+the crossword modules it runs when it runs: registering the commands loads no numba or polars.
 """
 
 from __future__ import annotations
@@ -15,13 +17,26 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from puzzlesearch.cli_common import (
+    add_lexicon_flag,
+    add_set_flag,
+    add_settings_flag,
+    interactive_settings,
+    pipeline_mode,
+)
+from puzzlesearch.crossword.settings import FillSettings, GenerateSettings, TableSettings
 from puzzlesearch.errors import PuzzleError
+from puzzlesearch.settings import section_schema
 
 LANGS = ("en", "ar", "num")
 GENERATE_OUT = ("crossword",)  # under store.cli_output_root(), then {lang}/{size}
 FILL_OUT = ("crossword", "fill")
 PATTERN_BLACK, PATTERN_MAX_WORD = 0.16, 9
 PATTERN_SIZE = 15
+GENERATE_FLAGS = ("strategy", "time_budget", "max_pops", "max_down", "max_across", "min_frequency")  # -> settings keys
+FILL_FLAGS = ("time_budget", "max_nodes", "min_frequency")
+PIPELINE_PATHS = ("--tables", "--ipuz", "--html", "--summary")  # what a pipeline job names explicitly
+LEXICON_HELP = "word list (config name or file) instead of the language's"
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -60,7 +75,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def _pipeline_args(p: argparse.ArgumentParser) -> None:
     """The pipeline mode's flags: settings JSON, tables input, explicit outputs."""
-    p.add_argument("--settings", help="(pipeline) settings JSON; needs --tables, --ipuz, --html, --summary")
+    add_settings_flag(p, "(pipeline) settings JSON; needs --tables, --ipuz, --html, --summary")
     p.add_argument("--tables", help="(pipeline) tables.npz (tables.json beside it)")
     p.add_argument("--ipuz", help="(pipeline) .ipuz file to write")
     p.add_argument("--html", help="(pipeline) .html file to write")
@@ -79,8 +94,8 @@ def _register_generate(cmds) -> None:
     p.add_argument("--max-down", type=int, help="longest vertical word")
     p.add_argument("--max-across", type=int, help="longest horizontal word")
     p.add_argument("--min-frequency", type=int, help="frequency floor of the word list")
-    p.add_argument("--lexicon", help="word list (config name or file) instead of the language's")
-    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="any generation setting")
+    add_lexicon_flag(p, LEXICON_HELP)
+    add_set_flag(p, "any generation setting")
     p.add_argument(
         "--out",
         help="folder for puzzles.parquet and the puzzle files (default: <project>/results/cli/crossword/{lang}/{size})",
@@ -94,11 +109,11 @@ def _register_fill(cmds) -> None:
     p = cmds.add_parser("fill", help="fill a fixed pattern ('#' black, '.' empty, letters given)")
     p.add_argument("--pattern", required=True, help="pattern file")
     p.add_argument("--lang", choices=("en", "ar"), default="en")
-    p.add_argument("--lexicon", help="word list (config name or file) instead of the language's")
+    add_lexicon_flag(p, LEXICON_HELP)
     p.add_argument("--min-frequency", type=int, help="frequency floor (crossword.fill.min_frequency)")
     p.add_argument("--max-nodes", type=int, help="node budget (crossword.fill.max_nodes)")
     p.add_argument("--time-budget", type=float, help="seconds, a safety cap (crossword.fill.time_budget)")
-    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="any fill setting")
+    add_set_flag(p, "any fill setting")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument(
         "--out", help="write {out}/{pattern name}.ipuz/.html/.json (default: <project>/results/cli/crossword/fill)"
@@ -125,8 +140,6 @@ def _check_budget(flag: str, value: float | None) -> None:
 
 def size_bounds() -> tuple[int, int]:
     """The grid-size bounds of the schema (crossword.sizes items)."""
-    from puzzlesearch.settings import section_schema
-
     items = section_schema("crossword")["properties"]["sizes"]["items"]
     return int(items["minimum"]), int(items["maximum"])
 
@@ -139,19 +152,10 @@ def _check_size(size: int | None) -> None:
 
 
 def _pipeline_mode(args, interactive_flags: tuple[str, ...]) -> bool:
-    """True with --settings (then --tables and the outputs are required, interactive flags refused)."""
-    if args.settings is None:
-        for flag in ("tables", "ipuz", "html", "summary"):
-            if getattr(args, flag) is not None:
-                raise PuzzleError(f"--{flag} is a pipeline flag: give it with --settings")
-        return False
-    for flag in ("tables", "ipuz", "html", "summary"):
-        if getattr(args, flag) is None:
-            raise PuzzleError(f"--settings needs --{flag} (pipeline mode takes explicit paths)")
-    for flag in interactive_flags:
-        if getattr(args, flag.replace("-", "_")) not in (None, [], False):
-            raise PuzzleError(f"--{flag}: with --settings every setting comes from the settings JSON")
-    return True
+    """True with --settings (then --tables and the outputs are required, the interactive flags refused)."""
+    paths = {flag: getattr(args, flag[2:]) for flag in PIPELINE_PATHS}
+    interactive = {"--" + flag: getattr(args, flag.replace("-", "_")) for flag in interactive_flags}
+    return pipeline_mode(args, paths, interactive, pipeline_only=PIPELINE_PATHS)
 
 
 def _pipeline_tables(args, min_frequency: int, min_score: int = 0):
@@ -165,25 +169,21 @@ def _pipeline_tables(args, min_frequency: int, min_score: int = 0):
 # ---------------------------------------------------------------- generate
 
 
-def _generate_settings(args, section: dict):
-    """Interactive generation settings: the config section, then --set, then the flags."""
-    from puzzlesearch.crossword.settings import GenerateSettings
-
+def _generate_settings(args):
+    """Interactive generation settings (the config section, then --set, then the flags), the config and root."""
     _check_size(args.size)
-    size = args.size if args.size is not None else section["sizes"][0]
-    settings = GenerateSettings.for_job(section, args.lang, size).with_sets(args.set)
     for flag in ("time_budget", "max_pops"):
         _check_budget("--" + flag.replace("_", "-"), getattr(args, flag))
     if args.min_frequency is not None and args.min_frequency < 0:
         raise PuzzleError(f"--min-frequency {args.min_frequency}: must be >= 0")
-    return settings.replace(
-        strategy=args.strategy,
-        time_budget=args.time_budget,
-        max_pops=args.max_pops,
-        max_down=args.max_down,
-        max_across=args.max_across,
-        min_frequency=args.min_frequency,
-    ).clipped()
+
+    def make(section: dict) -> GenerateSettings:
+        size = args.size if args.size is not None else section["sizes"][0]
+        return GenerateSettings.for_job(section, args.lang, size)
+
+    flags = {(f"--{key.replace('_', '-')}", key): getattr(args, key) for key in GENERATE_FLAGS}
+    settings, config, root = interactive_settings(args, "crossword", make, flags)
+    return settings.clipped(), config, root
 
 
 def _log_generated(g) -> None:
@@ -219,13 +219,11 @@ def cmd_generate(args) -> int:
     ):
         return _generate_pipeline(args)
     from puzzlesearch import store
-    from puzzlesearch.config import load_config
     from puzzlesearch.crossword import search
     from puzzlesearch.crossword.io import puzzle_stem, show, write_generated_with_clues, write_ranked
     from puzzlesearch.crossword.tables import open_language
 
-    config, root = load_config(args.config)
-    settings = _generate_settings(args, config["crossword"])
+    settings, config, root = _generate_settings(args)
     if args.seeds < 1:
         raise PuzzleError(f"--seeds {args.seeds}: must be at least 1")
     tables, language = open_language(
@@ -257,7 +255,6 @@ def _generate_pipeline(args) -> int:
     from puzzlesearch.crossword import search
     from puzzlesearch.crossword.io import write_generated_with_clues
     from puzzlesearch.crossword.search import STOP_TIME
-    from puzzlesearch.crossword.settings import GenerateSettings
 
     settings = GenerateSettings.from_json(args.settings)
     tables, language = _pipeline_tables(args, settings.min_frequency, settings.min_score)
@@ -295,16 +292,14 @@ def cmd_gather(args) -> int:
 # ---------------------------------------------------------------- fill
 
 
-def _fill_settings(args, section: dict):
-    """Interactive fill settings: config `crossword.fill`, then --set, then the flags."""
-    from puzzlesearch.crossword.settings import FillSettings
-
-    settings = FillSettings.from_config(section["fill"]).with_sets(args.set)
+def _fill_settings(args):
+    """Interactive fill settings (config `crossword.fill`, then --set, then the flags), the config and root."""
     _check_budget("--time-budget", args.time_budget)
     _check_budget("--max-nodes", args.max_nodes)
     if args.min_frequency is not None and args.min_frequency < 0:
         raise PuzzleError(f"--min-frequency {args.min_frequency}: must be >= 0")
-    return settings.replace(time_budget=args.time_budget, max_nodes=args.max_nodes, min_frequency=args.min_frequency)
+    flags = {(f"--{key.replace('_', '-')}", key): getattr(args, key) for key in FILL_FLAGS}
+    return interactive_settings(args, "crossword", lambda section: FillSettings.from_config(section["fill"]), flags)
 
 
 def _print_fill(result, language) -> None:
@@ -325,8 +320,6 @@ def cmd_fill(args) -> int:
     from puzzlesearch.crossword.io import read_pattern, write_filled
 
     if _pipeline_mode(args, ("lexicon", "min-frequency", "max-nodes", "time-budget", "set", "out")):
-        from puzzlesearch.crossword.settings import FillSettings
-
         settings = FillSettings.from_json(args.settings)
         tables, language = _pipeline_tables(args, settings.min_frequency, settings.min_score)
         pattern = read_pattern(args.pattern, tables.alphabet)
@@ -334,11 +327,9 @@ def cmd_fill(args) -> int:
         write_filled(result, language, args.ipuz, args.html, args.summary, settings, clue=tables.clue)
         return 0
     from puzzlesearch import store
-    from puzzlesearch.config import load_config
     from puzzlesearch.crossword.tables import open_language
 
-    config, root = load_config(args.config)
-    settings = _fill_settings(args, config["crossword"])
+    settings, config, root = _fill_settings(args)
     tables, language = open_language(
         args.lang, config, root, settings.min_frequency, args.lexicon, min_score=settings.min_score
     )
@@ -376,7 +367,6 @@ def cmd_pattern(args) -> int:
 
 def cmd_build_tables(args) -> int:
     """Write tables.npz and its manifest tables.json (pipeline: explicit paths, --settings)."""
-    from puzzlesearch.crossword.settings import TableSettings
     from puzzlesearch.crossword.tables import build_tables
 
     settings = TableSettings.from_json(args.settings)
