@@ -1,11 +1,15 @@
 """Baseline: the crossword fill's previous search kernel, `fill_bits` (replaced by crossword/_kernels/fill.py).
 
 The same search as the current kernel (the same seed visits the same nodes and gives the
-same fill; it shares the current kernel's slot order, backjumping helpers and candidate
-scores, imported from there), with dearer nodes: every level keeps a full copy of the
-domains (backtracking drops a level), popcounts are shift-and-mask sums, and level 0's arc
-consistency is redone in every attempt. The bundles are the current kernel's (Struct,
-WordBits, Work, ...; _kernels/fill.py), plus this kernel's per-level State.
+same fill), calling the current kernel's steps the two have in common (slot order, candidate
+scores, placing a word, the propagation queue, backtracking; imported from there), with
+dearer nodes: every level keeps a full copy of the domains (backtracking drops a level),
+popcounts are shift-and-mask sums, a domain is filtered by the fewer of a cell's allowed or
+excluded letters over every word, a slot's letter support is read off its words up to 256
+words, else by scanning its domain per (position, letter) with no hint, the value order is
+sorted by np.argsort, and level 0's arc consistency is redone in every attempt. The bundles
+are the current kernel's (Struct, WordBits, Work, ...; _kernels/fill.py), plus this
+kernel's per-level State.
 
 `fill` runs crossword.fill's orchestration (restarts, budgets, the result) on this kernel:
 benchmarks/crossword_bench.py --engine-seeds and the oracle test comparing nodes and fills

@@ -26,6 +26,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -143,7 +144,7 @@ def fill_using(
     )
     bits = word_bits(tables, sorted({s.length for s in slot_list}))
     for s in slot_list:
-        if bits[s.length][1] == 0:
+        if bits[s.length].n == 0:
             raise NoFill(
                 f"no fill found: slot {s.name} ({s.length} letters) has no word of that length "
                 f"in lexicon {tables.name!r}",
@@ -278,9 +279,17 @@ def luby(i: int) -> int:
     return luby(i - (1 << (k - 1)) + 1)
 
 
-def word_bits(tables: WordTables, lengths: list[int]) -> dict:
-    """Per length: (first row, eligible words n, pos_bits (L, k + 1, ceil(n / 64)) uint64) where
-    bit i of pos_bits[p, c] says whether word row first + i has letter c at position p."""
+class LengthBits(NamedTuple):
+    """The eligible words of one length as bitsets: bit i of pos_bits[p, c] (uint64 words, shape
+    (L, k + 1, ceil(n / 64))) says whether word row first + i has letter c at position p."""
+
+    first: int  # the first word row of the length
+    n: int  # eligible words (a prefix of the length's rows)
+    pos_bits: np.ndarray
+
+
+def word_bits(tables: WordTables, lengths: list[int]) -> dict[int, LengthBits]:
+    """Per length, its LengthBits (kept on the tables for later fills)."""
     out = {}
     k = tables.alphabet.size
     for L in lengths:
@@ -291,7 +300,7 @@ def word_bits(tables: WordTables, lengths: list[int]) -> dict:
         n = int(tables.word_ok[a:b].sum())  # eligible words are a prefix (frequency order)
         nw = max(1, -(-n // 64))
         if n == 0:  # no word (the code array may even be narrower than L): fill() reports the slot
-            out[L] = (a, 0, np.zeros((L, k + 1, nw), dtype=np.uint64))
+            out[L] = LengthBits(a, 0, np.zeros((L, k + 1, nw), dtype=np.uint64))
             continue
         codes = tables.codes[a : a + n, :L]
         onehot = codes.T[:, None, :] == np.arange(k + 1, dtype=codes.dtype)[None, :, None]  # (L, k+1, n)
@@ -300,7 +309,7 @@ def word_bits(tables: WordTables, lengths: list[int]) -> dict:
         padded[:, :, : packed.shape[2]] = packed
         pos_bits = padded.view("<u8").astype(np.uint64)
         pos_bits.setflags(write=False)  # shared by every later fill with these tables
-        out[L] = tables.fill_bits[L] = (a, n, pos_bits)
+        out[L] = tables.fill_bits[L] = LengthBits(a, n, pos_bits)
     return out
 
 
@@ -310,16 +319,16 @@ def _bit_layout(slot_list: list[Slot], bits: dict):
     pb_start, blocks, pos = {}, [], 0
     for L in lengths:
         pb_start[L] = pos
-        blocks.append(bits[L][2].ravel())
-        pos += bits[L][2].size
+        blocks.append(bits[L].pos_bits.ravel())
+        pos += bits[L].pos_bits.size
     pos_bits = np.concatenate(blocks)
-    slot_row0 = np.array([bits[s.length][0] for s in slot_list], dtype=np.int64)
-    slot_nw = np.array([bits[s.length][2].shape[2] for s in slot_list], dtype=np.int64)
+    slot_row0 = np.array([bits[s.length].first for s in slot_list], dtype=np.int64)
+    slot_nw = np.array([bits[s.length].pos_bits.shape[2] for s in slot_list], dtype=np.int64)
     slot_pb = np.array([pb_start[s.length] for s in slot_list], dtype=np.int64)
     slot_off = np.concatenate([[0], np.cumsum(slot_nw)[:-1]]).astype(np.int64)
     dom0 = np.zeros(int(slot_nw.sum()), dtype=np.uint64)
     for s, off in zip(slot_list, slot_off):
-        n = bits[s.length][1]
+        n = bits[s.length].n
         dom0[off : off + n // 64] = np.uint64(0xFFFFFFFFFFFFFFFF)
         if n % 64:
             dom0[off + n // 64] = np.uint64((1 << (n % 64)) - 1)

@@ -3,9 +3,10 @@
 Slots' word sets are bitsets; the arrays come in the NamedTuples below (Struct, WordBits,
 State, Work, ...). The same search as the kernel it replaced
 (puzzlesearch.baselines.crossword_fill.fill_bits: the same seed visits the same nodes and
-gives the same fill; it shares this module's slot order `_choose_slot` (words per
-sqrt(1 + failures) per (1 + open crossings)), backjumping helpers and candidate scores),
-with cheaper nodes:
+gives the same fill; it calls this module's steps the two have in common: the slot order
+`_choose_slot` (words per sqrt(1 + failures) per (1 + open crossings)), the candidate
+scores, placing a word, the propagation queue, backtracking and backjumping), with cheaper
+nodes:
 - popcounts and bit scans are single instructions (puzzlesearch.bits);
 - a domain is filtered at a changed cell by the fewest letters of: the cell's allowed
   letters, its excluded letters, or the letters it lost since the slot's last filter at
