@@ -8,7 +8,6 @@ true best board is a bug), the published orderly bound of one ENABLE2K class (1,
 
 from __future__ import annotations
 
-import csv
 import itertools
 import json
 import logging
@@ -26,7 +25,7 @@ from puzzlesearch.boggle.model import LETTERS, Shape, symmetries
 from puzzlesearch.boggle.proof.bounds import OrderlyBounder, boggle_words, py_max_nomark, py_orderly_search
 from puzzlesearch.boggle.proof.classes import BoardClass, canonical_board, split_order
 from puzzlesearch.boggle.proof.partition import BoardPartition, ClassSpace, Partition, cell_kind, shard_range
-from puzzlesearch.boggle.proof.prove import Prover, board_class_run, gather, load_shards, prove_shard
+from puzzlesearch.boggle.proof.prove import Prover, gather, load_shards, prove_shard
 from puzzlesearch.boggle.proof.settings import ProofSettings, shard_resources
 from puzzlesearch.boggle.score import Scorer
 from puzzlesearch.cli import main
@@ -293,7 +292,6 @@ PER_KIND = {
 }
 
 
-@pytest.mark.parametrize("engine", ["tree", "orderly"])
 @pytest.mark.parametrize(
     "shape,alive,partition,min_score",
     [
@@ -304,15 +302,14 @@ PER_KIND = {
         (Shape(3, 3), "aes", PER_KIND, 55),
     ],
 )
-def test_prover_lists_exactly_the_boards_brute_force_finds(shape, alive, partition, min_score, engine):
+def test_prover_lists_exactly_the_boards_brute_force_finds(shape, alive, partition, min_score):
     words = random_words(alive, 40, seed=3)
     scorer = make_scorer(words)
     want = brute_force(scorer, shape, alive + DEAD, min_score)
     assert want, "the test needs some boards >= min_score"
-    chosen = settings(partition, min_score, engine=engine, switchover_ratio=1.2)
-    prover = Prover(scorer, shape, chosen)
+    prover = Prover(scorer, shape, settings(partition, min_score))
     table = prover.run(prover.classes(), "test").table
-    boards, classes, cert = gather(table, chosen, shape, {"name": "test"})
+    boards, classes, cert = gather(table, settings(partition, min_score), shape, {"name": "test"})
     got = dict(zip(boards["board"], boards["score"]))
     assert dead_mapped(got, alive, shape) == want
     assert all(
@@ -320,7 +317,7 @@ def test_prover_lists_exactly_the_boards_brute_force_finds(shape, alive, partiti
     )
     assert cert["complete"] and cert["classes_done"] == classes.height == cert["classes_total"] == prover.space.count()
     assert cert["best"]["score"] == max(want.values()) and cert["max_bound_remaining"] is None
-    assert cert["classes_before_symmetry"] > cert["classes_total"] and cert["engine"]["name"] == engine
+    assert cert["classes_before_symmetry"] > cert["classes_total"]
 
 
 def small_proof(shards: int = 3, **extra):
@@ -418,10 +415,10 @@ KILLED_SHARD = """
 import sys
 sys.path.insert(0, {tests!r})
 from test_proof import CountingEngine, Prover, prove_shard, small_proof
-from puzzlesearch.boggle.proof.prove import make_engine
+from puzzlesearch.boggle.proof.prove import OrderlyEngine
 shape, three, scorer = small_proof(shards=1, checkpoint_seconds=0)
 prover = Prover(scorer, shape, three)
-prover.engine = CountingEngine(make_engine(scorer, shape, three), pause=0.05)
+prover.engine = CountingEngine(OrderlyEngine(scorer.dawg, shape, three), pause=0.05)
 prove_shard(prover, 0, 1, {out!r}, "sha")
 """
 
@@ -479,38 +476,6 @@ def test_published_orderly_bound_of_one_class(enable2k):
     assert OrderlyBounder(scorer.dawg, shape, POINTS).max_nomark(cls) == 9359  # published max/no-mark
     res = OrderlyBounder(scorer.dawg, shape, POINTS).search(cls, 545)
     assert [int(s) for s in scorer.scores(res.boards, shape) if s >= 545] == [545]  # streaedlp's class
-
-
-def published_scores(shared_dir) -> dict[str, int]:
-    """Board (row-major) -> score of the ENABLE2K facts, 3x4 boards also in their 3-row form."""
-    out = {}
-    with open(shared_dir / "facts" / "boggle_scores.csv") as fh:
-        for row in csv.DictReader(line for line in fh if not line.startswith("#")):
-            if row["wordlist"] != "enable2k.txt":
-                continue
-            rows, cols, board = int(row["rows"]), int(row["cols"]), row["board"]
-            out[board] = int(row["score"])
-            grid = [board[r * cols : (r + 1) * cols] for r in range(rows)]
-            out["".join("".join(g[c] for g in grid) for c in range(cols))] = int(row["score"])  # transposed
-    return out
-
-
-FINE = "aeiou bdfgjqvwxz lnrsy chkmpt"  # small classes: the suite's cost stays low
-
-
-@pytest.mark.parametrize(
-    "shape,board,partition", [(Shape(3, 3), "streaedlp", None), (Shape(3, 4), "perslatesind", FINE)]
-)
-def test_published_best_board_comes_out_of_its_class(scorer, shared_dir, shape, board, partition):
-    score = published_scores(shared_dir)[board]  # 545 and 1651 (proven optimal, hybrid-boggle)
-    section = {"proof": {**section_defaults("boggle")["proof"], "min_score": {str(shape): score}}}
-    if partition:
-        section["proof"]["partition"] = {str(shape): partition}
-    prover = Prover(scorer, shape, ProofSettings.for_job(section, shape))
-    run = board_class_run(prover, board)
-    found = {b["board"]: b["score"] for b in run["boards_found"]}
-    assert found.get(canonical_board([LETTERS.index(c) for c in board], shape)) == score
-    assert run["outcome"] == "searched" and run["bound"] >= score and max(found.values()) == score
 
 
 # ---------------------------------------------------------------- command line

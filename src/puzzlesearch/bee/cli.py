@@ -1,28 +1,32 @@
-"""`puzzlesearch bee ...`: show one puzzle, rank all puzzles, build the pipeline tables.
+"""`puzzlesearch bee ...`: show one puzzle, rank all puzzles, a schedule, build the pipeline tables.
 
-Interactive commands (`show`, `top`) take the rules from config.yaml's `bee:` section with
+Interactive commands (`show`, `top`, `schedule` without --settings) take the rules from config.yaml's `bee:` section with
 `--set KEY=VALUE` overrides, and the lexicon from the artifact store. Pipeline commands
-(`build-masks`, `build-puzzles`) take `--settings JSON` and explicit paths, and never read
-config.yaml (the two modes: puzzlesearch.cli_common).
+(`build-masks`, `build-puzzles`, `build-wordlist`, `schedule --settings`) take `--settings
+JSON` and explicit paths, and never read config.yaml (the two modes: puzzlesearch.cli_common).
 """
 
 from __future__ import annotations
 
 import argparse
 
-from puzzlesearch.bee.io import build_masks_file, build_puzzles_file
-from puzzlesearch.bee.model import BeeRules, TableRules, parse_puzzle
+from puzzlesearch.bee.io import build_masks_file, build_puzzles_file, build_schedule_file, build_wordlist_file
+from puzzlesearch.bee.model import BeeRules, ScheduleRules, TableRules, WordListRules, parse_puzzle
+from puzzlesearch.bee.schedule import make_schedule
 from puzzlesearch.bee.search import puzzle_words, rank_puzzles
 from puzzlesearch.bee.tables import build_table
+from puzzlesearch.bee.wordlist import build_wordlist, default_sources
 from puzzlesearch.cli_common import (
     add_lexicon_flag,
     add_set_flag,
     add_settings_flag,
     interactive_settings,
     lexicon_name,
+    pipeline_mode,
 )
 from puzzlesearch.errors import PuzzleError
 from puzzlesearch.lexicon import open_lexicon
+from puzzlesearch.progress import log
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -41,6 +45,22 @@ def register(sub: argparse._SubParsersAction) -> None:
     _common(p)
     p.set_defaults(func=cmd_top)
 
+    p = cmds.add_parser("schedule", help="N distinct puzzles people would play, one a day (deterministic for a seed)")
+    p.add_argument("--days", type=int, help="puzzles in the schedule (config key bee.schedule_days)")
+    p.add_argument("--seed", type=int, help="seed of the draw (config key bee.schedule_seed)")
+    _common(p, ScheduleRules)
+    add_settings_flag(p, "(pipeline) the schedule rules as JSON (ScheduleRules keys); with --wordlist, --out, --pages")
+    p.add_argument("--wordlist", help="(pipeline) wordlist.parquet (wordlist.json beside it)")
+    p.add_argument("--out", help="(pipeline) schedule.parquet to write (schedule.json beside it)")
+    p.add_argument("--pages", help="(pipeline) folder of the pages to write (replaced)")
+    p.set_defaults(func=cmd_schedule)
+
+    p = cmds.add_parser("build-wordlist", help="(pipeline) words.parquet -> wordlist.parquet + wordlist.json")
+    add_settings_flag(p, "the word-list rules as JSON (WordListRules keys)", required=True)
+    p.add_argument("--words", required=True, help="a lexicon's words.parquet (words.json beside it)")
+    p.add_argument("--out", required=True, help="wordlist.parquet to write (wordlist.json beside it)")
+    p.set_defaults(func=cmd_build_wordlist)
+
     p = cmds.add_parser("build-masks", help="(pipeline) words.parquet -> masks.parquet + masks.json")
     add_settings_flag(p, "the mask-table rules as JSON (TableRules keys)", required=True)
     p.add_argument("--words", required=True, help="a lexicon's words.parquet (words.json beside it)")
@@ -54,10 +74,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_build_puzzles)
 
 
-def _common(p: argparse.ArgumentParser) -> None:
+def _common(p: argparse.ArgumentParser, settings=BeeRules) -> None:
     """The interactive flags: --lexicon and --set."""
     add_lexicon_flag(p)
-    add_set_flag(p, f"override a bee rule for this run ({', '.join(BeeRules.keys())})")
+    add_set_flag(p, f"override a bee rule for this run ({', '.join(settings.keys())})")
 
 
 def _lexicon(args, config, root):
@@ -110,4 +130,44 @@ def cmd_build_masks(args) -> int:
 def cmd_build_puzzles(args) -> int:
     """Write puzzles.parquet and puzzles.json for the pipeline."""
     build_puzzles_file(args.masks, args.out, BeeRules.from_json(args.settings))
+    return 0
+
+
+def cmd_schedule(args) -> int:
+    """Print a schedule (interactive) or write schedule.parquet and the pages (pipeline)."""
+    paths = {"--wordlist": args.wordlist, "--out": args.out, "--pages": args.pages}
+    flags = {"--set": args.set, "--lexicon": args.lexicon, "--days": args.days, "--seed": args.seed}
+    if pipeline_mode(args, paths, flags, pipeline_only=tuple(paths)):
+        build_schedule_file(args.wordlist, args.out, args.pages, ScheduleRules.from_json(args.settings))
+        return 0
+    rules, config, root = interactive_settings(
+        args,
+        "bee",
+        ScheduleRules.from_config,
+        {("--days", "schedule_days"): args.days, ("--seed", "schedule_seed"): args.seed},
+    )
+    lex = _lexicon(args, config, root)
+    log(
+        "bee",
+        f"{lex.name}: building the Bee word list (WordNet, wordfreq; about 15 s), then {rules.schedule_days} puzzles",
+    )
+    list_rules = WordListRules.from_dict({"min_length": rules.min_length, "min_zipf": rules.min_zipf})
+    wordlist, _ = build_wordlist(lex.words, list_rules, default_sources())
+    puzzles, pool = make_schedule(wordlist, rules)
+    print(
+        f"{lex.name}: {wordlist.height} words in the Bee list; {len(puzzles)} puzzles of {pool} (seed {rules.schedule_seed})"
+    )
+    print(f"{'day':>4}  letters  center  words  points  pangrams  difficulty  genius")
+    genius = next((i for i, r in enumerate(rules.rank_list()) if r.name == "Genius"), -2)
+    for p in puzzles:
+        print(
+            f"{p.day:4d}  {p.letters}  {p.puzzle.center.upper():^6}  {p.hints.words:5d}  {p.points:6d}  "
+            f"{p.hints.pangrams:8d}  {p.difficulty:10.1f}  {p.thresholds[genius]:6d}"
+        )
+    return 0
+
+
+def cmd_build_wordlist(args) -> int:
+    """Write wordlist.parquet and wordlist.json for the pipeline."""
+    build_wordlist_file(args.words, args.out, WordListRules.from_json(args.settings))
     return 0

@@ -4,6 +4,11 @@
     results/bee/{lexicon}/masks.json       its manifest: sha256, the table rules, the words' sha256, counts
     results/bee/{lexicon}/puzzles.parquet  every valid (letters, center), best first
     results/bee/{lexicon}/puzzles.json     its manifest: sha256, every rule, the masks' sha256, the top puzzles
+    results/bee/{lexicon}/wordlist.parquet the Bee word list (wordlist.WORDLIST_SCHEMA), commonness `zipf`
+    results/bee/{lexicon}/wordlist.json    its manifest: sha256, rules, sources and versions, drops by reason
+    results/bee/{lexicon}/schedule.parquet the schedule, one puzzle a day (schedule.SCHEDULE_SCHEMA)
+    results/bee/{lexicon}/schedule.json    its manifest: sha256, rules, rank names, the word list's sha256
+    results/bee/{lexicon}/pages/           index.html, day-NNN.html (playable), hints-NNN.html
 
 `build_masks_file` reads a verified words.parquet (lexicon.artifacts.read_words);
 `build_puzzles_file` verifies masks.parquet against masks.json, checks that it was built
@@ -12,21 +17,29 @@ with the same table rules, and range-checks it before the scoring kernel indexes
 
 from __future__ import annotations
 
+import os
+import shutil
+import tempfile
 from pathlib import Path
 
 import numpy as np
 import polars as pl
 
 from puzzlesearch import manifest
-from puzzlesearch.bee.model import N_LETTERS, BeeRules, TableRules
+from puzzlesearch.bee.model import N_LETTERS, BeeRules, ScheduleRules, TableRules, WordListRules
+from puzzlesearch.bee.page import pages
+from puzzlesearch.bee.schedule import make_schedule, schedule_frame
 from puzzlesearch.bee.search import rank_puzzles
 from puzzlesearch.bee.tables import MASKS_SCHEMA, MaskTable, mask_frame
+from puzzlesearch.bee.wordlist import WORDLIST_SCHEMA, build_wordlist, default_sources
 from puzzlesearch.io import write_parquet
 from puzzlesearch.lexicon.artifacts import read_words
 from puzzlesearch.progress import Timer, log
 
 TOP_IN_META = 10
 MASKS_KIND, PUZZLES_KIND = "bee-masks", "bee-puzzles"
+WORDLIST_KIND, SCHEDULE_KIND = "bee-wordlist", "bee-schedule"
+BOUNDARY_SAMPLE = 20  # words just above the commonness floor, listed in the manifest
 ALL_LETTERS = (1 << N_LETTERS) - 1
 
 
@@ -117,4 +130,85 @@ def build_puzzles_file(masks_path, out_path, rules: BeeRules) -> dict:
         else ""
     )
     log("bee", f"{out_path}: {puzzles.height} puzzles in {t.seconds:.2f}s{best}")
+    return meta
+
+
+def build_wordlist_file(words_path, out_path, rules: WordListRules) -> dict:
+    """Write wordlist.parquet and its manifest wordlist.json from a verified words.parquet."""
+    words_path, out_path = Path(words_path), Path(out_path)
+    words = read_words(words_path)
+    log("bee", f"{words_path}: judging {words.height} words by WordNet, wordfreq and the blocklist (about 15 s)")
+    with Timer() as t:
+        sources = default_sources()
+        wordlist, dropped = build_wordlist(words, rules, sources)
+    boundary = wordlist.sort(["zipf", "word"]).head(BOUNDARY_SAMPLE)["word"].to_list()
+    meta = {
+        "words_in_lexicon": words.height,
+        "words": wordlist.height,
+        "dropped": dropped,
+        "sources": sources.describe(),
+        "at_the_floor": boundary,
+        "build_seconds": round(t.seconds, 3),
+        "source": str(words_path),
+    }
+    write_parquet(wordlist, out_path)
+    settings = {**rules.to_dict(), "words_sha256": manifest.file_sha256(words_path)}
+    manifest.write_manifest(manifest_path(out_path), [out_path], WORDLIST_KIND, settings, meta)
+    log("bee", f"{out_path}: {wordlist.height} words of {words.height} (dropped {dropped}) in {t.seconds:.1f}s")
+    return meta
+
+
+def read_wordlist(path: str | Path) -> pl.DataFrame:
+    """wordlist.parquet, verified against wordlist.json, with the word-list schema."""
+    path = Path(path)
+    manifest.verify(manifest_path(path), WORDLIST_KIND, [path.name])
+    wordlist = manifest.load_parquet(path)
+    if dict(wordlist.schema) != WORDLIST_SCHEMA:
+        raise manifest.damaged(path, "not a Bee word list (columns or types differ)")
+    return wordlist
+
+
+def write_pages(folder: Path, files: dict[str, str]) -> None:
+    """Replace `folder` by the pages, all at once (written beside it, then renamed)."""
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", dir=folder.parent))
+    try:
+        for name, text in files.items():
+            (tmp / name).write_text(text, encoding="utf-8")
+        os.chmod(tmp, 0o755)  # mkdtemp makes 0700
+        if folder.exists():
+            shutil.rmtree(folder)
+        os.replace(tmp, folder)
+    finally:
+        if tmp.exists():
+            shutil.rmtree(tmp)
+
+
+def build_schedule_file(wordlist_path, out_path, pages_dir, rules: ScheduleRules) -> dict:
+    """Write schedule.parquet, schedule.json and the pages from a verified wordlist.parquet."""
+    wordlist_path, out_path = Path(wordlist_path), Path(out_path)
+    wordlist = read_wordlist(wordlist_path)
+    with Timer() as t:
+        puzzles, pool = make_schedule(wordlist, rules)
+        table = schedule_frame(puzzles)
+    names = [r.name for r in rules.rank_list()]
+    meta = {
+        "days": table.height,
+        "pool": pool,
+        "words": table["words"].to_list(),
+        "difficulty": table["difficulty"].to_list(),
+        "rank_names": names,
+        "rounding": "threshold = percent x maximum points / 100, rounded half up to whole points",
+        "seconds": round(t.seconds, 3),
+        "source": str(wordlist_path),
+    }
+    write_pages(Path(pages_dir), pages(puzzles, names, rules.min_length, rules.schedule_seed))
+    write_parquet(table, out_path)
+    settings = {**rules.to_dict(), "wordlist_sha256": manifest.file_sha256(wordlist_path)}
+    manifest.write_manifest(manifest_path(out_path), [out_path], SCHEDULE_KIND, settings, meta)
+    log(
+        "bee",
+        f"{out_path}: {table.height} puzzles drawn from {pool} (words {min(meta['words'])}-{max(meta['words'])}) "
+        f"in {t.seconds:.2f}s; pages in {pages_dir}",
+    )
     return meta

@@ -6,15 +6,22 @@ contains the center. Points: a word of at most `short_length` letters earns
 `short_points`, a longer word one point per letter; a pangram (a word using every letter
 of the puzzle) earns `pangram_bonus` more.
 
-The rules are two settings classes (config section `bee:`; defaults and bounds only in
+The rules are settings classes (config section `bee:`; defaults and bounds only in
 schemas/bee.schema.yaml): `TableRules`, the keys the mask table depends on (step
 bee_masks), and `BeeRules`, those plus the keys that only select and order puzzles (step
 bee_puzzles). A change to a puzzle-only key therefore reruns only bee_puzzles.
+`WordListRules` shape the Bee word list (step bee_wordlist) and `ScheduleRules` the
+schedule of puzzles people play (step bee_schedule).
+
+Ranks: a solver's rank is the highest rank whose threshold their points reach; a rank's
+threshold is `percent` of the puzzle's maximum points rounded half up to whole points
+(`rank_thresholds`), so Queen Bee (100%) is the maximum itself.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import ClassVar
 
 from puzzlesearch.errors import ConfigError, PuzzleError
@@ -89,6 +96,75 @@ class BeeRules(TableRules):
             and (self.max_words == 0 or words <= self.max_words)
             and (self.max_points == 0 or points <= self.max_points)
         )
+
+
+@dataclass(frozen=True)
+class WordListRules(Settings):
+    """The Bee word list: shortest word and the commonness floor (wordfreq Zipf)."""
+
+    SECTION: ClassVar[str] = SECTION
+    min_length: int = default(SECTION, "min_length")
+    min_zipf: float = default(SECTION, "min_zipf")
+
+
+@dataclass(frozen=True)
+class Rank:
+    """A rank of the game and its share of the maximum points, in percent."""
+
+    name: str
+    percent: float
+
+
+@dataclass(frozen=True)
+class ScheduleRules(TableRules):
+    """The schedule: the table rules, the pangram rule, the draw, the ranks, the difficulty."""
+
+    TEXT_KEYS: ClassVar[tuple[str, ...]] = ("exclude",)
+    require_pangram: bool = default(SECTION, "require_pangram")
+    schedule_days: int = default(SECTION, "schedule_days")
+    schedule_seed: int = default(SECTION, "schedule_seed")
+    schedule_min_words: int = default(SECTION, "schedule_min_words")
+    schedule_max_words: int = default(SECTION, "schedule_max_words")
+    ranks: list = default(SECTION, "ranks")
+    min_zipf: float = default(SECTION, "min_zipf")  # the word list's floor: rarity 1 in the difficulty
+    difficulty_count_weight: float = default(SECTION, "difficulty_count_weight")
+    difficulty_common_zipf: float = default(SECTION, "difficulty_common_zipf")
+
+    def check(self) -> None:
+        """Table rules, a window with max >= min, ranks from 0 up to 100 percent."""
+        super().check()
+        if self.schedule_max_words < self.schedule_min_words:
+            raise _bad(
+                "schedule_max_words", f"{self.schedule_max_words} is below schedule_min_words {self.schedule_min_words}"
+            )
+        shares = [r["percent"] for r in self.ranks]
+        if shares[0] != 0 or shares[-1] != 100 or any(b <= a for a, b in zip(shares, shares[1:])):
+            raise _bad("ranks", f"percents must rise from 0 to 100, got {shares}")
+        if self.difficulty_common_zipf <= self.min_zipf:
+            raise _bad(
+                "difficulty_common_zipf", f"{self.difficulty_common_zipf} must be above min_zipf {self.min_zipf}"
+            )
+
+    def rank_list(self) -> list[Rank]:
+        """The ranks, lowest first."""
+        return [Rank(r["name"], r["percent"]) for r in self.ranks]
+
+    def puzzle_rules(self) -> BeeRules:
+        """BeeRules selecting the letter sets of the schedule's window (no frequency filter)."""
+        keys = {k: getattr(self, k) for k in TableRules.keys()} | {"min_frequency": 0}
+        return BeeRules.from_dict(
+            keys
+            | {
+                "require_pangram": self.require_pangram,
+                "min_words": self.schedule_min_words,
+                "max_words": self.schedule_max_words,
+            }
+        )
+
+
+def rank_thresholds(max_points: int, ranks: list[Rank]) -> list[int]:
+    """Points needed for each rank: percent of the maximum, rounded half up (exact arithmetic)."""
+    return [int(Fraction(str(r.percent)) * max_points / 100 + Fraction(1, 2)) for r in ranks]
 
 
 def letters_mask(letters: str) -> Mask:

@@ -22,6 +22,7 @@ PUZZLES_SCHEMA = {
     "pangrams": pl.Int32,
     "mask": pl.UInt32,
 }
+ANSWER_EXTRAS = ("frequency", "zipf")  # word-table columns puzzle_words passes on when present
 
 
 def candidate_sets(masks: pl.DataFrame, rules: BeeRules) -> np.ndarray:
@@ -75,11 +76,11 @@ def rank_puzzles(table: MaskTable, masks: pl.DataFrame, rules: BeeRules) -> pl.D
 
 
 def puzzle_words(words: pl.DataFrame, puzzle: Puzzle, rules: TableRules) -> pl.DataFrame:
-    """The words of one puzzle with their points, best first (a scan of the word table)."""
+    """The words of one puzzle with their points (and frequency, zipf when given), best first (a scan)."""
     fits = ((pl.col("mask") & ~pl.lit(puzzle.letters, pl.UInt32)) == 0) & ((pl.col("mask") & puzzle.center_mask) != 0)
     return (
         playable_words(words, rules)
         .filter(fits)
-        .select("word", "points", "pangram", "frequency")
+        .select("word", "points", "pangram", *[c for c in ANSWER_EXTRAS if c in words.columns])
         .sort(["points", "word"], descending=[True, False])
     )
