@@ -47,3 +47,52 @@ rule bee_puzzles:
     shell:
         "puzzlesearch bee build-puzzles --settings {params.settings:q} --masks {input.masks:q}"
         " --out {output.puzzles:q} 2> {log:q}"
+
+
+# The Bee word list (bee/wordlist.py): the lexicon's words that WordNet knows as common
+# words, with wordfreq's Zipf frequency >= bee.min_zipf, off the blocklists. ~15 s.
+rule bee_wordlist:
+    input:
+        words=lambda w: lexicon_words(w.lexicon),
+        manifest=lambda w: lexicon_words(w.lexicon).replace(".parquet", ".json"),
+        code=lib_files("bee/model.py", "bee/wordlist.py", "bee/io.py", "crossword/clues.py", "crossword/quality.py"),
+        data=BEE_WORDLIST_DATA,
+    output:
+        wordlist="results/bee/{lexicon}/wordlist.parquet",
+        manifest="results/bee/{lexicon}/wordlist.json",
+    log:
+        "logs/bee/{lexicon}/wordlist.log",
+    threads: 1
+    resources:
+        mem_mb=MEM_MB,
+        runtime=STARTUP_MINUTES,
+    params:
+        settings=BEE_WORDLIST_RULES.to_json(),
+    shell:
+        "puzzlesearch bee build-wordlist --settings {params.settings:q} --words {input.words:q}"
+        " --out {output.wordlist:q} 2> {log:q}"
+
+
+# The schedule (bee/schedule.py): bee.schedule_days distinct puzzles in the word window,
+# drawn with bee.schedule_seed, with their playable and hints pages. ~2 s.
+rule bee_schedule:
+    input:
+        wordlist="results/bee/{lexicon}/wordlist.parquet",
+        manifest="results/bee/{lexicon}/wordlist.json",
+        code=lib_files("bee"),
+        template=BEE_PAGE_TEMPLATE,
+    output:
+        schedule="results/bee/{lexicon}/schedule.parquet",
+        manifest="results/bee/{lexicon}/schedule.json",
+        pages=directory("results/bee/{lexicon}/pages"),
+    log:
+        "logs/bee/{lexicon}/schedule.log",
+    threads: 1
+    resources:
+        mem_mb=MEM_MB,
+        runtime=STARTUP_MINUTES,
+    params:
+        settings=BEE_SCHEDULE_RULES.to_json(),
+    shell:
+        "puzzlesearch bee schedule --settings {params.settings:q} --wordlist {input.wordlist:q}"
+        " --out {output.schedule:q} --pages {output.pages:q} 2> {log:q}"

@@ -1,0 +1,256 @@
+"""The Bee word list, the schedule, the hints and the pages against independent facts.
+
+Every scheduled puzzle's answers are re-derived here from the word list by the plain
+rules (4+ letters, only the puzzle's letters, the center used), points recomputed from
+the published scoring, rank thresholds checked as shares of the maximum with half-up
+rounding done in decimal arithmetic, the hints grid recounted from the answers.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections import Counter
+from decimal import ROUND_HALF_UP, Decimal
+
+import polars as pl
+import pytest
+
+from puzzlesearch.bee.hints import make_hints
+from puzzlesearch.bee.io import build_schedule_file, build_wordlist_file, read_wordlist
+from puzzlesearch.bee.model import ScheduleRules, WordListRules, rank_thresholds
+from puzzlesearch.bee.schedule import make_schedule, schedule_frame
+from puzzlesearch.bee.wordlist import Sources, build_wordlist, default_sources
+from puzzlesearch.crossword.clues import ABSENT, COMMON, NAME
+from puzzlesearch.errors import ConfigError, PuzzleError
+from puzzlesearch.lexicon import open_lexicon
+from puzzlesearch.lexicon.model import letter_mask
+
+NYT_PERCENT = {
+    "Beginner": 0,
+    "Good Start": 2,
+    "Moving Up": 5,
+    "Good": 8,
+    "Solid": 15,
+    "Nice": 25,
+    "Great": 40,
+    "Amazing": 50,
+    "Genius": 70,
+    "Queen Bee": 100,
+}
+DAYS = 12
+
+
+def word_frame(words: dict[str, float]) -> pl.DataFrame:
+    """A words.parquet-like table of `words` (word -> frequency count)."""
+    return pl.DataFrame(
+        {
+            "word_id": list(range(len(words))),
+            "word": list(words),
+            "length": [len(w) for w in words],
+            "mask": [letter_mask(w) for w in words],
+            "distinct": [len(set(w)) for w in words],
+            "boggle": list(words),
+            "frequency": [int(f) for f in words.values()],
+        },
+        schema_overrides={"word_id": pl.UInt32, "length": pl.Int16, "mask": pl.UInt32, "distinct": pl.Int16},
+    )
+
+
+@pytest.fixture(scope="module")
+def english(project):
+    """The Bee word list of the builtin English lexicon, with the default rules."""
+    lex = open_lexicon("default", project.config, project.root, alphabet="latin")
+    wordlist, dropped = build_wordlist(lex.words, WordListRules(), default_sources())
+    return lex.words, wordlist, dropped
+
+
+@pytest.fixture(scope="module")
+def schedule(english):
+    """A default-rules schedule of DAYS puzzles."""
+    rules = ScheduleRules(schedule_days=DAYS)
+    puzzles, _ = make_schedule(english[1], rules)
+    return rules, puzzles
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory):
+    """A config naming the builtin English list (the artifact store is the tests' own)."""
+    from puzzlesearch.config import validate_config
+
+    class Project:
+        config = validate_config({"lexicons": {"default": "builtin:en"}})
+        root = tmp_path_factory.mktemp("bee_project")
+
+    return Project
+
+
+# ---------------------------------------------------------------- the word list
+
+
+def test_wordlist_filters_each_count_exactly():
+    words = word_frame({"tile": 1, "tiled": 1, "ran": 1, "paris": 1, "zzzq": 1, "shit": 1, "tael": 1, "tiara": 1})
+    classes = {"tile": COMMON, "tiled": COMMON, "tael": COMMON, "tiara": COMMON, "paris": NAME, "shit": COMMON}
+    zipf = {"tile": 3.7, "tiled": 3.0, "tael": 1.8, "tiara": 3.0, "paris": 5.0, "shit": 5.0}
+    sources = Sources(lambda w: classes.get(w, ABSENT), lambda w: zipf.get(w, 0.0), frozenset({"shit"}))
+    wordlist, dropped = build_wordlist(words, WordListRules(min_zipf=2.5), sources)
+    assert wordlist["word"].to_list() == ["tiara", "tile", "tiled"]
+    assert wordlist["zipf"].to_list() == [3.0, 3.7, 3.0]
+    assert dropped == {"short": 1, "blocklist": 1, "not_a_common_noun_verb_adjective_or_adverb": 2, "rare": 1}
+
+
+def test_english_wordlist_judged_by_hand(english):
+    _, wordlist, dropped = english
+    words = set(wordlist["word"].to_list())
+    for known in ("tile", "rain", "tiara", "tiled", "raining", "coffee", "niece", "glint", "jaunt"):
+        assert known in words, known
+    for obscure in ("tael", "ordo", "anoa"):
+        assert obscure not in words, obscure
+    for name in ("paris", "london", "obama", "william", "monday", "nasa"):
+        assert name not in words, name
+    for rude in ("shit", "fuck", "cunt", "nigger"):
+        assert rude not in words, rude
+    assert all(w.isascii() and w.isalpha() and w.islower() and len(w) >= 4 for w in words)
+    assert wordlist["zipf"].min() >= WordListRules().min_zipf
+    assert 25_000 < wordlist.height < 45_000 and all(n > 0 for n in dropped.values() if n is not None)
+
+
+def test_wordlist_file_has_a_manifest_with_sources_and_refuses_damage(tmp_path, project):
+    lex = open_lexicon("default", project.config, project.root, alphabet="latin")
+    words = lex.dir / "words.parquet"
+    out = tmp_path / "wordlist.parquet"
+    meta = build_wordlist_file(words, out, WordListRules(min_zipf=4.0))
+    manifest = json.loads((tmp_path / "wordlist.json").read_text())
+    assert manifest["manifest"]["files"]["wordlist.parquet"]["sha256"]
+    assert "wordfreq" in manifest["sources"]["frequency"] and "WordNet 3.0" in manifest["sources"]["word_classes"]
+    assert manifest["manifest"]["settings"]["min_zipf"] == 4.0 and meta["words"] == read_wordlist(out).height
+    out.write_bytes(out.read_bytes()[:-10])
+    with pytest.raises(PuzzleError, match="wordlist.parquet"):
+        read_wordlist(out)
+
+
+# ---------------------------------------------------------------- the schedule
+
+
+def points_of(word: str) -> int:
+    """The published scoring: 1 for 4 letters, else 1 a letter, +7 for a pangram."""
+    return (1 if len(word) == 4 else len(word)) + (7 if len(set(word)) == 7 else 0)
+
+
+def test_every_puzzle_follows_the_rules_by_brute_force(english, schedule):
+    _, wordlist, _ = english
+    rules, puzzles = schedule
+    every = wordlist["word"].to_list()
+    assert len(puzzles) == DAYS
+    for p in puzzles:
+        letters, center = set(p.letters.lower()), p.puzzle.center
+        assert len(letters) == 7 and "s" not in letters and center in letters
+        answers = sorted(w for w in every if len(w) >= 4 and set(w) <= letters and center in w)
+        assert p.answers["word"].to_list() == answers
+        assert 20 <= len(answers) <= 50
+        points = [points_of(w) for w in answers]
+        assert p.answers["points"].to_list() == points
+        pangrams = [w for w in answers if set(w) == letters]
+        assert pangrams and p.answers.filter(pl.col("pangram"))["word"].to_list() == pangrams
+        total = sum(points)
+        assert p.points == total and p.thresholds[-1] == total
+        for (name, pct), t in zip(NYT_PERCENT.items(), p.thresholds):
+            share = Decimal(pct) * total / 100
+            assert t == int(share.quantize(Decimal(1), rounding=ROUND_HALF_UP)), (name, total, t)
+            assert abs(t - share) <= Decimal("0.5")
+        assert 0 <= p.difficulty <= 100
+
+
+def test_thresholds_round_half_up():
+    ranks = ScheduleRules().rank_list()
+    assert [r.name for r in ranks] == list(NYT_PERCENT)
+    assert rank_thresholds(101, ranks) == [0, 2, 5, 8, 15, 25, 40, 51, 71, 101]  # 50.5 -> 51, 70.7 -> 71
+    assert rank_thresholds(50, ranks) == [0, 1, 3, 4, 8, 13, 20, 25, 35, 50]  # 2.5 -> 3, 12.5 -> 13
+
+
+def test_schedule_is_distinct_and_deterministic(english, schedule):
+    rules, puzzles = schedule
+    sets = [p.letters for p in puzzles]
+    assert len(set(sets)) == len(sets)
+    again, _ = make_schedule(english[1], rules)
+    assert schedule_frame(again).equals(schedule_frame(puzzles))
+    other, _ = make_schedule(english[1], rules.replace(schedule_seed=rules.schedule_seed + 1))
+    assert [p.letters for p in other] != sets
+
+
+def test_too_many_days_is_one_clear_error(english):
+    rules = ScheduleRules(schedule_days=3000, schedule_min_words=49, schedule_max_words=50)
+    with pytest.raises(PuzzleError, match="--days 3000: only"):
+        make_schedule(english[1], rules)
+
+
+def test_bad_schedule_settings_name_the_key():
+    with pytest.raises(ConfigError, match="bee.schedule_max_words"):
+        ScheduleRules(schedule_min_words=40, schedule_max_words=30)
+    with pytest.raises(ConfigError, match="bee.ranks"):
+        ScheduleRules(ranks=[{"name": "a", "percent": 0}, {"name": "b", "percent": 90}])
+
+
+# ---------------------------------------------------------------- hints
+
+
+def test_hints_grid_and_two_letter_list_sum_to_the_word_count(schedule):
+    _, puzzles = schedule
+    for p in puzzles:
+        answers = p.answers["word"].to_list()
+        grid = json.loads(p.row()["hint_grid"])
+        assert sum(sum(row.values()) for row in grid.values()) == len(answers)
+        assert grid == {
+            k: {str(n): c for n, c in sorted(Counter(len(w) for w in answers if w[0].upper() == k).items())}
+            for k in sorted({w[0].upper() for w in answers})
+        }
+        two = dict(item.split("-") for item in p.row()["hint_two_letters"].split())
+        assert sum(int(c) for c in two.values()) == len(answers)
+        assert two == {k: str(c) for k, c in sorted(Counter(w[:2].upper() for w in answers).items())}
+
+
+def test_hints_count_perfect_pangrams():
+    h = make_hints(["abcdefg", "abcdefgg", "bead"], 31, ["abcdefg", "abcdefgg"], "ABCDEFG", "A")
+    assert (h.words, h.pangrams, h.perfect_pangrams) == (3, 2, 1)
+    assert h.grid == {"A": {7: 1, 8: 1}, "B": {4: 1}} and h.two_letters == {"AB": 2, "BE": 1}
+
+
+# ---------------------------------------------------------------- files and command line
+
+
+def test_schedule_file_pages_and_table(tmp_path, english):
+    words, wordlist, _ = english
+    lexicon_words = tmp_path / "wl.parquet"
+    from puzzlesearch import manifest
+    from puzzlesearch.bee.io import WORDLIST_KIND
+    from puzzlesearch.io import write_parquet
+
+    write_parquet(wordlist, lexicon_words)
+    manifest.write_manifest(tmp_path / "wl.json", [lexicon_words], WORDLIST_KIND, {})
+    rules = ScheduleRules(schedule_days=3, schedule_seed=7)
+    meta = build_schedule_file(lexicon_words, tmp_path / "schedule.parquet", tmp_path / "pages", rules)
+    table = pl.read_parquet(tmp_path / "schedule.parquet")
+    assert table["day"].to_list() == [1, 2, 3] and meta["words"] == table["words"].to_list()
+    names = sorted(p.name for p in (tmp_path / "pages").iterdir())
+    assert names == ["day-001.html", "day-002.html", "day-003.html", "hints-001.html", "hints-002.html"] + [
+        "hints-003.html",
+        "index.html",
+    ]
+    page = (tmp_path / "pages" / "day-001.html").read_text()
+    assert "http://" not in page and "https://" not in page and "<script src" not in page
+    assert table["answers"][0][0] not in page.split("<script>")[1]  # answers not in clear text
+
+
+def test_cli_schedule_errors_are_one_line(tmp_path):
+    cases = [
+        (["--days", "0"], "bee.schedule_days"),
+        (["--settings", "{}", "--out", str(tmp_path / "x.parquet")], "needs --wordlist"),
+        (["--wordlist", "w.parquet"], "--wordlist is a pipeline flag"),
+    ]
+    for extra, needle in cases:
+        out = subprocess.run(
+            [sys.executable, "-m", "puzzlesearch", "bee", "schedule", *extra], capture_output=True, text=True, cwd=tmp_path
+        )
+        assert out.returncode == 2, out.stderr
+        assert "Traceback" not in out.stderr and needle in out.stderr and len(out.stderr.strip().splitlines()) == 1
