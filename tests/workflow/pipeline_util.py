@@ -118,7 +118,7 @@ def build_some_cube_tables(root: Path, folder: str, built: Path, config: list[st
     then seed the other prune tables from `built` (seed_cube_tables); return the seeded stems.
 
     The table rules really run on `folder` (paths, quoting), without paying the big builds."""
-    from puzzlesearch.cube.tables import move_table_files, prune_file
+    from puzzlesearch.cube.tables.phases import move_table_files, prune_file
 
     here = [str(p) for p in move_table_files(folder)] + [str(prune_file(folder, "th1"))]
     out = snakemake(root, *here, "--config", *config, cores="2")

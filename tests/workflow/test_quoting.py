@@ -142,7 +142,7 @@ def test_cube_tables_and_test_set_paths_are_data(tmp_path, cube_tables):
     assert any((root / tables).glob("*.npy")), "no table under the configured folder"
     table = pl.read_parquet(root / "results/cube/twophase/spaced.parquet")
     assert table.height == len(scrambles)
-    from puzzlesearch.cube.cubie import parse_cube, parse_moves
+    from puzzlesearch.cube.model.cubie import parse_cube, parse_moves
 
     for scramble, solution in zip(scrambles, table["solution"].to_list()):
         moves = " ".join(re.findall(r"\b[URFDLB][2']?(?=\s|$)", solution))

@@ -485,7 +485,7 @@ def test_non_editable_install_boggle_outside_a_project(installed, outside):
 
 @pytest.mark.slow
 def test_non_editable_install_cube_outside_a_project(installed, outside):
-    from puzzlesearch.cube.cubie import parse_cube, parse_moves
+    from puzzlesearch.cube.model.cubie import parse_cube, parse_moves
 
     env = installed_env(installed, outside.parent)
     out = cli("cube", "solve", "R U", cwd=outside, env=env)
