@@ -104,6 +104,7 @@ class TreeBounder:
         self.stamps = np.zeros(len(node_points), dtype=np.int64)
         self.arena = ak.new_arena(START_WORDS)
         self.work = fk.new_work(shape.cells, START_ROOM)
+        self.build_work = bk.new_build_work(shape.cells)
         self._paths = None
         self._found = None
 
@@ -146,11 +147,11 @@ class TreeBounder:
         layout = self.layout(cls)
         key_words = int(layout.key_word.max()) + 1
         a, b = self._path_buffers(0, key_words)
-        n = bk.collect_paths(layout, self.trie, a)
+        n = bk.collect_paths(layout, self.trie, a, self.build_work)
         if n > a.used.shape[0]:
             a, b = self._path_buffers(2 * n, key_words)
-            bk.collect_paths(layout, self.trie, a)
-        return layout, (b if bk.sort_paths(a, b, n) else a), n
+            bk.collect_paths(layout, self.trie, a, self.build_work)
+        return layout, (b if bk.sort_paths(a, b, n, self.build_work) else a), n
 
     def _build(self, cls: BoardClass) -> tuple[int, int, int]:
         """(root, tree nodes, word paths) of a class in a fresh arena; root < 0: over a cap."""
@@ -159,7 +160,7 @@ class TreeBounder:
         while True:
             ak.begin_class(self.arena.state)
             root, nodes = bk.build_tree(
-                paths, n, layout, self.trie, self.stamps, self.arena.mem, self.arena.state, max_live
+                paths, n, layout, self.trie, self.stamps, self.arena.mem, self.arena.state, max_live, self.build_work
             )
             if root == bk.TOO_MANY_POINTS:
                 raise PuzzleError(f"class {cls}: a bound over {ak.MAX_NODE_POINTS} points does not fit the arena")

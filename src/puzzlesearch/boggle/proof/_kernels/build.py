@@ -50,6 +50,7 @@ RADIX = 1 << DIGIT_BITS
 SUM, CHOICE = 0, 1
 MAX_CHILDREN = 64  # children of one node (36 cells, 26 letters)
 TOO_MANY_POINTS = -3  # build outcome: a bound does not fit a node
+MAX_KEY_WORDS = 4  # 36 cells of up to 5 bits need 3 words of 63 bits
 
 
 class Layout(NamedTuple):
@@ -74,6 +75,41 @@ class Paths(NamedTuple):
     word: np.ndarray  # int32[capacity]: trie node of the word
 
 
+class BuildWork(NamedTuple):
+    """Scratch arrays of the walk, the sort and the build (made once per bounder)."""
+
+    st_cell: np.ndarray  # walk stack (depth <= cells)
+    st_node: np.ndarray
+    st_k: np.ndarray
+    st_bits: np.ndarray
+    st_used: np.ndarray
+    st_key: np.ndarray  # (cells, MAX_KEY_WORDS)
+    hist: np.ndarray  # (MAX_KEY_WORDS * DIGITS, RADIX) radix histograms
+    start: np.ndarray  # (RADIX,)
+    kind: np.ndarray  # build frames (depth <= 2 * cells + 3)
+    hi: np.ndarray
+    pos: np.ndarray
+    cur: np.ndarray
+    acc: np.ndarray
+    pts: np.ndarray
+    cnt: np.ndarray
+    bits: np.ndarray
+    kids: np.ndarray  # (depth, MAX_CHILDREN)
+
+
+def new_build_work(cells: int) -> BuildWork:
+    """Scratch arrays for classes of `cells` cells."""
+    depth = 2 * cells + 3
+    return BuildWork(
+        *[np.zeros(cells, dtype=np.int64) for _ in range(5)],
+        np.zeros((cells, MAX_KEY_WORDS), dtype=np.int64),
+        np.zeros((MAX_KEY_WORDS * DIGITS, RADIX), dtype=np.int64),
+        np.zeros(RADIX, dtype=np.int64),
+        *[np.zeros(depth, dtype=np.int64) for _ in range(8)],
+        np.zeros((depth, MAX_CHILDREN), dtype=np.int64),
+    )
+
+
 class Trie(NamedTuple):
     """The Boggle trie's packed nodes and each node's word points (0: no word)."""
 
@@ -87,8 +123,8 @@ def _child(word, letter):
     return (word >> 32) + _popcount(word & ((np.int64(1) << letter) - 1))
 
 
-@njit(cache=True)
-def collect_paths(layout, trie, paths):
+@njit(cache=True, _nrt=False)
+def collect_paths(layout, trie, paths, work):
     """Write the records of every word path of the class; returns their number.
 
     When the number exceeds the buffer, only the count is exact (grow and run again).
@@ -97,12 +133,12 @@ def collect_paths(layout, trie, paths):
     n = layout.pos.shape[0]
     cap = paths.used.shape[0]
     n_words = paths.keys.shape[1]
-    st_cell = np.zeros(n, dtype=np.int64)
-    st_node = np.zeros(n, dtype=np.int64)  # the node word reached at this depth
-    st_k = np.zeros(n, dtype=np.int64)  # current neighbour
-    st_bits = np.zeros(n, dtype=np.int64)  # its letters still to try
-    st_used = np.zeros(n, dtype=np.int64)  # positions on the path
-    st_key = np.zeros((n, n_words), dtype=np.int64)
+    st_cell = work.st_cell
+    st_node = work.st_node  # the node word reached at this depth
+    st_k = work.st_k  # current neighbour
+    st_bits = work.st_bits  # its letters still to try
+    st_used = work.st_used  # positions on the path
+    st_key = work.st_key
     count = 0
     root = nodes[0]
     for s in range(n):
@@ -119,7 +155,8 @@ def collect_paths(layout, trie, paths):
             st_k[0] = -1
             st_bits[0] = 0
             st_used[0] = np.int64(1) << p
-            st_key[0, :] = 0
+            for i in range(n_words):
+                st_key[0, i] = 0
             st_key[0, layout.key_word[p]] = (layout.letter_j[s, x] + 1) << layout.key_shift[p]
             cells = np.int64(1) << s
             depth = 0
@@ -172,11 +209,15 @@ def collect_paths(layout, trie, paths):
     return count
 
 
-@njit(cache=True)
-def sort_paths(a, b, n):
+@njit(cache=True, _nrt=False)
+def sort_paths(a, b, n, work):
     """Sort the first n records of buffer a by key (radix, via b); True when the result is in b."""
     n_words = a.keys.shape[1]
-    hist = np.zeros((n_words * DIGITS, RADIX), dtype=np.int64)
+    hist = work.hist
+    start = work.start
+    for i in range(n_words * DIGITS):
+        for v in range(RADIX):
+            hist[i, v] = 0
     for i in range(n):
         for w in range(n_words):
             k = a.keys[i, w]
@@ -186,14 +227,15 @@ def sort_paths(a, b, n):
     in_b = False
     for w in range(n_words - 1, -1, -1):
         for d in range(DIGITS):
-            h = hist[w * DIGITS + d]
-            if h.max() == n:
-                continue  # every record has this digit
-            start = np.zeros(RADIX, dtype=np.int64)
+            row = w * DIGITS + d
             total = 0
+            single = False
             for v in range(RADIX):
                 start[v] = total
-                total += h[v]
+                total += hist[row, v]
+                single |= hist[row, v] == n
+            if single:
+                continue  # every record has this digit
             shift = d * DIGIT_BITS
             for i in range(n):
                 v = (src.keys[i, w] >> shift) & (RADIX - 1)
@@ -219,24 +261,22 @@ def _field(paths, i, layout, p):
     return (paths.keys[i, layout.key_word[p]] >> layout.key_shift[p]) & layout.key_mask[p]
 
 
-@njit(cache=True)
-def build_tree(paths, n, layout, trie, stamps, mem, state, max_live):
+@njit(cache=True, _nrt=False)
+def build_tree(paths, n, layout, trie, stamps, mem, state, max_live, work):
     """Build the tree of n sorted records into the arena; (root, nodes made).
 
     root is FULL (mem too small), CAPPED (over max_live nodes) or TOO_MANY_POINTS
     (a bound over arena.MAX_NODE_POINTS) when the tree could not be built.
     """
-    n_pos = layout.pos.shape[0]
-    depth_cap = 2 * n_pos + 3
-    kind = np.zeros(depth_cap, dtype=np.int64)
-    hi = np.zeros(depth_cap, dtype=np.int64)
-    pos = np.zeros(depth_cap, dtype=np.int64)  # sum: first position of its children; choice: its cell
-    cur = np.zeros(depth_cap, dtype=np.int64)
-    acc = np.zeros(depth_cap, dtype=np.int64)  # sum: bound so far; choice: max so far
-    pts = np.zeros(depth_cap, dtype=np.int64)
-    cnt = np.zeros(depth_cap, dtype=np.int64)
-    bits = np.zeros(depth_cap, dtype=np.int64)
-    kids = np.zeros((depth_cap, MAX_CHILDREN), dtype=np.int64)
+    kind = work.kind
+    hi = work.hi
+    pos = work.pos  # sum: first position of its children; choice: its cell
+    cur = work.cur
+    acc = work.acc  # sum: bound so far; choice: max so far
+    pts = work.pts
+    cnt = work.cnt
+    bits = work.bits
+    kids = work.kids
     made = 0
     d = 0
     kind[0] = SUM
@@ -326,4 +366,4 @@ def build_tree(paths, n, layout, trie, stamps, mem, state, max_live):
             acc[d] = acc[d + 1]
 
 
-__all__ = ["CAPPED", "FULL", "Layout", "Paths", "Trie", "build_tree", "collect_paths", "sort_paths"]
+__all__ = ["CAPPED", "FULL", "BuildWork", "Layout", "Paths", "Trie", "build_tree", "collect_paths", "sort_paths"]

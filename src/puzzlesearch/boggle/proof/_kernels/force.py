@@ -170,7 +170,7 @@ def _start_choice(mem, state, ca, cb, max_live, w, d):
     return PUSHED
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def merge(mem, state, a, bk, nb, bp, max_live, w):
     """A new sum node: sum node a merged with (children list at bk, nb children, points bp).
 
@@ -265,7 +265,7 @@ def merge(mem, state, a, bk, nb, bp, max_live, w):
             w.m_acc[d] = mem[o + BOUND]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def force(mem, state, t, level, j, max_live, w):
     """The tree of sub-class `t` with position `level` forced to letter choice j (or FULL / CAPPED)."""
     n = count_of(mem, t)
@@ -309,15 +309,15 @@ def _push_children(mem, s, w, room):
 
 
 @njit(cache=True, inline="always")
-def _record(found, n_found, chosen, bound):
+def _record(found, n_found, chosen, n, bound):
     if n_found < found.bounds.shape[0]:
-        for p in range(chosen.shape[0]):
+        for p in range(n):
             found.choices[n_found, p] = chosen[p]
         found.bounds[n_found] = bound
     return n_found + 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def orderly_bound(mem, t, level0, j_lo, j_hi, n_letters, min_score, max_visits, counts, found, w):
     """Depth-first stack bound of tree t from position level0 (letters j_lo..j_hi-1 there).
 
@@ -370,7 +370,7 @@ def orderly_bound(mem, t, level0, j_lo, j_hi, n_letters, min_score, max_visits, 
         if b < min_score:
             continue
         if level == n - 1:
-            n_found = _record(found, n_found, w.chosen[:n], b)
+            n_found = _record(found, n_found, w.chosen, n, b)
             continue
         level += 1
         for p in range(level, n):
@@ -387,7 +387,7 @@ def orderly_bound(mem, t, level0, j_lo, j_hi, n_letters, min_score, max_visits, 
 # ---------------------------------------------------------------- force, then switch over
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def search(mem, state, root, n_letters, min_score, switch_score, switch_cells, max_live, max_visits, counts, found, w):
     """Branch and bound of the tree at `root` (no position forced yet).
 
@@ -439,7 +439,7 @@ def search(mem, state, root, n_letters, min_score, switch_score, switch_cells, m
             continue
         nxt = level + 1
         if nxt == n:
-            counts[1] = _record(found, counts[1], w.chosen[:n], b)
+            counts[1] = _record(found, counts[1], w.chosen, n, b)
             continue
         if b < switch_score or n - nxt <= switch_cells:
             counts[3] += 1
