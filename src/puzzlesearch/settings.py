@@ -18,6 +18,8 @@ import copy
 import dataclasses
 import functools
 import json
+import math
+import re
 from importlib import resources
 from typing import Any, ClassVar
 
@@ -28,6 +30,8 @@ from puzzlesearch.errors import ConfigError
 
 MAIN_SCHEMA = "config"
 QUOTES = ("'", '"')  # a --set value starting with one is read as YAML even for a text key
+# YAML 1.1 reads 1e308 (no dot) as a string; a value of this form is read as a float instead.
+EXPONENT_FLOAT = re.compile(r"[-+]?(\d+\.?\d*|\.\d+)[eE][-+]?\d+")
 
 
 def _with_defaults(validator_class):
@@ -107,11 +111,29 @@ def validate_config(config: Any, source: str = "config.yaml") -> dict:
     return config
 
 
+def yaml_value(text: str):
+    """A value typed as text, read as YAML (and 1e308, a string to YAML 1.1, as a float)."""
+    value = yaml.safe_load(text)
+    if isinstance(value, str) and EXPONENT_FLOAT.fullmatch(value.strip()):
+        return float(value)
+    return value
+
+
+def _check_finite(data, where: str, key: str) -> None:
+    """Refuse NaN and infinities anywhere in `data` (NaN passes every schema bound)."""
+    if isinstance(data, float) and not math.isfinite(data):
+        raise ConfigError(f"{where}{key or '(top level)'}: {data} is not a finite number")
+    items = data.items() if isinstance(data, dict) else enumerate(data) if isinstance(data, list) else ()
+    for k, v in items:
+        _check_finite(v, where, f"{key}.{k}" if key and not key.endswith(".") else f"{key}{k}")
+
+
 def _validate(data: dict, sch: dict, where: str, prefix: str) -> None:
     """Validate with defaults; strings that should be other types are read as YAML first."""
     while True:
         errors = sorted(DefaultingValidator(sch).iter_errors(data), key=lambda e: list(e.path))
         if not errors:
+            _check_finite(data, where, prefix)
             return
         if not any([_coerce(data, err) for err in errors]):
             err = errors[0]
@@ -129,7 +151,7 @@ def _coerce(config: dict, err) -> bool:
     if err.validator not in ("type", "enum") or not isinstance(err.instance, str) or not err.absolute_path:
         return False
     try:
-        value = yaml.safe_load(err.instance)
+        value = yaml_value(err.instance)
     except yaml.YAMLError:
         return False
     if isinstance(value, str) or not Draft202012Validator({err.validator: err.validator_value}).is_valid(value):
@@ -166,7 +188,7 @@ def parse_sets(items: list[str], keys, flag: str = "--set", text_keys: tuple[str
         if key in text_keys and not text.strip().startswith(QUOTES):
             text = json.dumps(text.strip())
         try:
-            value = yaml.safe_load(text) if text.strip() else ""
+            value = yaml_value(text) if text.strip() else ""
         except yaml.YAMLError:
             raise ConfigError(f"{flag} {item!r}: {text!r} is not a valid value (YAML)") from None
         holder = out
