@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import polars as pl
 import pytest
 from pipeline_util import copy_project, snakemake
 
@@ -23,6 +24,16 @@ def test_bee_puzzle_only_rules_rerun_the_puzzles_not_the_mask_table(tmp_path):
     assert plan("bee={lexicons: [tiny]}") == []
     assert plan("bee={lexicons: [tiny], min_words: 20, score_by: words}") == ["bee_puzzles"]
     assert plan("bee={lexicons: [tiny], min_length: 3}") == ["bee_masks", "bee_puzzles"]
+
+
+def test_bee_schedule_of_a_lexicon_without_puzzles_is_empty_not_an_error(tmp_path):
+    root = copy_project(tmp_path / "p")
+    target = "results/bee/tiny/schedule.parquet"
+    out = snakemake(root, target, "--config", "bee={lexicons: [tiny]}")
+    assert out.returncode == 0, out.stderr
+    assert pl.read_parquet(root / target).height == 0
+    assert (root / "results/bee/tiny/pages/index.html").is_file()
+    assert "schedule of 0 days, not 30" in (root / "logs/bee/tiny/schedule.log").read_text()
 
 
 @pytest.fixture(scope="module")

@@ -183,6 +183,9 @@ def test_too_many_days_is_one_clear_error(english):
     rules = ScheduleRules(schedule_days=3000, schedule_min_words=49, schedule_max_words=50)
     with pytest.raises(PuzzleError, match="--days 3000: only"):
         make_schedule(english[1], rules)
+    puzzles, pool = make_schedule(english[1], rules, strict=False)  # the pipeline: every set once
+    sets = [p.letters for p in puzzles]
+    assert 0 < len(sets) == len(set(sets)) < 3000 and all(49 <= p.hints.words <= 50 for p in puzzles)
 
 
 def test_bad_schedule_settings_name_the_key():
@@ -250,7 +253,10 @@ def test_cli_schedule_errors_are_one_line(tmp_path):
     ]
     for extra, needle in cases:
         out = subprocess.run(
-            [sys.executable, "-m", "puzzlesearch", "bee", "schedule", *extra], capture_output=True, text=True, cwd=tmp_path
+            [sys.executable, "-m", "puzzlesearch", "bee", "schedule", *extra],
+            capture_output=True,
+            text=True,
+            cwd=tmp_path,
         )
         assert out.returncode == 2, out.stderr
         assert "Traceback" not in out.stderr and needle in out.stderr and len(out.stderr.strip().splitlines()) == 1

@@ -4,7 +4,7 @@
 # puzzle and labels per lexicon/shape/language. The file lists come from
 # puzzlesearch.report.targets (the same config the stage files read):
 #   results/report/boggle/{lexicon}/{shape}/{mode}/{board,progress,histogram,scan}.png
-#   results/report/bee/{lexicon}/{top.html,points.png}
+#   results/report/bee/{lexicon}/{top.html,points.png,schedule.png}
 #   results/report/cube/tables.png, results/report/cube/{testset}/{moves,times}.png
 #   results/report/crossword/{lang}/{size}/{grid,trace}.png
 #   results/report/benchmarks/{boggle_scorer.tsv,jobs.png}
@@ -114,6 +114,30 @@ rule report_bee:
     shell:
         "puzzlesearch report bee --lexicon {wildcards.lexicon:q} --puzzles {input.puzzles:q}"
         " --top-out {output.top:q} --points-out {output.points:q} 2> {log:q}"
+
+
+rule report_bee_schedule:
+    input:
+        schedule="results/bee/{lexicon}/schedule.parquet",
+        manifest="results/bee/{lexicon}/schedule.json",
+        code=REPORT_CODE,
+    output:
+        report(
+            "results/report/bee/{lexicon}/schedule.png",
+            caption="../report/bee_schedule.rst",
+            category="Spelling Bee",
+            subcategory="{lexicon}",
+            labels={"lexicon": "{lexicon}", "figure": "schedule: words and difficulty"},
+        ),
+    log:
+        "logs/report/bee/{lexicon}_schedule.log",
+    threads: 1
+    resources:
+        mem_mb=REPORT_MB,
+        runtime=REPORT_MINUTES,
+    shell:
+        "puzzlesearch report bee-schedule --lexicon {wildcards.lexicon:q} --schedule {input.schedule:q}"
+        " --out {output:q} 2> {log:q}"
 
 
 rule report_cube_solves:

@@ -189,7 +189,7 @@ def build_schedule_file(wordlist_path, out_path, pages_dir, rules: ScheduleRules
     wordlist_path, out_path = Path(wordlist_path), Path(out_path)
     wordlist = read_wordlist(wordlist_path)
     with Timer() as t:
-        puzzles, pool = make_schedule(wordlist, rules)
+        puzzles, pool = make_schedule(wordlist, rules, strict=False)
         table = schedule_frame(puzzles)
     names = [r.name for r in rules.rank_list()]
     meta = {
@@ -208,7 +208,8 @@ def build_schedule_file(wordlist_path, out_path, pages_dir, rules: ScheduleRules
     manifest.write_manifest(manifest_path(out_path), [out_path], SCHEDULE_KIND, settings, meta)
     log(
         "bee",
-        f"{out_path}: {table.height} puzzles drawn from {pool} (words {min(meta['words'])}-{max(meta['words'])}) "
+        f"{out_path}: {table.height} puzzles drawn from {pool} (words {min(meta['words'], default=0)}-"
+        f"{max(meta['words'], default=0)}) "
         f"in {t.seconds:.2f}s; pages in {pages_dir}",
     )
     return meta

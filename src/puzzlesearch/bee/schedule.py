@@ -29,6 +29,7 @@ from puzzlesearch.bee.model import Puzzle, ScheduleRules, letters_mask, mask_let
 from puzzlesearch.bee.search import puzzle_words, rank_puzzles
 from puzzlesearch.bee.tables import build_table
 from puzzlesearch.errors import PuzzleError
+from puzzlesearch.progress import log
 
 SCHEDULE_SCHEMA = {
     "day": pl.UInt32,  # 1 = the first puzzle
@@ -95,14 +96,22 @@ def puzzle_pool(wordlist: pl.DataFrame, rules: ScheduleRules) -> pl.DataFrame:
     return rank_puzzles(table, masks, selection)
 
 
-def draw(pool: pl.DataFrame, days: int, seed: int) -> list[tuple[str, str]]:
-    """`days` distinct (letters, center) from the pool, in calendar order (deterministic for a seed)."""
+def draw(pool: pl.DataFrame, days: int, seed: int, strict: bool = True) -> list[tuple[str, str]]:
+    """`days` distinct (letters, center) from the pool, in calendar order (deterministic for a seed).
+
+    When the pool has fewer letter sets than days: a PuzzleError if `strict`, else all of
+    them (the pipeline's schedule of a small lexicon: shorter, with a log line).
+    """
     sets = sorted(pool["letters"].unique().to_list())
     if days > len(sets):
-        raise PuzzleError(
-            f"--days {days}: only {len(sets)} letter sets have a puzzle within the rules and the word window "
+        why = (
+            f"only {len(sets)} letter sets have a puzzle within the rules and the word window "
             "(lower bee.schedule_days or widen bee.schedule_min_words/schedule_max_words)"
         )
+        if strict:
+            raise PuzzleError(f"--days {days}: {why}")
+        log("bee", f"schedule of {len(sets)} days, not {days}: {why}")
+        days = len(sets)
     rng = np.random.default_rng(seed)
     centers = pool.group_by("letters").agg(pl.col("center").sort()).sort("letters")
     by_set = dict(zip(centers["letters"].to_list(), centers["center"].to_list()))
@@ -143,10 +152,12 @@ def scheduled_puzzle(
     )
 
 
-def make_schedule(wordlist: pl.DataFrame, rules: ScheduleRules) -> tuple[list[ScheduledPuzzle], int]:
-    """The schedule's puzzles, and the number of puzzles in the pool it was drawn from."""
+def make_schedule(
+    wordlist: pl.DataFrame, rules: ScheduleRules, strict: bool = True
+) -> tuple[list[ScheduledPuzzle], int]:
+    """The schedule's puzzles, and the number of puzzles in the pool it was drawn from (see draw)."""
     pool = puzzle_pool(wordlist, rules)
-    picks = draw(pool, rules.schedule_days, rules.schedule_seed)
+    picks = draw(pool, rules.schedule_days, rules.schedule_seed, strict)
     return [scheduled_puzzle(d, s, c, wordlist, rules) for d, (s, c) in enumerate(picks, start=1)], pool.height
 
 

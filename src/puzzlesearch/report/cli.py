@@ -53,6 +53,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--points-out", required=True)
     p.set_defaults(func=cmd_bee)
 
+    p = cmds.add_parser("bee-schedule", help="the Bee schedule: word counts and difficulty by day")
+    p.add_argument("--lexicon", required=True)
+    p.add_argument("--schedule", required=True, help="schedule.parquet (schedule.json beside it)")
+    p.add_argument("--out", required=True)
+    p.set_defaults(func=cmd_bee_schedule)
+
     p = cmds.add_parser("cube-solves", help="move counts and time per cube, per solver")
     p.add_argument("--testset", required=True)
     p.add_argument("--solvers", nargs="+", required=True, help="solver names, in the order of --solves")
@@ -166,6 +172,19 @@ def cmd_bee(args) -> int:
     )
     title = f"Spelling Bee {args.lexicon}: {puzzles.height} puzzles, {data.in_window(puzzles)} in the editors' window"
     plots.save(plots.draw_bee_points(puzzles, data.BEE_WINDOW, title), args.points_out)
+    return 0
+
+
+def cmd_bee_schedule(args) -> int:
+    """Word counts and difficulty of the Bee schedule's puzzles by day."""
+    from puzzlesearch.report import plots
+
+    schedule = data.read_table(args.schedule, "Spelling Bee schedule")
+    manifest = str(Path(args.schedule).with_suffix(".json"))
+    rules = data.read_json(manifest, "Spelling Bee schedule manifest")["manifest"]["settings"]
+    window = (rules["schedule_min_words"], rules["schedule_max_words"])
+    title = f"Spelling Bee {args.lexicon}: {schedule.height} scheduled puzzles (seed {rules['schedule_seed']})"
+    plots.save(plots.draw_bee_schedule(schedule, window, title), args.out)
     return 0
 
 

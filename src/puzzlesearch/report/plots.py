@@ -230,6 +230,27 @@ def draw_bee_points(puzzles: pl.DataFrame, window: tuple[int, int], title: str) 
     return fig
 
 
+def draw_bee_schedule(schedule: pl.DataFrame, window: tuple[int, int], title: str) -> Figure:
+    """The schedule's puzzles by day: word counts (bars, the window shaded) and difficulty (line)."""
+    if schedule.is_empty():
+        return empty(title, "the schedule is empty")
+    fig, ax = plt.subplots(figsize=(WIDE, TALL + 0.8))
+    days = schedule["day"].to_numpy()
+    ax.bar(days, schedule["words"].to_numpy(), color="#f7da21", edgecolor="#b8960b", label="words")
+    ax.axhspan(*window, color=WINDOW_COLOR, alpha=0.12, label=f"word window ({window[0]}-{window[1]})")
+    ax.set_xlabel("day")
+    ax.set_ylabel("words")
+    ax.set_ylim(0, max(window[1], int(schedule["words"].max())) * 1.15)
+    right = ax.twinx()
+    right.plot(days, schedule["difficulty"].to_numpy(), color="#1f4e99", marker="o", markersize=3, label="difficulty")
+    right.set_ylim(0, 100)
+    right.set_ylabel("difficulty (0-100)")
+    handles = ax.get_legend_handles_labels()[0] + right.get_legend_handles_labels()[0]
+    ax.legend(handles=handles, fontsize=8, loc="upper left", ncol=3)
+    ax.set_title(title, fontsize=10)
+    return fig
+
+
 # ---------------------------------------------------------------- Rubik's cube
 
 

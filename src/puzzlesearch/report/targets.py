@@ -133,7 +133,7 @@ def report_files(config: dict) -> dict[str, list[str]]:
         if scanned(config):
             out["Boggle"].append(f"{folder}/scan.png")
     for lex in bee_lexicons(config):
-        out["Spelling Bee"] += [f"{REPORT}/bee/{lex}/top.html", f"{REPORT}/bee/{lex}/points.png"]
+        out["Spelling Bee"] += [f"{REPORT}/bee/{lex}/{f}" for f in ("top.html", "points.png", "schedule.png")]
     out["Rubik's cube"] = [f"{REPORT}/cube/tables.png"] + [
         f"{REPORT}/cube/{t}/{f}.png" for t in config["cube"]["default_testsets"] for f in CUBE_FIGURES
     ]
