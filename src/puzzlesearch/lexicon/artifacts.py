@@ -217,6 +217,9 @@ class Lexicon:
                 f"lexicon {self.name!r}: alphabet {self.spec.alphabet}; DAWGs are built for latin lexicons"
             )
         meta = manifest.verify(path.with_suffix(".json"), kind, [path.name])
+        words_sha = self.stats["manifest"]["files"].get(WORDS_FILE, {}).get("sha256")
+        if meta["manifest"]["settings"].get("words_sha256") != words_sha:
+            raise manifest.damaged(path, f"built from another word table than this folder's {WORDS_FILE}")
         dawg = Dawg.load(path, meta)
         if dawg.word_id is not None and dawg.n_words and int(dawg.word_id.max()) >= self.stats["words"]:
             raise manifest.damaged(path, f"word ids beyond the {self.stats['words']} words of {WORDS_FILE}")
@@ -256,11 +259,23 @@ def open_lexicon(
             raise PuzzleError(
                 f"word list {source}: " + ("is a folder, not a file" if source.is_dir() else "no such file")
             )
-    key = store.content_key(
-        kind="lexicon", source_sha256=manifest.file_sha256(source), options=spec.options.to_dict(), code=code_sha256()
-    )
-    folder = store.ensure("lexicon", key, lambda tmp: build_folder(spec, tmp), f"lexicon {spec.name} ({spec.source})")
-    return Lexicon(spec, folder)
+    source_sha = manifest.file_sha256(source)
+    parts = dict(kind="lexicon", source_sha256=source_sha, options=spec.options.to_dict(), code=code_sha256())
+    what = f"lexicon {spec.name} ({spec.source})"
+    folder = store.ensure("lexicon", store.content_key(**parts), lambda tmp: build_folder(spec, tmp), what, parts)
+    lexicon = Lexicon(spec, folder)
+    check_built_from(lexicon, source_sha)
+    return lexicon
+
+
+def check_built_from(lexicon: Lexicon, source_sha: str) -> None:
+    """ArtifactError unless the folder's words.json records this source's sha256 and the spec's options."""
+    settings = lexicon.stats["manifest"]["settings"]
+    recorded = {k: settings.get(k) for k in lexicon.spec.options.to_dict()}
+    if lexicon.stats.get("source_sha256") != source_sha or settings.get("source_sha256") != source_sha:
+        raise manifest.damaged(lexicon.dir / WORDS_MANIFEST, "built from another word list than the one asked for")
+    if recorded != lexicon.spec.options.to_dict():
+        raise manifest.damaged(lexicon.dir / WORDS_MANIFEST, f"built with other options {recorded}")
 
 
 def lexicon_info(lex: Lexicon) -> dict:
