@@ -90,14 +90,25 @@ def project(tmp_path_factory):
 
 
 def test_wordlist_filters_each_count_exactly():
-    words = word_frame({"tile": 1, "tiled": 1, "ran": 1, "paris": 1, "zzzq": 1, "shit": 1, "tael": 1, "tiara": 1})
-    classes = {"tile": COMMON, "tiled": COMMON, "tael": COMMON, "tiara": COMMON, "paris": NAME, "shit": COMMON}
-    zipf = {"tile": 3.7, "tiled": 3.0, "tael": 1.8, "tiara": 3.0, "paris": 5.0, "shit": 5.0}
+    counts = {"tile": 500, "tiled": 300, "ran": 100, "paris": 900, "zzzq": 50, "shit": 400, "tael": 60}
+    counts |= {"tiara": 200, "monomer": 50, "afternoon": 50}  # 50: the lowest count, words the lexicon never saw
+    words = word_frame(counts)
+    classes = {w: COMMON for w in ("tile", "tiled", "tael", "tiara", "shit", "monomer", "afternoon")} | {"paris": NAME}
+    zipf = {"tile": 3.7, "tiled": 3.0, "tael": 1.8, "tiara": 3.0, "paris": 5.0, "shit": 5.0, "monomer": 3.0}
+    zipf |= {"afternoon": 4.5}
     sources = Sources(lambda w: classes.get(w, ABSENT), lambda w: zipf.get(w, 0.0), frozenset({"shit"}))
-    wordlist, dropped = build_wordlist(words, WordListRules(min_zipf=2.5), sources)
-    assert wordlist["word"].to_list() == ["tiara", "tile", "tiled"]
-    assert wordlist["zipf"].to_list() == [3.0, 3.7, 3.0]
-    assert dropped == {"short": 1, "blocklist": 1, "not_a_common_noun_verb_adjective_or_adverb": 2, "rare": 1}
+    wordlist, dropped = build_wordlist(words, WordListRules(min_zipf=2.5, min_zipf_unseen=3.5), sources)
+    assert wordlist["word"].to_list() == ["afternoon", "tiara", "tile", "tiled"]
+    assert wordlist["zipf"].to_list() == [4.5, 3.0, 3.7, 3.0]
+    assert dropped == {
+        "short": 1,
+        "blocklist": 1,
+        "not_a_common_noun_verb_adjective_or_adverb": 2,
+        "rare": 1,
+        "unseen_by_the_lexicon_and_rare": 1,
+    }
+    without_counts = words.with_columns(frequency=pl.lit(None, dtype=pl.Int64))
+    assert "monomer" in build_wordlist(without_counts, WordListRules(), sources)[0]["word"].to_list()
 
 
 def test_english_wordlist_judged_by_hand(english):

@@ -151,7 +151,7 @@ def cmd_schedule(args) -> int:
         "bee",
         f"{lex.name}: building the Bee word list (WordNet, wordfreq; about 15 s), then {rules.schedule_days} puzzles",
     )
-    list_rules = WordListRules.from_dict({"min_length": rules.min_length, "min_zipf": rules.min_zipf})
+    list_rules = WordListRules.from_config(config["bee"]).replace(min_length=rules.min_length, min_zipf=rules.min_zipf)
     wordlist, _ = build_wordlist(lex.words, list_rules, default_sources())
     puzzles, pool = make_schedule(wordlist, rules)
     print(

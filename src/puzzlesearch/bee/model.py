@@ -100,11 +100,12 @@ class BeeRules(TableRules):
 
 @dataclass(frozen=True)
 class WordListRules(Settings):
-    """The Bee word list: shortest word and the commonness floor (wordfreq Zipf)."""
+    """The Bee word list: shortest word and the commonness floors (wordfreq Zipf)."""
 
     SECTION: ClassVar[str] = SECTION
     min_length: int = default(SECTION, "min_length")
     min_zipf: float = default(SECTION, "min_zipf")
+    min_zipf_unseen: float = default(SECTION, "min_zipf_unseen")  # for words the lexicon's counts never saw
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,10 @@ are kept when they
 4. are common: the word's own Zipf frequency in wordfreq's English data (the `large` list;
    log10 of occurrences per billion words) is at least `min_zipf`. An inflected form is
    judged by its own frequency, so `tiled` needs to be common as `tiled`, not as `tile`.
+5. when the lexicon gives frequencies and never saw the word (it has the lexicon's lowest
+   count, pyspellchecker's 50 for `default`): a Zipf frequency of at least
+   `min_zipf_unseen`. Such words are mostly technical terms (epithelium, monomer,
+   glabrous) that are frequent in wordfreq's web and science sources only.
 
 The Zipf frequency is the word's commonness score (column `zipf`), used by the schedule's
 difficulty. Every filter's drop count goes to the manifest.
@@ -103,4 +107,9 @@ def build_wordlist(words: pl.DataFrame, rules: WordListRules, sources: Sources) 
     before = kept.height
     kept = kept.filter(pl.col("zipf") >= rules.min_zipf)
     dropped["rare"] = before - kept.height
+    unseen = words["frequency"].min() if words.height and words["frequency"].null_count() < words.height else None
+    before = kept.height
+    if unseen is not None:
+        kept = kept.filter((pl.col("frequency") != unseen) | (pl.col("zipf") >= rules.min_zipf_unseen))
+    dropped["unseen_by_the_lexicon_and_rare"] = before - kept.height
     return kept.sort("word").cast(WORDLIST_SCHEMA).select(list(WORDLIST_SCHEMA)), dropped
