@@ -8,6 +8,7 @@ true best board is a bug), the published orderly bound of one ENABLE2K class (1,
 
 from __future__ import annotations
 
+import csv
 import itertools
 import json
 import logging
@@ -25,7 +26,7 @@ from puzzlesearch.boggle.model import LETTERS, Shape, symmetries
 from puzzlesearch.boggle.proof.bounds import OrderlyBounder, boggle_words, py_max_nomark, py_orderly_search
 from puzzlesearch.boggle.proof.classes import BoardClass, canonical_board, split_order
 from puzzlesearch.boggle.proof.partition import BoardPartition, ClassSpace, Partition, cell_kind, shard_range
-from puzzlesearch.boggle.proof.prove import Prover, gather, load_shards, prove_shard
+from puzzlesearch.boggle.proof.prove import Prover, board_class_run, gather, load_shards, prove_shard, sample_codes
 from puzzlesearch.boggle.proof.settings import ProofSettings, shard_resources
 from puzzlesearch.boggle.score import Scorer
 from puzzlesearch.cli import main
@@ -292,6 +293,7 @@ PER_KIND = {
 }
 
 
+@pytest.mark.parametrize("engine", ["tree", "orderly"])
 @pytest.mark.parametrize(
     "shape,alive,partition,min_score",
     [
@@ -302,14 +304,15 @@ PER_KIND = {
         (Shape(3, 3), "aes", PER_KIND, 55),
     ],
 )
-def test_prover_lists_exactly_the_boards_brute_force_finds(shape, alive, partition, min_score):
+def test_prover_lists_exactly_the_boards_brute_force_finds(shape, alive, partition, min_score, engine):
     words = random_words(alive, 40, seed=3)
     scorer = make_scorer(words)
     want = brute_force(scorer, shape, alive + DEAD, min_score)
     assert want, "the test needs some boards >= min_score"
-    prover = Prover(scorer, shape, settings(partition, min_score))
+    chosen = settings(partition, min_score, engine=engine, switchover_ratio=1.2)
+    prover = Prover(scorer, shape, chosen)
     table = prover.run(prover.classes(), "test").table
-    boards, classes, cert = gather(table, settings(partition, min_score), shape, {"name": "test"})
+    boards, classes, cert = gather(table, chosen, shape, {"name": "test"})
     got = dict(zip(boards["board"], boards["score"]))
     assert dead_mapped(got, alive, shape) == want
     assert all(
@@ -317,7 +320,7 @@ def test_prover_lists_exactly_the_boards_brute_force_finds(shape, alive, partiti
     )
     assert cert["complete"] and cert["classes_done"] == classes.height == cert["classes_total"] == prover.space.count()
     assert cert["best"]["score"] == max(want.values()) and cert["max_bound_remaining"] is None
-    assert cert["classes_before_symmetry"] > cert["classes_total"]
+    assert cert["classes_before_symmetry"] > cert["classes_total"] and cert["engine"]["name"] == engine
 
 
 def small_proof(shards: int = 3, **extra):
@@ -415,10 +418,10 @@ KILLED_SHARD = """
 import sys
 sys.path.insert(0, {tests!r})
 from test_proof import CountingEngine, Prover, prove_shard, small_proof
-from puzzlesearch.boggle.proof.prove import OrderlyEngine
+from puzzlesearch.boggle.proof.prove import make_engine
 shape, three, scorer = small_proof(shards=1, checkpoint_seconds=0)
 prover = Prover(scorer, shape, three)
-prover.engine = CountingEngine(OrderlyEngine(scorer.dawg, shape, three), pause=0.05)
+prover.engine = CountingEngine(make_engine(scorer, shape, three), pause=0.05)
 prove_shard(prover, 0, 1, {out!r}, "sha")
 """
 
@@ -478,6 +481,38 @@ def test_published_orderly_bound_of_one_class(enable2k):
     assert [int(s) for s in scorer.scores(res.boards, shape) if s >= 545] == [545]  # streaedlp's class
 
 
+def published_scores(shared_dir) -> dict[str, int]:
+    """Board (row-major) -> score of the ENABLE2K facts, 3x4 boards also in their 3-row form."""
+    out = {}
+    with open(shared_dir / "facts" / "boggle_scores.csv") as fh:
+        for row in csv.DictReader(line for line in fh if not line.startswith("#")):
+            if row["wordlist"] != "enable2k.txt":
+                continue
+            rows, cols, board = int(row["rows"]), int(row["cols"]), row["board"]
+            out[board] = int(row["score"])
+            grid = [board[r * cols : (r + 1) * cols] for r in range(rows)]
+            out["".join("".join(g[c] for g in grid) for c in range(cols))] = int(row["score"])  # transposed
+    return out
+
+
+FINE = "aeiou bdfgjqvwxz lnrsy chkmpt"  # small classes: the suite's cost stays low
+
+
+@pytest.mark.parametrize(
+    "shape,board,partition", [(Shape(3, 3), "streaedlp", None), (Shape(3, 4), "perslatesind", FINE)]
+)
+def test_published_best_board_comes_out_of_its_class(scorer, shared_dir, shape, board, partition):
+    score = published_scores(shared_dir)[board]  # 545 and 1651 (proven optimal, hybrid-boggle)
+    section = {"proof": {**section_defaults("boggle")["proof"], "min_score": {str(shape): score}}}
+    if partition:
+        section["proof"]["partition"] = {str(shape): partition}
+    prover = Prover(scorer, shape, ProofSettings.for_job(section, shape))
+    run = board_class_run(prover, board)
+    found = {b["board"]: b["score"] for b in run["boards_found"]}
+    assert found.get(canonical_board([LETTERS.index(c) for c in board], shape)) == score
+    assert run["outcome"] == "searched" and run["bound"] >= score and max(found.values()) == score
+
+
 # ---------------------------------------------------------------- command line
 
 
@@ -508,6 +543,35 @@ def test_cli_prove_writes_and_resumes(tmp_path, capsys, caplog):
         log.removeHandler(caplog.handler)
     again = capsys.readouterr()
     assert caplog.text.count("done before, reused") == 2 and again.out == first.out
+
+
+def test_sample_draws_classes_uniformly_with_its_seed():
+    space = ClassSpace(Shape(4, 4), BoardPartition.parse({"corner": COARSE2, "edge": COARSE3, "centre": COARSE3}))
+    first, again, other = (sample_codes(space, 300, seed) for seed in (2025, 2025, 7))
+    assert first.tolist() == again.tolist() and first.tolist() != other.tolist()
+    assert len(set(first.tolist())) == 300 and (np.diff(first) > 0).all()
+    assert all(space.canonical_code(int(c)) == c for c in first[:20])
+    positions = np.array([space.position(int(c)) for c in first[::30]])
+    assert 0.2 < positions.mean() / space.count() < 0.8  # spread over the list, not its start
+
+
+def test_cli_prove_sample(tmp_path, capsys):
+    cfg = write_project(tmp_path, random_words("aesq", 40, seed=3))
+    out = tmp_path / "sample"
+    args = cfg + ["prove-sample", "--shape", "2x3", "--lexicon", "tiny", "--min-score", "6", "--classes", "5"]
+    args += ["--partition", "ae sq bcdfghijklmnoprtuvwxyz", "--board", "saeqes", "--out", str(out)]
+    assert main(args) == 0
+    printed = capsys.readouterr().out
+    summary = json.loads((out / "sample.json").read_text())
+    table = pl.read_parquet(out / "sample.parquet")
+    assert summary["classes_sampled"] == summary["classes_run"] == table.height == 5
+    cpu = summary["cpu_seconds"]
+    assert cpu["median"] <= cpu["p99"] <= cpu["max"] and summary["peak_rss_mb"] > 0
+    assert summary["projected_cpu_hours"] == round(cpu["mean"] * summary["classes_total"] / 3600, 3)
+    (run,) = summary["classes_of_boards"]
+    assert run["board"] == "saeqes" and 0 <= run["position"] < summary["classes_total"]
+    assert "projected CPU-hours for all classes" in printed and "class of saeqes" in printed
+    assert not (out / "sample.progress.json").exists()
 
 
 @pytest.mark.parametrize(

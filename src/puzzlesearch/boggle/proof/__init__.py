@@ -1,11 +1,15 @@
 """Proofs of the best boards of a shape by branch and bound.
 
-Read classes -> bounds -> prove -> settings -> cli:
-- `classes`: the letter partition, board classes (a letter set per cell), canonical classes
-  under the board symmetries.
-- `bounds`: the orderly-tree upper bound of a class and its branch and bound
-  (numba kernels in `_kernels/orderly.py`), with slow pure-Python twins for tests.
-- `prove`: shards of the class list, shard tables, the gather and the certificate.
-- `settings`: `ProofSettings` (boggle.proof keys of the schema).
-- `cli`: `boggle prove`, `prove-shard`, `prove-gather`, `bound`.
+Read classes -> partition -> tree (bounds) -> prove -> settings -> cli:
+- `classes`: board classes (a letter set per cell), the split order, canonical boards.
+- `partition`: letter partitions per cell kind (corner, edge, centre), the class space of
+  a shape and its canonical class list under the board symmetries (Burnside's count).
+- `tree`: the orderly tree of a class in a compact arena and its force/merge branch and
+  bound (numba kernels in `_kernels/arena.py`, `build.py`, `force.py`), the default engine;
+  `bounds`: the orderly bound from the root (`_kernels/orderly.py`), kept as its oracle.
+- `prove`: shards (ranges of the class list) with progress files, shard tables, the
+  gather, the certificate, and samples projecting a proof's cost.
+- `settings`: `ProofSettings` (boggle.proof keys of the schema, one shape's values) and
+  the shard jobs' resources from the measured cost per class.
+- `cli`: `boggle prove`, `prove-shard`, `prove-gather`, `prove-sample`, `bound`.
 """

@@ -35,6 +35,7 @@ from puzzlesearch.boggle.model import Shape, parse_board
 from puzzlesearch.boggle.proof.bounds import OrderlyBounder
 from puzzlesearch.boggle.proof.classes import BoardClass, canonical_board, split_order
 from puzzlesearch.boggle.proof.partition import ClassSpace, shard_range
+from puzzlesearch.boggle.proof.tree import TreeBounder, TreeOptions
 from puzzlesearch.errors import PuzzleError
 from puzzlesearch.manifest import damaged, load_parquet, verify, write_manifest
 from puzzlesearch.progress import log
@@ -66,12 +67,12 @@ SHARD_SCHEMA = {
 
 
 class OrderlyEngine:
-    """The orderly-tree bound from the root and its depth-first branch and bound (bounds.py)."""
+    """The orderly-tree bound from the root and its depth-first branch and bound (bounds.py; the test oracle)."""
 
     name = "orderly"
 
-    def __init__(self, dawg, shape: Shape, settings):
-        self.bounder = OrderlyBounder(dawg, shape, settings.points, max_nodes=settings.max_tree_nodes)
+    def __init__(self, scorer, shape: Shape, settings):
+        self.bounder = OrderlyBounder(scorer.dawg, shape, settings.points, max_nodes=settings.max_tree_nodes)
         self.max_visits = settings.max_visits
 
     def search(self, cls: BoardClass, min_score: int):
@@ -79,20 +80,46 @@ class OrderlyEngine:
         return self.bounder.search(cls, min_score, self.max_visits)
 
 
+def tree_options(settings) -> TreeOptions:
+    """The force/merge engine's options from the proof settings."""
+    return TreeOptions(
+        switchover_ratio=settings.switchover_ratio,
+        switchover_cells=settings.switchover_cells,
+        max_tree_nodes=settings.max_tree_nodes,
+        max_visits=settings.max_visits,
+    )
+
+
+ENGINES = {
+    "tree": lambda scorer, shape, settings: TreeBounder(scorer, shape, tree_options(settings)),
+    "orderly": OrderlyEngine,
+}
+
+
+def make_engine(scorer, shape: Shape, settings):
+    """The engine the settings ask for (boggle.proof.engine): an object with `search(cls, min_score)`."""
+    return ENGINES[settings.engine](scorer, shape, settings)
+
+
 def engine_description(settings) -> dict:
     """The engine of a proof and its settings (for the certificate)."""
-    return {
-        "name": OrderlyEngine.name,
+    out = {
+        "name": settings.engine,
         "bound": "orderly tree (2025), a word counted once per set of (cell, letter) choices",
-        "switchover": "none: depth-first orderly bound from the root",
         "max_tree_nodes": settings.max_tree_nodes,
         "max_visits": settings.max_visits,
     }
-
-
-def make_engine(dawg, shape: Shape, settings):
-    """The engine the settings ask for."""
-    return OrderlyEngine(dawg, shape, settings)
+    if settings.engine == "tree":
+        out["search"] = (
+            "force/merge while a sub-class's bound >= switchover_score and more than switchover_cells "
+            "cells are unforced, then the depth-first stack bound"
+        )
+        out["switchover_score"] = tree_options(settings).switch_score(settings.min_score)
+        out["switchover_ratio"] = settings.switchover_ratio
+        out["switchover_cells"] = settings.switchover_cells
+    else:
+        out["search"] = "depth-first orderly bound from the root (no forcing)"
+    return out
 
 
 # ---------------------------------------------------------------- proving classes
@@ -120,7 +147,7 @@ class Prover:
         self.settings = settings
         self.space = ClassSpace(shape, settings.board_partition)
         self.min_score = int(settings.min_score)
-        self.engine = engine if engine is not None else make_engine(scorer.dawg, shape, settings)
+        self.engine = engine if engine is not None else make_engine(scorer, shape, settings)
 
     def classes(self) -> np.ndarray:
         """Codes of the canonical class list."""

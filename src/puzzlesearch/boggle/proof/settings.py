@@ -22,7 +22,18 @@ SECTION = "boggle"
 OTHER = "other"  # the per-shape entry of every shape not listed
 
 PER_SHAPE_KEYS = ("partition", "min_score", "shards")
-PROOF_KEYS = ("partition", "min_score", "shards", "checkpoint_seconds", "max_tree_nodes", "max_visits", "seconds")
+PROOF_KEYS = (
+    "partition",
+    "min_score",
+    "shards",
+    "engine",
+    "switchover_ratio",
+    "switchover_cells",
+    "checkpoint_seconds",
+    "max_tree_nodes",
+    "max_visits",
+    "seconds",
+)
 
 # resources of a shard job (runtime = RUNTIME_SAFETY x expected worst case, see shard_resources)
 STARTUP_SECONDS = 60  # interpreter, lexicon, kernels from the numba cache, class list
@@ -56,6 +67,9 @@ class ProofSettings(Settings):
     partition: str | dict = field(default_factory=lambda: _proof_defaults()["partition"][OTHER])
     min_score: int = 1
     shards: int = _proof_defaults()["shards"][OTHER]
+    engine: str = _proof_defaults()["engine"]
+    switchover_ratio: float = _proof_defaults()["switchover_ratio"]
+    switchover_cells: int = _proof_defaults()["switchover_cells"]
     checkpoint_seconds: float = _proof_defaults()["checkpoint_seconds"]
     max_tree_nodes: int = _proof_defaults()["max_tree_nodes"]
     max_visits: int = _proof_defaults()["max_visits"]
