@@ -17,12 +17,10 @@ from numba import njit
 
 from puzzlesearch.cube._kernels.big_table import entry, exact_depth
 from puzzlesearch.cube._kernels.common import clock, next_depth
-from puzzlesearch.cube._kernels.optimal_search import MAX_DEPTH
+from puzzlesearch.cube._kernels.optimal_search import CLOCK_EVERY, MAX_DEPTH
 from puzzlesearch.cube.model.constants import N_MOVES, STOP_NAMES, Stop
 from puzzlesearch.cube.model.coords import CPERM
 from puzzlesearch.cube.solvers.optimal import MAX_LENGTH, OptimalResult, SearchTables, axis_coords
-
-CLOCK_EVERY = 1 << 20  # nodes between looks at the clock (as the current kernel)
 
 
 @njit(cache=True, inline="always")

@@ -2,7 +2,7 @@
 
 Phase 1 (twist, flip, E-slice positions) is guided by an exact distance table over the
 classes of (E slice, flip) under the 16 symmetries that keep the U-D axis, times the twist
-(tables.py `tp1_sym`); phase 2 (corner permutation, U/D-edge permutation, E-edge
+(tables/phases.py `tp1_sym`); phase 2 (corner permutation, U/D-edge permutation, E-edge
 permutation) by the largest of three tables: corner permutation classes under the same
 symmetries x U/D edges (`tp2_sym`), corners x E edges and U/D edges x E edges; that bound
 is checked before a phase 2 starts, so most phase-1 solutions end there. As in
