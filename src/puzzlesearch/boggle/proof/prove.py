@@ -488,9 +488,13 @@ def summary_line(certificate: dict) -> str:
 
 
 def sample_codes(space: ClassSpace, classes: int, seed: int) -> np.ndarray:
-    """`classes` canonical classes drawn uniformly without replacement (seeded), in list order."""
+    """`classes` canonical classes drawn uniformly without replacement (seeded), in the order drawn.
+
+    Every prefix of the draw is a uniform sample too, so a sample stopped part way (Ctrl-C,
+    a time cap) still projects without bias.
+    """
     count = space.count()
-    positions = np.sort(np.random.default_rng(seed).choice(count, size=min(classes, count), replace=False))
+    positions = np.random.default_rng(seed).choice(count, size=min(classes, count), replace=False)
     return space.codes()[positions]
 
 
