@@ -111,6 +111,16 @@ def interactive_settings(
     return with_flags(settings, flags or {}), config, root
 
 
+def out_file(path: str | Path, flag: str = "--out") -> Path:
+    """An output file path as given; refused when empty, an existing folder or ending in a slash (a folder meant)."""
+    text = str(path)
+    if not text.strip():
+        raise PuzzleError(f"{flag} '': give a file path")
+    if text.endswith(("/", "\\")) or Path(text).is_dir():
+        raise PuzzleError(f"{flag} {text}: a folder; give a file path (e.g. {text.rstrip('/')}/out.parquet)")
+    return Path(text)
+
+
 def lexicon_name(args: argparse.Namespace, config: dict) -> str:
     """The lexicon of an interactive command: --lexicon, else config key default_lexicon."""
     return args.lexicon or config["default_lexicon"]

@@ -11,6 +11,8 @@ from pathlib import Path
 
 import numpy as np
 
+from puzzlesearch.errors import PuzzleError
+
 
 @contextlib.contextmanager
 def atomic_path(path: str | os.PathLike) -> Iterator[Path]:
@@ -35,10 +37,16 @@ def _umask() -> int:
     return mask
 
 
-def write_parquet(df, path) -> None:
-    """Write a polars DataFrame to Parquet atomically."""
+def write_parquet(df, path, metadata: dict[str, str] | None = None) -> None:
+    """Write a polars DataFrame to Parquet atomically (with key-value `metadata`); a failed write names `path`."""
     with atomic_path(path) as tmp:
-        df.write_parquet(tmp)
+        try:
+            df.write_parquet(tmp, metadata=metadata)
+        except Exception as exc:  # polars raises ComputeError (not OSError) for e.g. a full disk
+            if "polars" not in type(exc).__module__ and not isinstance(exc, OSError):
+                raise
+            reason = getattr(exc, "strerror", None) or str(exc).strip().splitlines()[0]
+            raise PuzzleError(f"{path}: cannot write ({reason})") from None
 
 
 def write_json(obj, path) -> None:

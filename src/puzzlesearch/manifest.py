@@ -6,6 +6,12 @@ format, the kind, the settings that built it, and per file its size, sha256 and 
 numpy files) the shape and dtype of each array. Loaders call `verify` before reading
 data: a missing, truncated, damaged or foreign file is an ArtifactError naming the file
 and how to rebuild it, never a wrong answer or a crash further on.
+
+Result tables (a search's seed table, a ranking, a scan summary) carry their manifest
+entry inside the file: Parquet key-value metadata RESULT_KEY, or a JSON file's
+`manifest` key. It holds the kind, the settings, what built it (`built`: seed, shape,
+inputs' sha256 ...) and the sha256 of the data itself; `read_result_parquet` and
+`read_result_json` check all of it, and that the file is the one the reader asked for.
 """
 
 from __future__ import annotations
@@ -18,9 +24,13 @@ from pathlib import Path
 import numpy as np
 
 from puzzlesearch.errors import PuzzleError
-from puzzlesearch.io import write_json
+from puzzlesearch.io import write_json, write_parquet
 
 MANIFEST_FORMAT = 1
+RESULT_KEY = "puzzlesearch"  # Parquet metadata key of a result table's manifest entry
+# What a Parquet reader may raise on a damaged file: polars errors, and Rust panics
+# (pyo3_runtime.PanicException derives from BaseException, not Exception).
+NOT_PARQUET = (BaseException,)
 STORE_MARKER = ".puzzlesearch-store"  # a file at the top of an artifact store folder
 
 
@@ -155,14 +165,101 @@ def load_npy(path: str | Path, manifest: dict) -> np.ndarray:
     return arr
 
 
+def reraise_interrupts(exc: BaseException) -> None:
+    """Re-raise Ctrl-C and exits caught by a broad handler (a Rust panic is caught, these are not)."""
+    if isinstance(exc, (KeyboardInterrupt, SystemExit, GeneratorExit, MemoryError)):
+        raise exc
+
+
 def load_parquet(path: str | Path, columns=None):
-    """A polars DataFrame from a verified Parquet file (read errors as ArtifactError)."""
+    """A polars DataFrame from a verified Parquet file (read errors, Rust panics too, as ArtifactError)."""
     import polars as pl  # here, not at the top: the numpy-only artifacts (cube tables) never load polars
 
     try:
         return pl.read_parquet(path, columns=columns)
-    except Exception as exc:  # polars raises several error types for damaged files
+    except NOT_PARQUET as exc:  # polars raises several error types, and panics, for damaged files
+        reraise_interrupts(exc)
         raise damaged(path, f"cannot be read as Parquet ({type(exc).__name__})") from None
+
+
+def data_sha256(data) -> str:
+    """sha256 of a table's column names and values (a polars DataFrame) or of JSON-able data.
+
+    Values go through Python's JSON (floats in their shortest repr), so the hash does not
+    depend on the Parquet encoding or the polars version.
+    """
+    if hasattr(data, "to_dict"):
+        data = {"columns": data.columns, "values": data.to_dict(as_series=False)}
+    text = json.dumps(data, sort_keys=True, separators=(",", ":"), default=str, allow_nan=True)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def result_entry(kind: str, settings: dict, built: dict, data) -> dict:
+    """A result file's manifest entry: kind, settings, what built it and its data's sha256."""
+    entry = {"format": MANIFEST_FORMAT, "kind": kind, "settings": settings, "built": built}
+    return json.loads(json.dumps({**entry, "data_sha256": data_sha256(data)}, default=str))
+
+
+def write_result_parquet(df, path: str | Path, kind: str, settings: dict, built: dict) -> None:
+    """A result table written atomically with its manifest entry in the Parquet metadata."""
+    entry = result_entry(kind, settings, built, df)
+    write_parquet(df, path, metadata={RESULT_KEY: json.dumps(entry, sort_keys=True)})
+
+
+def _check_entry(path: Path, entry, kind: str, expect: dict) -> dict:
+    """The entry of a result file, checked: ours, of `kind`, and with the `expect`ed settings/built values."""
+    if not isinstance(entry, dict) or entry.get("format") != MANIFEST_FORMAT or "data_sha256" not in entry:
+        raise damaged(path, "no puzzlesearch manifest entry (written by another version, or damaged)")
+    if entry.get("kind") != kind:
+        raise damaged(path, f"a {entry.get('kind')!r} result, expected {kind!r}")
+    recorded = {**entry.get("settings", {}), **entry.get("built", {})}
+    for key, want in expect.items():
+        want = json.loads(json.dumps(want, default=str))
+        if recorded.get(key) != want:
+            raise damaged(path, f"built with {key} = {recorded.get(key)!r}, expected {want!r} (another job's file?)")
+    return entry
+
+
+def read_result_parquet(path: str | Path, kind: str, expect: dict | None = None, columns=None):
+    """(DataFrame, manifest entry) of a result table, its entry and data checksum checked first."""
+    import polars as pl  # as in load_parquet
+
+    path = Path(path)
+    if not path.is_file():
+        raise PuzzleError(f"{path}: no such file")
+    try:
+        text = pl.read_parquet_metadata(path).get(RESULT_KEY)
+        entry = json.loads(text) if text else None
+    except NOT_PARQUET as exc:
+        reraise_interrupts(exc)
+        raise damaged(path, f"cannot be read as Parquet ({type(exc).__name__})") from None
+    entry = _check_entry(path, entry, kind, expect or {})
+    df = load_parquet(path)
+    if data_sha256(df) != entry["data_sha256"]:
+        raise damaged(path, "data checksum differs from its manifest entry (damaged or changed)")
+    return (df.select(columns) if columns else df), entry
+
+
+def write_result_json(data: dict, path: str | Path, kind: str, settings: dict, built: dict) -> None:
+    """A JSON result written atomically with its manifest entry under the key `manifest`."""
+    write_json({**data, "manifest": result_entry(kind, settings, built, data)}, path)
+
+
+def read_result_json(path: str | Path, kind: str, expect: dict | None = None) -> dict:
+    """A JSON result (without its `manifest` key), its entry and data checksum checked."""
+    path = Path(path)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise PuzzleError(f"{path}: no such file") from None
+    except (OSError, ValueError, UnicodeDecodeError):
+        raise damaged(path, "not valid JSON (truncated or damaged)") from None
+    if not isinstance(data, dict):
+        raise damaged(path, "not a puzzlesearch result (a JSON object)")
+    entry = _check_entry(path, data.pop("manifest", None), kind, expect or {})
+    if data_sha256(json.loads(json.dumps(data))) != entry["data_sha256"]:
+        raise damaged(path, "data checksum differs from its manifest entry (damaged or changed)")
+    return data
 
 
 def _check_arrays(path: Path, arrays: dict, manifest: dict) -> None:

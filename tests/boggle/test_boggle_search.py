@@ -14,7 +14,7 @@ from puzzlesearch.boggle.model import (
     encode_boards,
     parse_board,
 )
-from puzzlesearch.boggle.rank import SEED_SCHEMA, rank_tables
+from puzzlesearch.boggle.rank import SEED_KIND, SEED_SCHEMA, built_by, rank_tables, write_table
 from puzzlesearch.boggle.scan import scan_board, scan_state
 from puzzlesearch.boggle.search import Budget, run_search
 from puzzlesearch.boggle.spaces import DiceSpace, FreeSpace
@@ -135,7 +135,7 @@ def test_rank_merges_symmetric_boards(tmp_path, scorer):
             ],
             schema=SEED_SCHEMA,
         )
-        df.write_parquet(tmp_path / f"seed{seed}.parquet")
+        write_table(df, tmp_path / f"seed{seed}.parquet", SEED_KIND, {}, built_by(scorer, shape, seed=seed))
     best = rank_tables([tmp_path / "seed0.parquet", tmp_path / "seed1.parquet"], shape, scorer)
     top = best.row(0, named=True)
     assert best.height == 2 and top["found_by"] == [0, 1] and top["first_seconds"] == 2.5

@@ -27,17 +27,26 @@ from puzzlesearch.boggle.cli_args import (
 )
 from puzzlesearch.boggle.model import Shape, parse_board
 from puzzlesearch.boggle.proof import cli as proof_cli
-from puzzlesearch.boggle.rank import rank_tables, read_table, seed_table
-from puzzlesearch.boggle.scan import SCAN_SCHEMA, scan_board, scan_state
+from puzzlesearch.boggle.rank import (
+    BEST_KIND,
+    SEED_KIND,
+    built_by,
+    expected,
+    rank_tables,
+    read_table,
+    seed_table,
+    write_table,
+)
+from puzzlesearch.boggle.scan import SCAN_KIND, SCAN_SCHEMA, SCAN_SUMMARY_KIND, scan_board, scan_state
 from puzzlesearch.boggle.score import Scorer
 from puzzlesearch.boggle.search import Budget, run_search
 from puzzlesearch.boggle.settings import RankSettings, ScanSettings, SearchSettings, check_dice, dice_for
 from puzzlesearch.boggle.spaces import make_space
-from puzzlesearch.cli_common import EXIT_INTERRUPTED, lexicon_name, with_flags
+from puzzlesearch.cli_common import EXIT_INTERRUPTED, lexicon_name, out_file, with_flags
 from puzzlesearch.config import load_config
 from puzzlesearch.errors import ConfigError, PuzzleError
-from puzzlesearch.io import write_json, write_parquet
 from puzzlesearch.lexicon import open_lexicon
+from puzzlesearch.manifest import write_result_json
 from puzzlesearch.progress import log
 
 
@@ -219,7 +228,8 @@ def cmd_search(args) -> int:
         return EXIT_INTERRUPTED  # a pipeline job writes only complete results
     table = seed_table(result, scorer, shape, args.seed)
     if args.out:
-        write_parquet(table, args.out)
+        built = built_by(scorer, shape, seed=args.seed, mode=args.mode)
+        write_table(table, out_file(args.out), SEED_KIND, settings.to_dict(), built)
     for row in table.head(TOP_PRINTED).iter_rows(named=True):
         print(f"{row['board']}\t{row['score']}\twords {row['words']}\tfirst at {row['seconds']}s")
     return EXIT_INTERRUPTED if budget.interrupted else 0
@@ -236,8 +246,8 @@ def cmd_rank(args) -> int:
             args, RankSettings, shape, "free", {("--keep", "keep"): args.keep}
         )
     _, scorer = scorer_for(args, settings, config, root)
-    best = rank_tables(args.seeds, shape, scorer, settings.keep)
-    write_parquet(best, args.out)
+    best = rank_tables(args.seeds, shape, scorer, settings.keep, expected(scorer, shape, settings.points))
+    write_table(best, out_file(args.out), BEST_KIND, settings.to_dict(), built_by(scorer, shape))
     for row in best.head(TOP_PRINTED).iter_rows(named=True):
         print(f"{row['board']}\t{row['score']}\twords {row['n_words']}\tseeds {row['found_by']}")
     return 0
@@ -266,8 +276,8 @@ def _scan_settings(args, shape):
     return settings, config, root
 
 
-def _scan_boards(args, scan: dict, shape):
-    """(board texts, dice states) to scan: the BOARD arguments and the top of --from."""
+def _scan_boards(args, scan: dict, shape, expect: dict):
+    """(board texts, dice states) to scan: the BOARD arguments and the top of --from (a ranking of `expect`)."""
     texts, states = list(args.boards), []
     if args.from_table and not Path(args.from_table).exists():
         raise PuzzleError(f"--from {args.from_table}: no such file")
@@ -276,7 +286,7 @@ def _scan_boards(args, scan: dict, shape):
     if args.mode == "dice" and (texts or not args.from_table):
         raise PuzzleError("scan --mode dice: give --from best.parquet (its dice arrangements), not BOARD")
     if args.from_table:
-        table = read_table(args.from_table)
+        table = read_table(args.from_table, BEST_KIND, expect)
         if "board" not in table.columns:
             raise PuzzleError(f"--from {args.from_table}: no column 'board' (expected a best.parquet)")
         if "local_optimum" in table.columns:  # certify the search's local optima first
@@ -298,7 +308,8 @@ def cmd_scan(args) -> int:
     if shape is not None:
         rows, cols = shape.rows, shape.cols
     settings, config, root = _scan_settings(args, shape)
-    texts, states = _scan_boards(args, settings.scan, shape)
+    name, scorer = scorer_for(args, settings, config, root)
+    texts, states = _scan_boards(args, settings.scan, shape, expected(scorer, shape, settings.points))
     boards = [parse_board(t, rows, cols) for t in texts]
     space = None
     if args.mode == "dice" and boards:
@@ -308,7 +319,6 @@ def cmd_scan(args) -> int:
         else:
             dice = _dice_flag(args, shape, "dice") or dice_for(config["boggle"], shape, "dice")
         space = make_space(shape, "dice", dice)
-    name, scorer = scorer_for(args, settings, config, root)
     scan, results = settings.scan, []
     for k, board in enumerate(boards):
         if space is not None:
@@ -319,18 +329,18 @@ def cmd_scan(args) -> int:
         log("boggle", f"scan {board}: {res.neighbours} neighbours, best {res.best_score}")
         print(f"{board}\t{res.score}\tbest neighbour {res.best_score}\t{verdict}")
         results.append(res)
+    built = built_by(scorer, boards[0].shape if boards else shape, mode=args.mode, boards=texts)
     if args.out:
         frames = [r.top for r in results]
-        write_parquet(pl.concat(frames) if frames else pl.DataFrame(schema=SCAN_SCHEMA), args.out)
+        top = pl.concat(frames) if frames else pl.DataFrame(schema=SCAN_SCHEMA)
+        write_table(top, out_file(args.out), SCAN_KIND, settings.to_dict(), built)
     if args.summary:
-        write_json(
-            {
-                "lexicon": name,
-                "mode": args.mode,
-                "distance": scan["distance"],
-                "swaps": scan["swaps"],
-                "boards": [r.summary() for r in results],
-            },
-            args.summary,
-        )
+        summary = {
+            "lexicon": name,
+            "mode": args.mode,
+            "distance": scan["distance"],
+            "swaps": scan["swaps"],
+            "boards": [r.summary() for r in results],
+        }
+        write_result_json(summary, out_file(args.summary), SCAN_SUMMARY_KIND, settings.to_dict(), built)
     return 0

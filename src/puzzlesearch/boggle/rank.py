@@ -8,10 +8,17 @@ seed{n}.parquet  board (canonical text), score, words (count), seed, method, mod
 best.parquet     board, score, n_words, words (list of the words), found_by (seeds),
                  n_seeds, first_seconds, first_seed, local_optimum (any seed), state
                  (of the first finder)
+
+Each table carries its manifest entry in the Parquet metadata (manifest.write_result_parquet):
+the step's settings, what built it (seed, shape, mode, the lexicon's source sha256 and
+options, the seeds ranked) and its data's sha256. Readers check it, and that it is the
+table they asked for: seed{n}.parquet must be seed n's, every table of the same shape,
+points and lexicon.
 """
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import polars as pl
@@ -20,6 +27,10 @@ from puzzlesearch.boggle.model import Shape, canonical, decode_boards, encode_bo
 from puzzlesearch.boggle.score import Scorer
 from puzzlesearch.boggle.search import Result
 from puzzlesearch.errors import PuzzleError
+from puzzlesearch.manifest import damaged, read_result_parquet, write_result_parquet
+
+SEED_KIND, BEST_KIND = "boggle-seed", "boggle-best"
+SEED_FILE = re.compile(r"^seed(\d+)\.parquet$")  # the pipeline's name of seed n's table
 
 SEED_SCHEMA = {
     "board": pl.Utf8,
@@ -39,14 +50,37 @@ SEED_SCHEMA = {
 _OPTIONAL = {"state": None, "local_optimum": False, "stopped_by": None}
 
 
-def read_table(path) -> pl.DataFrame:
-    """A Parquet table; a one-line error when the file is missing or not Parquet."""
-    if not Path(path).exists():
-        raise PuzzleError(f"{path}: no such file")
-    try:
-        return pl.read_parquet(path)
-    except (pl.exceptions.PolarsError, OSError) as exc:
-        raise PuzzleError(f"{path}: not a readable Parquet table ({type(exc).__name__})") from None
+def built_by(scorer: Scorer, shape: Shape, **more) -> dict:
+    """What a table was built from: the shape, the lexicon (source sha256 and options) and `more`."""
+    return {"shape": str(shape), "lexicon": scorer.lexicon, **more}
+
+
+def expected(scorer: Scorer, shape: Shape | None, points) -> dict:
+    """What a reader expects of a table it reads: its scorer's lexicon and points (and shape, if known)."""
+    want = {"lexicon": scorer.lexicon, "points": list(points)}
+    return want if shape is None else {**want, "shape": str(shape)}
+
+
+def write_table(table: pl.DataFrame, path, kind: str, settings: dict, built: dict) -> None:
+    """A seed table or ranking with its manifest entry (settings, what built it, data sha256)."""
+    write_result_parquet(table, path, kind, settings, built)
+
+
+def read_table(path, kind: str = BEST_KIND, expect: dict | None = None) -> pl.DataFrame:
+    """A seed table or ranking, its manifest entry and checksum checked (seed{n}.parquet must be seed n's)."""
+    return _read(path, kind, expect)[0]
+
+
+def _read(path, kind: str, expect: dict | None) -> tuple[pl.DataFrame, dict]:
+    """(table, what built it) of a checked seed table or ranking."""
+    want = dict(expect or {})
+    if kind == SEED_KIND and (match := SEED_FILE.match(Path(path).name)):
+        want["seed"] = int(match.group(1))
+    table, entry = read_result_parquet(path, kind, want)
+    built = entry["built"]
+    if kind == SEED_KIND and table.height and table["seed"].unique().to_list() != [built.get("seed")]:
+        raise damaged(path, f"rows of another seed than its manifest's {built.get('seed')}")
+    return table, built
 
 
 def seed_table(result: Result, scorer: Scorer, shape: Shape, seed: int) -> pl.DataFrame:
@@ -71,11 +105,15 @@ def seed_table(result: Result, scorer: Scorer, shape: Shape, seed: int) -> pl.Da
     return pl.DataFrame(data, schema=SEED_SCHEMA)
 
 
-def rank_tables(paths, shape: Shape, scorer: Scorer | None = None, keep: int = 100) -> pl.DataFrame:
-    """Merge seed tables: boards equal under symmetry become one row, best first."""
-    frames = []
+def rank_tables(paths, shape: Shape, scorer: Scorer | None = None, keep: int = 100, expect=None) -> pl.DataFrame:
+    """Merge seed tables (each checked to be of `expect`, and each seed once): boards equal under symmetry become one row, best first."""
+    frames, seen = [], {}
     for path in paths:
-        frame = read_table(path)
+        frame, built = _read(path, SEED_KIND, expect)
+        seed = built.get("seed")
+        if seed in seen:
+            raise PuzzleError(f"{path} and {seen[seed]} both hold seed {seed}'s boards (a copied file?)")
+        seen[seed] = path
         frame = frame.with_columns(
             [
                 pl.lit(value, dtype=SEED_SCHEMA[name]).alias(name)

@@ -17,6 +17,7 @@ from puzzlesearch.boggle.model import LETTERS, N_LETTERS, Board, canonical, cell
 from puzzlesearch.boggle.score import Scorer
 from puzzlesearch.errors import PuzzleError
 
+SCAN_KIND, SCAN_SUMMARY_KIND = "boggle-scan", "boggle-scan-summary"  # result kinds of scan.parquet, scan.json
 SCAN_SCHEMA = {
     "center": pl.Utf8,
     "center_score": pl.Int64,

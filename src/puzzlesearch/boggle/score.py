@@ -3,7 +3,7 @@
 The lexicon artifact is the minimal Boggle DAWG; the Scorer expands it into the trie the
 kernels walk (boggle/trie.py, built in memory in about 0.02-0.06 s for ENABLE2K).
 Scores are int64 everywhere (kernels, tables), so any points table the schema allows
-(entries up to 10**12) adds up without overflow.
+(entries up to 10**11, over at most ~10**7 words) adds up without overflow.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from puzzlesearch.boggle.trie import BoggleTrie
 from puzzlesearch.errors import PuzzleError
 from puzzlesearch.lexicon.artifacts import WORDS_MANIFEST, read_words
 from puzzlesearch.lexicon.dawg import Dawg
-from puzzlesearch.manifest import damaged, file_sha256, verify
+from puzzlesearch.manifest import damaged, file_sha256, read_manifest, verify
 
 BOGGLE_DAWG_KIND = "boggle_dawg"
 
@@ -44,6 +44,7 @@ class Scorer:
             raise PuzzleError("the scorer needs a Boggle DAWG (boggle_dawg.npz, with word_length)")
         self.dawg = dawg
         self.words = words  # optional list: word_id -> real word (for listing)
+        self.lexicon: dict = {}  # the word table's source sha256 and options (recorded in result tables)
         max_len = int(dawg.word_length.max()) if dawg.n_words else 3
         self.points = points_table(points, max(max_len, 8))
         self.trie = BoggleTrie.from_dawg(dawg)
@@ -53,14 +54,18 @@ class Scorer:
     @classmethod
     def for_lexicon(cls, lex, points=DEFAULT_POINTS) -> Scorer:
         """A scorer over an opened Lexicon's Boggle DAWG (words listed from its word table)."""
-        return cls(lex.boggle_dawg, points, words=lex.words["word"].to_list())
+        scorer = cls(lex.boggle_dawg, points, words=lex.words["word"].to_list())
+        scorer.lexicon = lex.stats["manifest"]["settings"]
+        return scorer
 
     @classmethod
     def from_files(cls, words_path: str | Path, dawg_path: str | Path, points=DEFAULT_POINTS) -> Scorer:
         """A scorer over explicit pipeline files (words.parquet, boggle_dawg.npz), each verified."""
-        return cls(
+        scorer = cls(
             load_boggle_dawg(words_path, dawg_path), points, words=read_words(words_path, ["word"])["word"].to_list()
         )
+        scorer.lexicon = read_manifest(Path(words_path).with_name(WORDS_MANIFEST))["manifest"]["settings"]
+        return scorer
 
     def _stamps(self, n: int) -> int:
         """Reserve n stamp values; returns the first."""

@@ -1,0 +1,136 @@
+"""Boggle result tables carry a manifest entry that every reader checks (issue 30, case 2), as real processes."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+PROJECT = Path(__file__).resolve().parents[2]
+PUZZLESEARCH = PROJECT / ".venv" / "bin" / "puzzlesearch"
+WORDS = PROJECT.parent / "shared" / "wordlists" / "english0.txt"
+
+
+def run(*argv, cwd: Path) -> subprocess.CompletedProcess:
+    """puzzlesearch as a real process with a store of its own, outside any project."""
+    env = {**os.environ, "PUZZLESEARCH_STORE": str(cwd / "store")}
+    return subprocess.run(
+        [str(PUZZLESEARCH), *map(str, argv)], cwd=cwd, env=env, capture_output=True, text=True, timeout=600
+    )
+
+
+def one_line_error(out: subprocess.CompletedProcess) -> str:
+    """The single `puzzlesearch: error:` line of a failed run (no traceback)."""
+    assert out.returncode != 0 and "Traceback" not in out.stderr, out.stderr[-2000:]
+    lines = [line for line in out.stderr.splitlines() if line.startswith("puzzlesearch: error:")]
+    assert len(lines) == 1, out.stderr[-2000:]
+    return lines[0]
+
+
+@pytest.fixture(scope="module")
+def tables(tmp_path_factory):
+    """Two seed tables and their ranking of a 3x3 search over a real word list."""
+    if not WORDS.is_file():
+        pytest.skip(f"{WORDS} not present")
+    folder = tmp_path_factory.mktemp("boggle_results")
+    shutil.copy(WORDS, folder / "words.txt")
+    common = ["--lexicon", "words.txt", "--shape", "3x3", "--max-boards", "2000", "--pool-size", "10", "--keep", "8"]
+    for seed in (0, 1):
+        out = run("boggle", "search", *common, "--seed", seed, "--out", f"seed{seed}.parquet", cwd=folder)
+        assert out.returncode == 0, out.stderr
+    out = run(
+        "boggle", "rank", "--lexicon", "words.txt", "--shape", "3x3", "--out", "best.parquet", "seed0.parquet",
+        "seed1.parquet", cwd=folder,
+    )  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    return folder
+
+
+def rank(folder: Path, *seeds: str) -> subprocess.CompletedProcess:
+    """`boggle rank` of seed tables in `folder` into other.parquet."""
+    return run(
+        "boggle", "rank", "--lexicon", "words.txt", "--shape", "3x3", "--out", "other.parquet", *seeds, cwd=folder
+    )
+
+
+def test_a_flipped_byte_in_a_seed_table_is_an_error(tables, tmp_path):
+    folder = tmp_path / "f"
+    shutil.copytree(tables, folder, ignore=shutil.ignore_patterns("store"))
+    os.symlink(tables / "store", folder / "store")
+    data = bytearray((folder / "seed0.parquet").read_bytes())
+    data[84] ^= 0xFF
+    (folder / "seed0.parquet").write_bytes(bytes(data))
+    assert "seed0.parquet" in one_line_error(rank(folder, "seed0.parquet", "seed1.parquet"))
+    assert not (folder / "other.parquet").exists()
+
+
+def test_a_swapped_seed_table_is_an_error(tables, tmp_path):
+    folder = tmp_path / "s"
+    folder.mkdir()
+    os.symlink(tables / "store", folder / "store")
+    shutil.copy(tables / "words.txt", folder / "words.txt")
+    shutil.copy(tables / "seed1.parquet", folder / "seed0.parquet")  # seed 1's table under seed 0's name
+    shutil.copy(tables / "seed1.parquet", folder / "seed1.parquet")
+    line = one_line_error(rank(folder, "seed0.parquet", "seed1.parquet"))
+    assert "seed0.parquet" in line and "seed" in line, line
+    shutil.copy(tables / "seed1.parquet", folder / "copy.parquet")  # the same seed twice under any names
+    line = one_line_error(rank(folder, "seed1.parquet", "copy.parquet"))
+    assert "seed 1" in line, line
+
+
+def test_a_ranking_of_other_points_is_refused_by_scan(tables):
+    out = run(
+        "boggle", "scan", "--lexicon", "words.txt", "--points", "0,0,0,1,1,2,3,5,12", "--from", "best.parquet",
+        "--shape", "3x3", "--boards", "1", "--distance", "1", cwd=tables,
+    )  # fmt: skip
+    line = one_line_error(out)
+    assert "best.parquet" in line and "points" in line, line
+
+
+def test_scan_json_records_what_built_it(tables):
+    out = run(
+        "boggle", "scan", "--lexicon", "words.txt", "--from", "best.parquet", "--shape", "3x3", "--boards", "1",
+        "--distance", "1", "--keep", "3", "--out", "scan.parquet", "--summary", "scan.json", cwd=tables,
+    )  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    check = (
+        "import sys; from puzzlesearch.manifest import read_result_json, read_result_parquet\n"
+        "summary = read_result_json('scan.json', 'boggle-scan-summary', {'shape': '3x3'})\n"
+        "table, entry = read_result_parquet('scan.parquet', 'boggle-scan', {'shape': '3x3'})\n"
+        "assert summary['boards'] and table.height and entry['built']['boards'], (summary, entry)\n"
+        "text = open('scan.json').read().replace('\"swaps\": true', '\"swaps\": false')\n"
+        "open('scan.json', 'w').write(text)\n"
+        "try:\n    read_result_json('scan.json', 'boggle-scan-summary')\n"
+        "except Exception as exc:\n    print(exc)\nelse:\n    sys.exit('a changed scan.json was read')\n"
+    )
+    done = subprocess.run([sys.executable, "-c", check], cwd=tables, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and "checksum" in done.stdout, done.stdout + done.stderr
+
+
+def test_every_flipped_byte_of_a_result_is_caught_or_harmless(tables):
+    """Flip each byte of seed0.parquet and best.parquet in turn: the reader errors or returns the same table."""
+    script = (
+        "import sys\n"
+        "from puzzlesearch.errors import PuzzleError\n"
+        "from puzzlesearch.boggle.rank import read_table, SEED_KIND, BEST_KIND\n"
+        "silent = 0\n"
+        "for name, kind in (('seed0.parquet', SEED_KIND), ('best.parquet', BEST_KIND)):\n"
+        "    good = open(name, 'rb').read()\n"
+        "    want = read_table(name, kind)\n"
+        "    for i in range(len(good)):\n"
+        "        bad = bytearray(good); bad[i] ^= 0xFF\n"
+        "        open('flip-' + name, 'wb').write(bytes(bad))\n"
+        "        try:\n"
+        "            got = read_table('flip-' + name, kind)\n"
+        "        except PuzzleError:\n"
+        "            continue\n"
+        "        silent += not got.equals(want)\n"
+        "print(silent)\n"
+    )
+    folder = tables
+    done = subprocess.run([sys.executable, "-c", script], cwd=folder, capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0 and done.stdout.split() == ["0"], done.stdout + done.stderr[-3000:]
