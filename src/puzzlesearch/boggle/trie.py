@@ -47,7 +47,7 @@ class BoggleTrie:
     def from_dawg(cls, dawg: Dawg) -> BoggleTrie:
         """Expand a Boggle DAWG into the trie (numba; linear in the trie's size)."""
         start = time.perf_counter()
-        max_depth = int(dawg.word_length.max()) if dawg.word_length is not None and dawg.n_words else 64
+        max_depth = dawg.longest_path()  # the walk's stack depth (Dawg.check refused cycles)
         n = count_trie_nodes(dawg.mask, dawg.first_edge, dawg.edge_target, max_depth)
         if n > MAX_NODES:
             raise PuzzleError(f"Boggle trie of {dawg.n_words} words needs {n} nodes; at most {MAX_NODES} fit")

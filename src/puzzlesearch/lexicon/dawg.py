@@ -226,18 +226,46 @@ class Dawg:
         dawg.check(path)
         return dawg
 
+    def degrees(self) -> np.ndarray:
+        """Edges of each node (int64): the bits set in its mask."""
+        if self.n_nodes < 4096:
+            return np.array([int(m).bit_count() for m in self.mask], dtype=np.int64)
+        return np.unpackbits(self.mask.astype("<u4").view(np.uint8).reshape(-1, 4), axis=1).sum(axis=1).astype(np.int64)
+
+    def walked_edges(self) -> tuple[np.ndarray, np.ndarray]:
+        """(source, target) of every edge a walk follows: node n's are first_edge[n] .. + its degree."""
+        degree = self.degrees()
+        source = np.repeat(np.arange(self.n_nodes, dtype=np.int64), degree)
+        start = np.cumsum(degree) - degree
+        index = np.arange(len(source), dtype=np.int64) - np.repeat(start, degree) + np.repeat(self.first_edge, degree)
+        return source, self.edge_target[index].astype(np.int64)
+
+    def longest_path(self, path: str | Path = "DAWG") -> int:
+        """Edges on the DAWG's longest path; ArtifactError when its edges form a cycle (a walk would never end).
+
+        Peels the nodes no remaining edge enters, level by level (Kahn's order): every node is
+        peeled exactly when the graph is acyclic, and the levels are the longest path plus one.
+        """
+        source, target = self.walked_edges()
+        indegree = np.bincount(target, minlength=self.n_nodes)
+        left = np.ones(self.n_nodes, dtype=bool)
+        levels = 0
+        while (level := left & (indegree == 0)).any():
+            left &= ~level
+            indegree -= np.bincount(target[level[source]], minlength=self.n_nodes)
+            levels += 1
+        if left.any():
+            raise damaged(path, f"edges form a cycle through node {int(np.flatnonzero(left)[0])} (not a DAWG)")
+        return max(levels - 1, 0)
+
     def check(self, path: str | Path = "DAWG") -> None:
-        """Range-check the arrays, so a kernel walking them never reads out of bounds."""
+        """Range- and structure-check the arrays, so a kernel walking them never reads out of bounds or loops."""
         n, e = self.n_nodes, self.n_edges
         if n == 0 or len(self.first_edge) != n or len(self.terminal) != n or len(self.count) != n:
             raise damaged(path, "node arrays of different lengths")
         if len(self.edge_letter) != e or len(self.edge_rank) != e:
             raise damaged(path, "edge arrays of different lengths")
-        degree = (
-            np.array([int(m).bit_count() for m in self.mask], dtype=np.int64)
-            if n < 4096
-            else np.unpackbits(self.mask.astype("<u4").view(np.uint8).reshape(-1, 4), axis=1).sum(axis=1)
-        )
+        degree = self.degrees()
         check_range(path, "first_edge", self.first_edge, 0, e)
         if np.any(self.first_edge.astype(np.int64) + degree > e):
             raise damaged(path, "array 'first_edge' points past the edges")
@@ -252,6 +280,25 @@ class Dawg:
                 raise damaged(path, "word_id/word_length do not have one entry per word")
             check_range(path, "word_id", self.word_id, 0, 2**31 - 1)
             check_range(path, "word_length", self.word_length, 1, 32767)
+        self._check_structure(path)
+
+    def _check_structure(self, path: str | Path) -> None:
+        """No cycle; counts and edge ranks add up over the edges (so a word's rank stays below n_words)."""
+        self.longest_path(path)
+        source, target = self.walked_edges()
+        own = self.terminal.astype(np.int64)
+        below = self.count[target].astype(np.int64)
+        total = own.copy()
+        np.add.at(total, source, below)
+        if not np.array_equal(total, self.count.astype(np.int64)):
+            raise damaged(path, "array 'count' does not add up over the edges (not a DAWG)")
+        degree = self.degrees()
+        before = np.cumsum(below) - below  # words below the earlier edges, over all nodes
+        group = np.repeat(np.cumsum(degree) - degree, degree)  # each edge's first sibling
+        expected = own[source] + before - before[group] if len(source) else before
+        index = np.arange(len(source), dtype=np.int64) - group + np.repeat(self.first_edge, degree)
+        if not np.array_equal(self.edge_rank[index].astype(np.int64), expected):
+            raise damaged(path, "array 'edge_rank' does not number the words in order (not a DAWG)")
 
 
 def build_dawg(words, alphabet: str = LATIN) -> Dawg:
