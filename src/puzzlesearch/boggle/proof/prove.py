@@ -520,9 +520,7 @@ def sample_summary(table: pl.DataFrame, space: ClassSpace, settings, seed: int) 
         "classes_total": count,
         "classes_sampled": table.height,
         "classes_run": done.height,
-        "outcomes": dict(sorted(zip(*np.unique(done["outcome"].to_numpy(), return_counts=True))))
-        if done.height
-        else {},
+        "outcomes": {str(k): int(v) for k, v in zip(*np.unique(done["outcome"].to_numpy(), return_counts=True))},
         "cpu_seconds": {
             "median": float(np.median(cost)) if len(cost) else None,
             "p99": float(np.percentile(cost, 99)) if len(cost) else None,
