@@ -43,7 +43,7 @@ from puzzlesearch.errors import PuzzleError
 
 DONE, NODE_CAP, VISIT_CAP = "done", "node cap", "visit cap"
 START_PATHS = 1 << 16
-START_WORDS = 1 << 20  # arena words
+START_WORDS = 1 << 24  # arena words (64 MB; pages are touched only when used)
 START_FOUND = 1 << 10
 START_ROOM = 64  # bound stack entries per position
 BYTES_PER_WORD = 4
@@ -163,7 +163,7 @@ class TreeBounder:
                 paths, n, layout, self.trie, self.stamps, self.arena.mem, self.arena.state, max_live, self.build_work
             )
             if root == bk.TOO_MANY_POINTS:
-                raise PuzzleError(f"class {cls}: a bound over {ak.MAX_NODE_POINTS} points does not fit the arena")
+                raise PuzzleError(f"class {cls}: a bound over {ak.MAX_BOUND} points does not fit the arena")
             if root != ak.FULL:
                 return root, nodes, n
             self.arena = ak.grown(self.arena, 2 * len(self.arena.mem))
@@ -185,7 +185,7 @@ class TreeBounder:
         if root < 0:
             raise PuzzleError(f"class {cls}: its tree is over max_tree_nodes={self.options.max_tree_nodes}")
         mem, state = self.arena.mem, self.arena.state
-        kids = [int(c) for c in mem[root + ak.HEADER : root + ak.HEADER + ak.count_of(mem, root)]]
+        kids = [int(c) for c in mem[root + ak.SUM_HEADER : root + ak.SUM_HEADER + ak.count_of(mem, root)]]
         first = kids[0] if kids and ak.pos_of(mem, kids[0]) == 0 else -1
         rest = sum(int(mem[c + ak.BOUND]) for c in kids if c != first)
         out = []

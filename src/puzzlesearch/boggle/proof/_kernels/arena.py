@@ -3,17 +3,19 @@
 Every node of every tree lives in one flat int32 array `mem`, allocated by bumping
 `state[TOP]`; a node is the offset of its first word:
 
-    sum node     mem[o] = bound, mem[o + 1] = points << COUNT_BITS | children,
-                 mem[o + 2 ...] = its choice children, ascending cell position
+    sum node     mem[o] = bound, mem[o + 1] = points, mem[o + 2], mem[o + 3] = the low and
+                 high 32 bits of its children's positions (a bit set), mem[o + 4 ...] =
+                 its choice children, ascending position (one per set bit)
     choice node  mem[o] = bound, mem[o + 1] = position | letters << POS_BITS,
                  mem[o + 2 ...] = its sum children, one per set bit of `letters`
                  (the child for choice j is at popcount(letters & ((1 << j) - 1)))
 
-so a node takes 8 bytes plus 4 per child. Cells are stored by their position in the
-split order (cell order[p] has position p), which puts the next cell to force first among
-a sum node's children. Point-only leaves (a sum node with points 1..SHARED_LEAVES and no
-children) are shared: the arena starts with one of each, so most word ends cost no
-memory. A mark (state[TOP], state[LIVE]) taken before forcing a cell and restored after
+so a sum node takes 16 bytes and a choice node 8, plus 4 per child. Cells are stored by
+their position in the split order (cell order[p] has position p), which puts the next
+cell to force first among a sum node's children; the position set lets a merge of two
+sum nodes see which children they share without reading any child. Point-only leaves
+(a sum node with points 1..SHARED_LEAVES and no children) are shared: the arena starts
+with one of each, so most word ends cost no memory. A mark (state[TOP], state[LIVE]) taken before forcing a cell and restored after
 its subtree is done frees everything built in between; nothing is ever modified after
 it is written, so trees share subtrees freely.
 """
@@ -27,17 +29,16 @@ from numba import njit
 
 from puzzlesearch.bits import popcount as _popcount
 
-HEADER = 2  # words before a node's children
-BOUND, INFO = 0, 1  # the header words
-COUNT_BITS = 6  # sum node: children (< 64) in the low bits of INFO, points above
-COUNT_MASK = (1 << COUNT_BITS) - 1
+SUM_HEADER = 4  # words before a sum node's children
+CHOICE_HEADER = 2  # words before a choice node's children
+BOUND, INFO, MASK_LO, MASK_HI = 0, 1, 2, 3  # header words (INFO: sum points; choice position | letters)
 POS_BITS = 6  # choice node: the cell's position (< 64) in the low bits of INFO, letters above
 POS_MASK = (1 << POS_BITS) - 1
 LETTERS_MASK = (1 << 26) - 1  # letter choices of a cell (26 letters)
-MAX_NODE_POINTS = (1 << (31 - COUNT_BITS)) - 1  # points of one sum node (INFO stays an int32)
-MAX_BOUND = 2**31 - 1
+LOW32 = (1 << 32) - 1
+MAX_BOUND = 2**31 - 1  # bounds and points are int32 words
 SHARED_LEAVES = 128  # shared point-only leaves: points 1..SHARED_LEAVES
-SHARED_WORDS = HEADER * SHARED_LEAVES  # the arena's first words hold them
+SHARED_WORDS = SUM_HEADER * SHARED_LEAVES  # the arena's first words hold them
 # state words
 TOP, LIVE, PEAK_TOP, PEAK_LIVE, MADE, STAMP = range(6)
 N_STATE = 8
@@ -55,10 +56,10 @@ class Arena(NamedTuple):
 
 def new_arena(words: int) -> Arena:
     """An arena of `words` int32 words holding only the shared leaves."""
-    mem = np.zeros(max(words, SHARED_WORDS + HEADER), dtype=np.int32)
+    mem = np.zeros(max(words, 2 * SHARED_WORDS), dtype=np.int32)
     for p in range(1, SHARED_LEAVES + 1):
-        mem[leaf(p)] = p
-        mem[leaf(p) + INFO] = p << COUNT_BITS
+        mem[leaf(p) + BOUND] = p
+        mem[leaf(p) + INFO] = p
     state = np.zeros(N_STATE, dtype=np.int64)
     state[TOP] = state[PEAK_TOP] = SHARED_WORDS
     return Arena(mem, state)
@@ -75,7 +76,7 @@ def grown(arena: Arena, words: int) -> Arena:
 @njit(cache=True, inline="always")
 def leaf(points):
     """Offset of the shared leaf of `points` (1..SHARED_LEAVES)."""
-    return HEADER * (points - 1)
+    return SUM_HEADER * (points - 1)
 
 
 @njit(cache=True, inline="always")
@@ -89,10 +90,10 @@ def begin_class(state):
 
 
 @njit(cache=True, inline="always")
-def alloc(mem, state, children, max_live):
-    """Offset of a new node with room for `children`, or FULL / CAPPED."""
+def alloc(mem, state, words, max_live):
+    """Offset of a new node of `words` words (header and children), or FULL / CAPPED."""
     o = state[TOP]
-    end = o + HEADER + children
+    end = o + words
     if end > mem.shape[0]:
         return FULL
     live = state[LIVE] + 1
@@ -110,13 +111,19 @@ def alloc(mem, state, children, max_live):
 
 @njit(cache=True, inline="always")
 def points_of(mem, o):
-    return mem[o + INFO] >> COUNT_BITS
+    return np.int64(mem[o + INFO])
+
+
+@njit(cache=True, inline="always")
+def mask_of(mem, o):
+    """Positions of a sum node's choice children (a bit set)."""
+    return (np.int64(mem[o + MASK_LO]) & LOW32) | (np.int64(mem[o + MASK_HI]) << 32)
 
 
 @njit(cache=True, inline="always")
 def count_of(mem, o):
     """Choice children of a sum node."""
-    return mem[o + INFO] & COUNT_MASK
+    return _popcount(mask_of(mem, o))
 
 
 @njit(cache=True, inline="always")
@@ -137,12 +144,14 @@ def child_for(mem, o, j):
     bits = (mem[o + INFO] >> POS_BITS) & LETTERS_MASK
     if not (bits >> j) & 1:
         return -1
-    return mem[o + HEADER + _popcount(bits & ((1 << j) - 1))]
+    return mem[o + CHOICE_HEADER + _popcount(bits & ((1 << j) - 1))]
 
 
 @njit(cache=True, inline="always")
-def set_sum(mem, o, points, children):
-    mem[o + INFO] = (points << COUNT_BITS) | children
+def set_sum(mem, o, points, mask):
+    mem[o + INFO] = points
+    mem[o + MASK_LO] = mask & LOW32
+    mem[o + MASK_HI] = mask >> 32
 
 
 @njit(cache=True, inline="always")

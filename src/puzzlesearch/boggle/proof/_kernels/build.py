@@ -30,13 +30,15 @@ from puzzlesearch.bits import popcount as _popcount
 from puzzlesearch.boggle.proof._kernels.arena import (
     BOUND,
     CAPPED,
+    CHOICE_HEADER,
     FULL,
-    HEADER,
-    MAX_NODE_POINTS,
+    MAX_BOUND,
     SHARED_LEAVES,
     STAMP,
+    SUM_HEADER,
     alloc,
     leaf,
+    pos_of,
     set_choice,
     set_sum,
 )
@@ -266,7 +268,7 @@ def build_tree(paths, n, layout, trie, stamps, mem, state, max_live, work):
     """Build the tree of n sorted records into the arena; (root, nodes made).
 
     root is FULL (mem too small), CAPPED (over max_live nodes) or TOO_MANY_POINTS
-    (a bound over arena.MAX_NODE_POINTS) when the tree could not be built.
+    (a bound over arena.MAX_BOUND) when the tree could not be built.
     """
     kind = work.kind
     hi = work.hi
@@ -336,24 +338,27 @@ def build_tree(paths, n, layout, trie, stamps, mem, state, max_live, work):
         m = cnt[d]
         made += 1
         if kind[d] == SUM:
-            if acc[d] > MAX_NODE_POINTS:
+            if acc[d] > MAX_BOUND:
                 return TOO_MANY_POINTS, made
             if m == 0 and 1 <= pts[d] <= SHARED_LEAVES and d > 0:
                 node = leaf(pts[d])
             else:
-                node = alloc(mem, state, m, max_live)
+                node = alloc(mem, state, SUM_HEADER + m, max_live)
                 if node < 0:
                     return node, made
-                set_sum(mem, node, pts[d], m)
+                mask = np.int64(0)
                 for i in range(m):  # children came in decreasing position
-                    mem[node + HEADER + i] = kids[d, m - 1 - i]
+                    child = kids[d, m - 1 - i]
+                    mem[node + SUM_HEADER + i] = child
+                    mask |= np.int64(1) << pos_of(mem, child)
+                set_sum(mem, node, pts[d], mask)
         else:
-            node = alloc(mem, state, m, max_live)
+            node = alloc(mem, state, CHOICE_HEADER + m, max_live)
             if node < 0:
                 return node, made
             set_choice(mem, node, pos[d], bits[d])
             for i in range(m):
-                mem[node + HEADER + i] = kids[d, i]
+                mem[node + CHOICE_HEADER + i] = kids[d, i]
         mem[node + BOUND] = acc[d]
         if d == 0:
             return node, made

@@ -33,16 +33,18 @@ from puzzlesearch.bits import popcount as _popcount
 from puzzlesearch.boggle.proof._kernels.arena import (
     BOUND,
     CAPPED,
+    CHOICE_HEADER,
     FULL,
-    HEADER,
     LIVE,
     SHARED_LEAVES,
+    SUM_HEADER,
     TOP,
     alloc,
     child_for,
     count_of,
     leaf,
     letters_of,
+    mask_of,
     points_of,
     pos_of,
     set_choice,
@@ -51,7 +53,6 @@ from puzzlesearch.boggle.proof._kernels.arena import (
 
 SUM, CHOICE = 0, 1
 PUSHED = -10  # _start_*: a frame was pushed (its node is not finished yet)
-NO_POS = 1 << 20  # past every position
 # outcomes of a search
 DONE, VISIT_CAP, ARENA_FULL, STACK_FULL = 0, 1, 2, 3
 
@@ -115,51 +116,78 @@ def new_work(positions: int, room: int) -> Work:
 
 
 @njit(cache=True, inline="always")
-def _start_sum(mem, state, a, bk, nb, bp, max_live, w, d):
-    """Open the merge of sum node a with (children list at bk, nb of them, points bp).
+def _start_sum(mem, state, a, bk, mb, b_bound, bp, max_live, w, d):
+    """Open the merge of sum node a with another's (children at bk, position set mb, bound, points).
 
-    Returns PUSHED (frame d holds it), a finished node (a shared leaf) or FULL / CAPPED.
+    Returns a finished node (when no position is shared, or a shared leaf), PUSHED (frame d
+    holds it) or FULL / CAPPED. The bound is exact without reading unshared children:
+    bound(a) + bound(b), less the shared children's bounds, plus their merges' bounds.
     """
-    na = count_of(mem, a)
-    ia = 0
-    ib = 0
-    m = 0
-    while ia < na and ib < nb:
-        pa = pos_of(mem, mem[a + HEADER + ia])
-        pb = pos_of(mem, mem[bk + ib])
-        if pa <= pb:
-            ia += 1
-        if pb <= pa:
-            ib += 1
-        m += 1
-    m += (na - ia) + (nb - ib)
+    ma = mask_of(mem, a)
+    m = ma | mb
     points = points_of(mem, a) + bp
     if m == 0 and 1 <= points <= SHARED_LEAVES:
         return leaf(points)
-    o = alloc(mem, state, m, max_live)
+    o = alloc(mem, state, SUM_HEADER + _popcount(m), max_live)
     if o < 0:
         return o
     set_sum(mem, o, points, m)
+    acc = np.int64(mem[a + BOUND]) + b_bound
+    if ma & mb == 0:  # interleave the two children lists
+        ia = a + SUM_HEADER
+        ib = bk
+        oi = o + SUM_HEADER
+        while m:
+            low = m & -m
+            m ^= low
+            if ma & low:
+                mem[oi] = mem[ia]
+                ia += 1
+            else:
+                mem[oi] = mem[ib]
+                ib += 1
+            oi += 1
+        mem[o + BOUND] = acc
+        return o
     w.m_kind[d] = SUM
     w.m_out[d] = o
     w.m_a[d] = a
     w.m_b[d] = bk
-    w.m_nb[d] = nb
+    w.m_nb[d] = mb
     w.m_ia[d] = 0
     w.m_ib[d] = 0
     w.m_oi[d] = 0
-    w.m_acc[d] = points
+    w.m_acc[d] = acc
+    w.m_bits[d] = m
     return PUSHED
 
 
 @njit(cache=True, inline="always")
 def _start_choice(mem, state, ca, cb, max_live, w, d):
-    """Open the merge of two choice nodes of one cell; PUSHED or FULL / CAPPED."""
-    bits = letters_of(mem, ca) | letters_of(mem, cb)
-    o = alloc(mem, state, _popcount(bits), max_live)
+    """Open the merge of two choice nodes of one cell: a finished node (no letter shared), PUSHED or FULL / CAPPED."""
+    la = letters_of(mem, ca)
+    lb = letters_of(mem, cb)
+    bits = la | lb
+    o = alloc(mem, state, CHOICE_HEADER + _popcount(bits), max_live)
     if o < 0:
         return o
     set_choice(mem, o, pos_of(mem, ca), bits)
+    if la & lb == 0:  # interleave; the max of the two maxes
+        ia = ca + CHOICE_HEADER
+        ib = cb + CHOICE_HEADER
+        oi = o + CHOICE_HEADER
+        while bits:
+            low = bits & -bits
+            bits ^= low
+            if la & low:
+                mem[oi] = mem[ia]
+                ia += 1
+            else:
+                mem[oi] = mem[ib]
+                ib += 1
+            oi += 1
+        mem[o + BOUND] = max(mem[ca + BOUND], mem[cb + BOUND])
+        return o
     w.m_kind[d] = CHOICE
     w.m_out[d] = o
     w.m_a[d] = ca
@@ -171,12 +199,12 @@ def _start_choice(mem, state, ca, cb, max_live, w, d):
 
 
 @njit(cache=True, _nrt=False)
-def merge(mem, state, a, bk, nb, bp, max_live, w):
-    """A new sum node: sum node a merged with (children list at bk, nb children, points bp).
+def merge(mem, state, a, bk, mb, b_bound, bp, max_live, w):
+    """A new sum node: sum node a merged with another's (children at bk, position set mb, bound, points).
 
     Returns its offset, or FULL / CAPPED (nothing usable was built; reset the mark).
     """
-    r = _start_sum(mem, state, a, bk, nb, bp, max_live, w, 0)
+    r = _start_sum(mem, state, a, bk, mb, b_bound, bp, max_live, w, 0)
     if r != PUSHED:
         return r
     d = 0
@@ -186,36 +214,43 @@ def merge(mem, state, a, bk, nb, bp, max_live, w):
         if w.m_kind[d] == SUM:
             a = w.m_a[d]
             bk = w.m_b[d]
-            na = count_of(mem, a)
-            nb = w.m_nb[d]
+            ma = mask_of(mem, a)
+            mb = w.m_nb[d]
+            bits = w.m_bits[d]
             ia = w.m_ia[d]
             ib = w.m_ib[d]
             oi = w.m_oi[d]
             acc = w.m_acc[d]
-            while ia < na or ib < nb:
-                ca = mem[a + HEADER + ia] if ia < na else -1
-                cb = mem[bk + ib] if ib < nb else -1
-                pa = pos_of(mem, ca) if ca >= 0 else NO_POS
-                pb = pos_of(mem, cb) if cb >= 0 else NO_POS
-                if pa == pb:
-                    w.m_ia[d] = ia + 1
-                    w.m_ib[d] = ib + 1
+            while bits:
+                low = bits & -bits
+                bits ^= low
+                if ma & low and mb & low:
+                    ca = mem[a + SUM_HEADER + ia]
+                    cb = mem[bk + ib]
+                    ia += 1
+                    ib += 1
+                    acc -= np.int64(mem[ca + BOUND]) + mem[cb + BOUND]
+                    w.m_bits[d] = bits
+                    w.m_ia[d] = ia
+                    w.m_ib[d] = ib
                     w.m_oi[d] = oi
                     w.m_acc[d] = acc
                     r = _start_choice(mem, state, ca, cb, max_live, w, d + 1)
-                    if r != PUSHED:
+                    if r == PUSHED:
+                        pushed = True
+                        break
+                    if r < 0:
                         return r
-                    pushed = True
-                    break
-                if pa < pb:
-                    child = ca
+                    child = r
+                    acc += mem[child + BOUND]
+                elif ma & low:
+                    child = mem[a + SUM_HEADER + ia]
                     ia += 1
                 else:
-                    child = cb
+                    child = mem[bk + ib]
                     ib += 1
-                mem[o + HEADER + oi] = child
+                mem[o + SUM_HEADER + oi] = child
                 oi += 1
-                acc += mem[child + BOUND]
             if pushed:
                 d += 1
                 continue
@@ -235,7 +270,18 @@ def merge(mem, state, a, bk, nb, bp, max_live, w):
                     w.m_bits[d] = bits
                     w.m_oi[d] = oi
                     w.m_acc[d] = acc
-                    r = _start_sum(mem, state, x, y + HEADER, count_of(mem, y), points_of(mem, y), max_live, w, d + 1)
+                    r = _start_sum(
+                        mem,
+                        state,
+                        x,
+                        y + SUM_HEADER,
+                        mask_of(mem, y),
+                        mem[y + BOUND],
+                        points_of(mem, y),
+                        max_live,
+                        w,
+                        d + 1,
+                    )
                     if r == PUSHED:
                         pushed = True
                         break
@@ -244,7 +290,7 @@ def merge(mem, state, a, bk, nb, bp, max_live, w):
                     child = r
                 else:
                     child = x if x >= 0 else y
-                mem[o + HEADER + oi] = child
+                mem[o + CHOICE_HEADER + oi] = child
                 oi += 1
                 if mem[child + BOUND] > acc:
                     acc = mem[child + BOUND]
@@ -257,36 +303,39 @@ def merge(mem, state, a, bk, nb, bp, max_live, w):
             return o
         d -= 1
         oi = w.m_oi[d]
-        mem[w.m_out[d] + HEADER + oi] = o
-        w.m_oi[d] = oi + 1
         if w.m_kind[d] == SUM:
+            mem[w.m_out[d] + SUM_HEADER + oi] = o
             w.m_acc[d] += mem[o + BOUND]
-        elif mem[o + BOUND] > w.m_acc[d]:
-            w.m_acc[d] = mem[o + BOUND]
+        else:
+            mem[w.m_out[d] + CHOICE_HEADER + oi] = o
+            if mem[o + BOUND] > w.m_acc[d]:
+                w.m_acc[d] = mem[o + BOUND]
+        w.m_oi[d] = oi + 1
 
 
 @njit(cache=True, _nrt=False)
 def force(mem, state, t, level, j, max_live, w):
     """The tree of sub-class `t` with position `level` forced to letter choice j (or FULL / CAPPED)."""
-    n = count_of(mem, t)
-    if n == 0:
-        return t
-    first = mem[t + HEADER]
-    if pos_of(mem, first) != level:
+    mt = mask_of(mem, t)
+    if mt == 0 or _lowest_bit(mt) != level:
         return t  # no word uses the cell: every letter leaves the tree as it is
+    first = mem[t + SUM_HEADER]
+    rest = mt & (mt - 1)
+    rest_bound = np.int64(mem[t + BOUND]) - mem[first + BOUND]
+    points = points_of(mem, t)
     x = child_for(mem, first, j)
     if x >= 0:
-        return merge(mem, state, x, t + HEADER + 1, n - 1, points_of(mem, t), max_live, w)
-    points = points_of(mem, t)
-    if n == 1 and 1 <= points <= SHARED_LEAVES:
+        return merge(mem, state, x, t + SUM_HEADER + 1, rest, rest_bound, points, max_live, w)
+    if rest == 0 and 1 <= points <= SHARED_LEAVES:
         return leaf(points)
-    o = alloc(mem, state, n - 1, max_live)
+    n = _popcount(rest)
+    o = alloc(mem, state, SUM_HEADER + n, max_live)
     if o < 0:
         return o
-    set_sum(mem, o, points, n - 1)
-    for i in range(n - 1):
-        mem[o + HEADER + i] = mem[t + HEADER + 1 + i]
-    mem[o + BOUND] = mem[t + BOUND] - mem[first + BOUND]
+    set_sum(mem, o, points, rest)
+    for i in range(n):
+        mem[o + SUM_HEADER + i] = mem[t + SUM_HEADER + 1 + i]
+    mem[o + BOUND] = rest_bound
     return o
 
 
@@ -297,7 +346,7 @@ def force(mem, state, t, level, j, max_live, w):
 def _push_children(mem, s, w, room):
     """Push sum node s's choice children on their positions' stacks; False when a stack is full."""
     for i in range(count_of(mem, s)):
-        c = mem[s + HEADER + i]
+        c = mem[s + SUM_HEADER + i]
         p = pos_of(mem, c)
         t = w.top[p]
         if t >= (p + 1) * room:
