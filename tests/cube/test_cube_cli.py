@@ -118,7 +118,7 @@ def test_facelet_string_of_a_scramble_is_solved(cube_tables, capsys):
             "0",
             "--time-limit 0: config key cube.twophase.time_limit: 0.0 is less than or equal to the minimum of 0",
         ),
-        ("--time-limit", "nan", "--time-limit nan: config key cube.twophase.time_limit: must be a finite number"),
+        ("--time-limit", "nan", "--time-limit nan: config key cube.twophase.time_limit: nan is not a finite number"),
         ("--time-limit", "1e9", "--time-limit 1e+09: config key cube.twophase.time_limit"),
         ("--set", "twophase.time_limit=-1", "--set cube.twophase.time_limit: -1 is less than or equal to"),
         ("--set", "twophase.time_limt=5", "cube.twophase: Additional properties are not allowed ('time_limt'"),
