@@ -294,9 +294,24 @@ def build_tree(paths, n, layout, trie, stamps, mem, state, max_live, work):
             if kind[d] == SUM:
                 p0 = pos[d]
                 p = _next_pos(paths.used[c], p0)
+                # next positions decrease along the range: the group ends at the first record
+                # using a position in [p0, p) (galloping, then bisection)
+                before = ((np.int64(1) << p) - 1) ^ ((np.int64(1) << p0) - 1)
+                lo = c
+                step = 1
                 g = c + 1
-                while g < hi[d] and _next_pos(paths.used[g], p0) == p:
-                    g += 1
+                while g < hi[d] and not (paths.used[g] & before):
+                    lo = g
+                    step *= 2
+                    g = c + step
+                if g > hi[d]:
+                    g = hi[d]
+                while g - lo > 1:
+                    mid = (lo + g) // 2
+                    if paths.used[mid] & before:
+                        g = mid
+                    else:
+                        lo = mid
                 cur[d] = g
                 d += 1
                 kind[d] = CHOICE
@@ -308,10 +323,27 @@ def build_tree(paths, n, layout, trie, stamps, mem, state, max_live, work):
                 bits[d] = 0
             else:
                 p = pos[d]
-                v = _field(paths, c, layout, p)
+                kw = layout.key_word[p]
+                # fields at p increase along the range: the run of value v ends at the first
+                # key above v's upper end (galloping, then bisection)
+                top = ((_field(paths, c, layout, p) + 1) << layout.key_shift[p]) - 1
+                above = paths.keys[c, kw] | top  # keys in the run are <= above
+                lo = c
+                step = 1
                 g = c + 1
-                while g < hi[d] and _field(paths, g, layout, p) == v:
-                    g += 1
+                while g < hi[d] and paths.keys[g, kw] <= above:
+                    lo = g
+                    step *= 2
+                    g = c + step
+                if g > hi[d]:
+                    g = hi[d]
+                while g - lo > 1:
+                    mid = (lo + g) // 2
+                    if paths.keys[mid, kw] > above:
+                        g = mid
+                    else:
+                        lo = mid
+                v = _field(paths, c, layout, p)
                 cur[d] = g
                 bits[d] |= np.int64(1) << (v - 1)
                 d += 1
