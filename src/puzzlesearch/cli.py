@@ -22,6 +22,21 @@ from puzzlesearch.settings import validate_config
 # Sub-command packages, in --help order. A package without a cli module is skipped.
 COMMAND_PACKAGES = ("lexicon", "boggle", "bee", "crossword", "cube", "report")
 GLOBAL_VALUE_FLAGS = ("--config",)  # top-level flags that take a value
+INT64_MAX = 2**63 - 1  # integer flags beyond it would overflow a table column or a kernel
+NON_EMPTY = (
+    "out",
+    "summary",
+    "lexicon",
+    "points",
+    "config",
+    "settings",
+    "words_path",
+    "dawg",
+    "tables",
+    "ipuz",
+    "html",
+)
+FILE_OUTPUTS = ("out", "summary", "ipuz", "html")  # a value ending in '/' is a folder (unless the help says folder)
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -75,6 +90,35 @@ def build_parser(packages: tuple[str, ...] = COMMAND_PACKAGES) -> argparse.Argum
     return parser
 
 
+def _actions(parser: argparse.ArgumentParser, args: argparse.Namespace):
+    """The actions of a parser and of the sub-command parsers `args` chose (the command run)."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            chosen = action.choices.get(getattr(args, action.dest, None) or "")
+            if chosen is not None:
+                yield from _actions(chosen, args)
+        else:
+            yield action
+
+
+def check_flag_values(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """PuzzleError for values no command can use: integers beyond int64, empty paths, a folder for a file output."""
+    actions = {a.dest: a for a in _actions(parser, args) if a.option_strings}
+    for dest, value in vars(args).items():
+        action = actions.get(dest)
+        if action is None:
+            continue
+        flag = max(action.option_strings, key=len)
+        for item in value if isinstance(value, list) else [value]:
+            if isinstance(item, int) and not isinstance(item, bool) and abs(item) > INT64_MAX:
+                raise PuzzleError(f"{flag} {item}: too large (at most {INT64_MAX})")
+            if dest in NON_EMPTY and isinstance(item, str) and not item.strip():
+                raise PuzzleError(f"{flag} {item!r}: empty; give a value (or leave the flag out)")
+            if dest in FILE_OUTPUTS and isinstance(item, str) and item.endswith("/"):
+                if "folder" not in (action.help or ""):
+                    raise PuzzleError(f"{flag} {item}: a folder; give a file path")
+
+
 def cmd_config(args) -> int:
     """Print the effective config, or the schema defaults, as YAML."""
     if args.defaults:  # `lexicons` has no schema default: the built-in lists used outside a project
@@ -95,6 +139,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return EXIT_ERROR
     try:
+        check_flag_values(parser, args)
         return int(args.func(args) or 0)
     except PuzzleError as exc:
         print(f"puzzlesearch: error: {exc}", file=sys.stderr)

@@ -151,7 +151,10 @@ def parse_board(text: str, rows: int | None = None, cols: int | None = None) -> 
             raise PuzzleError(f"board {raw!r}: character {ch!r} at position {i + 1} is not a letter a-z")
     if not letters:
         raise PuzzleError("board is empty")
-    if rows is None and cols is None and len(parts) > 1 and len({len(p) for p in parts}) == 1:
+    if len(parts) > 1 and len({len(p) for p in parts}) > 1:
+        lengths = "/".join(str(len(p)) for p in parts)
+        raise PuzzleError(f"board {raw!r}: rows of different lengths ({lengths} letters)")
+    if rows is None and cols is None and len(parts) > 1:
         rows, cols = len(parts), len(parts[0])
     if rows is None and cols is None:
         shape = Shape.for_length(len(letters))

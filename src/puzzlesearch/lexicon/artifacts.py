@@ -64,6 +64,11 @@ def spec_from_config(name: str, value, defaults: dict | None = None) -> LexiconS
     source = str(opts.pop("source", "") or "")
     if not source:
         raise ConfigError(f"config key lexicons.{name}.source: missing")
+    if is_builtin(source):
+        try:
+            source_file(source)
+        except PuzzleError as exc:
+            raise ConfigError(f"config key lexicons.{name}: {exc}") from None
     return LexiconSpec(name, source, LexiconOptions.from_config(opts))
 
 

@@ -7,9 +7,12 @@ from dataclasses import dataclass, field
 
 import polars as pl
 
+from puzzlesearch.errors import PuzzleError
 from puzzlesearch.lexicon.model import BOGGLE_MIN_LENGTH, LexiconSpec, boggle_key, letter_mask
 from puzzlesearch.lexicon.sources import Entry, read_entries
 
+MAX_WORD_LENGTH = 2**15 - 1  # the word table's length column is Int16
+MAX_FREQUENCY = 2**63 - 1  # its frequency column is Int64
 # Why an entry is not in the table (keys of WordTable.dropped).
 DROP_REASONS = ("non_letters", "capitalised", "too_short", "duplicates")
 
@@ -57,6 +60,7 @@ def normalize(spec: LexiconSpec, entries: list[Entry] | None = None, source_path
     dropped = Counter({reason: 0 for reason in DROP_REASONS})
     freq: dict[str, int | None] = {}
     for entry in entries:
+        _check_fits(entry)
         text = entry.text.lower() if lower_all else entry.text
         if text != text.lower():
             dropped["capitalised"] += 1
@@ -71,9 +75,22 @@ def normalize(spec: LexiconSpec, entries: list[Entry] | None = None, source_path
             dropped["duplicates"] += 1
             if entry.frequency is not None:
                 freq[text] = (freq[text] or 0) + entry.frequency
+                _check_fits(Entry(text, freq[text], entry.line))
             continue
         freq[text] = entry.frequency
     return _table(spec, freq, len(entries), dict(dropped))
+
+
+def _check_fits(entry: Entry) -> None:
+    """PuzzleError naming the line when a word or its frequency does not fit the word table's columns."""
+    if len(entry.text) > MAX_WORD_LENGTH:
+        raise PuzzleError(
+            f"word list line {entry.line}: a word of {len(entry.text)} letters (at most {MAX_WORD_LENGTH})"
+        )
+    if entry.frequency is not None and entry.frequency > MAX_FREQUENCY:
+        raise PuzzleError(
+            f"word list line {entry.line}: frequency {entry.frequency} (at most {MAX_FREQUENCY}, summed over duplicates)"
+        )
 
 
 def _table(spec: LexiconSpec, freq: dict, entries: int, dropped: dict) -> WordTable:
