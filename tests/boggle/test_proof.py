@@ -22,8 +22,8 @@ import numpy as np
 import polars as pl
 import pytest
 
+from puzzlesearch.baselines.boggle_orderly import OrderlyBounder, boggle_words, py_max_nomark, py_orderly_search
 from puzzlesearch.boggle.model import LETTERS, Shape, symmetries
-from puzzlesearch.boggle.proof.bounds import OrderlyBounder, boggle_words, py_max_nomark, py_orderly_search
 from puzzlesearch.boggle.proof.classes import BoardClass, canonical_board, split_order
 from puzzlesearch.boggle.proof.partition import BoardPartition, ClassSpace, Partition, cell_kind, shard_range
 from puzzlesearch.boggle.proof.prove import Prover, board_class_run, gather, load_shards, prove_shard, sample_codes

@@ -15,9 +15,9 @@ import itertools
 import numpy as np
 import pytest
 
+from puzzlesearch.baselines.boggle_orderly import OrderlyBounder, py_orderly_search
 from puzzlesearch.boggle.model import LETTERS, Shape
 from puzzlesearch.boggle.proof import tree as tree_mod
-from puzzlesearch.boggle.proof.bounds import OrderlyBounder, py_orderly_search
 from puzzlesearch.boggle.proof.classes import BoardClass, canonical_board
 from puzzlesearch.boggle.proof.partition import BoardPartition, ClassSpace
 from puzzlesearch.boggle.proof.tree import NODE_CAP, VISIT_CAP, TreeBounder, TreeOptions, py_search, py_tree

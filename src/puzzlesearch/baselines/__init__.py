@@ -5,6 +5,9 @@
   (Norvig's pytudes method);
 - `cube_peers`: the published figures of peer two-phase solvers and the `kociemba` C
   package timed on given cubes, the baselines of cube/'s two-phase solver.
+- `boggle_orderly` (kernels in `_boggle_orderly_kernels`): the replaced Boggle proof engine,
+  the orderly bound from the root and its stack branch and bound, the oracle of
+  boggle/proof/tree.py's tests.
 
 The crossword fill's plain baseline (below) is still here until it moves to its own module.
 """

@@ -15,12 +15,12 @@ import polars as pl
 
 from puzzlesearch import store
 from puzzlesearch.boggle.cli_args import TOP_PRINTED, interactive_settings, lexicon_flags, parse_points, scorer_for
-from puzzlesearch.boggle.model import Shape, format_cells
+from puzzlesearch.boggle.model import LETTERS, Shape, format_cells
 from puzzlesearch.boggle.proof import prove
-from puzzlesearch.boggle.proof.bounds import OrderlyBounder
 from puzzlesearch.boggle.proof.classes import BoardClass
 from puzzlesearch.boggle.proof.partition import BoardPartition
 from puzzlesearch.boggle.proof.settings import STOP_MARGIN_SECONDS, ProofSettings, sample_settings
+from puzzlesearch.boggle.proof.tree import TreeBounder
 from puzzlesearch.boggle.score import Scorer
 from puzzlesearch.boggle.settings import RankSettings
 from puzzlesearch.cli_common import EXIT_INTERRUPTED, with_flags
@@ -292,19 +292,24 @@ def _print_sample(summary: dict) -> None:
 
 
 def cmd_bound(args) -> int:
-    """Print the orderly bound of one class (and its branch and bound with --min-score)."""
+    """Print the orderly bound of one class, its first split cell forced (merged and stack bounds), and with
+    --min-score its force/merge branch and bound (the schema's switchover settings)."""
     shape = Shape.parse(args.shape)
     cls = BoardClass.parse(args.board_class, shape)
     _positive("--min-score", args.min_score)
     settings, config, root = interactive_settings(args, RankSettings, shape, "free", {})
     _, scorer = scorer_for(args, settings, config, root)
-    bounder = OrderlyBounder(scorer.dawg, shape, settings.points)
+    bounder = TreeBounder(scorer, shape, prove.tree_options(ProofSettings()))
     bounder.bound(cls)  # compile the kernels before timing
     t0 = time.process_time()
     bound, nodes = bounder.bound(cls)
     print(f"orderly bound {bound}\ttree nodes {nodes}\t{time.process_time() - t0:.3f} CPU s\tboards {cls.size}")
-    t0 = time.process_time()
-    print(f"max/no-mark bound {bounder.max_nomark(cls)}\t{time.process_time() - t0:.3f} CPU s")
+    if bound >= 0:
+        first = int(bounder.order[0])
+        split = ", ".join(
+            f"{LETTERS[x]} {merged}/{stack}" for x, (merged, stack) in zip(cls.cells[first], bounder.split_bounds(cls))
+        )
+        print(f"cell {first} forced (merged/stack bound): {split}")
     if args.min_score is not None:
         t0 = time.process_time()
         res = bounder.search(cls, args.min_score)

@@ -32,7 +32,6 @@ import numpy as np
 import polars as pl
 
 from puzzlesearch.boggle.model import Shape, parse_board
-from puzzlesearch.boggle.proof.bounds import OrderlyBounder
 from puzzlesearch.boggle.proof.classes import BoardClass, canonical_board, split_order
 from puzzlesearch.boggle.proof.partition import ClassSpace, shard_range
 from puzzlesearch.boggle.proof.tree import TreeBounder, TreeOptions
@@ -72,6 +71,8 @@ class OrderlyEngine:
     name = "orderly"
 
     def __init__(self, scorer, shape: Shape, settings):
+        from puzzlesearch.baselines.boggle_orderly import OrderlyBounder  # the replaced engine (baselines/)
+
         self.bounder = OrderlyBounder(scorer.dawg, shape, settings.points, max_nodes=settings.max_tree_nodes)
         self.max_visits = settings.max_visits
 

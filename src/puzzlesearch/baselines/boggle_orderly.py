@@ -1,6 +1,8 @@
-"""Upper bounds on the best board of a class: the orderly-tree bound and its branch and bound.
+"""Baseline (replaced): the orderly-tree bound of a class from the root and its depth-first branch and bound.
 
-`OrderlyBounder` runs the numba kernels (bound_kernels.py) over a Boggle DAWG; the
+The proof engine is now boggle/proof/tree.py (force/merge on a compact arena); this module
+and its kernels (_boggle_orderly_kernels.py) stay only as the oracle of its tests and the
+baseline of benchmarks. `OrderlyBounder` runs the numba kernels over a Boggle DAWG; the
 functions `py_orderly_search` and `py_max_nomark` are slow pure-Python versions over a
 plain word list, written from the definitions, for tests on small lexicons:
 
@@ -16,8 +18,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from puzzlesearch.baselines import _boggle_orderly_kernels as bk
 from puzzlesearch.boggle.model import Shape, neighbours, points_table
-from puzzlesearch.boggle.proof._kernels import orderly as bk
 from puzzlesearch.boggle.proof.classes import BoardClass, split_order
 
 START_NODES = 1 << 16

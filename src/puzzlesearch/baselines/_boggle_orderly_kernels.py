@@ -1,4 +1,4 @@
-"""numba kernels: the 2025 "orderly tree" upper bound on a class of Boggle boards.
+"""numba kernels (baseline, replaced by boggle/proof/_kernels/): the 2025 "orderly tree" upper bound on a class.
 
 A board class gives each cell a set of letters: `letters[cell, j]` for j < `n_letters[cell]`
 (letter indices, 16 = the "Qu" face). The orderly tree is a sum/choice tree:
