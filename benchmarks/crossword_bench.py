@@ -73,7 +73,9 @@ def run_generation(tables, lang, seeds, budget, focus):
         g = generate(
             tables,
             lang,
-            SearchSettings(size=12, max_down=4, time_budget=budget, focus=focus, max_pops=0),
+            SearchSettings(
+                size=12, max_down=4, time_budget=budget, focus=focus, max_pops=0, strategy="fill1", min_entry=2
+            ),
             seed,
             progress=False,
         )
@@ -264,7 +266,13 @@ def main() -> None:
         return
     tables = open_tables("en", config, root, args.gen_floor)
     lang = Language("en", tables.name, tables.alphabet, tables.alphabet.letters)
-    generate(tables, lang, SearchSettings(size=6, time_budget=1, max_pops=100), 0, progress=False)  # load kernels
+    generate(
+        tables,
+        lang,
+        SearchSettings(size=6, time_budget=1, max_pops=100, strategy="fill1", min_entry=2),
+        0,
+        progress=False,
+    )  # load kernels
 
     # cost kernel vs plain Python on the same random grids
     rng = np.random.default_rng(0)

@@ -21,7 +21,7 @@ from puzzlesearch.crossword.io import read_pattern, to_html, to_ipuz
 from puzzlesearch.crossword.model import Alphabet, Language, runs, slot_word, slots
 from puzzlesearch.crossword.quality import RANK_ORDER
 from puzzlesearch.crossword.search import generate
-from puzzlesearch.crossword.settings import GenerateSettings as SearchSettings
+from puzzlesearch.crossword.settings import GenerateSettings
 from puzzlesearch.crossword.tables import (
     TABLES_FILE,
     WordTables,
@@ -34,6 +34,11 @@ from puzzlesearch.errors import PuzzleError
 from puzzlesearch.lexicon import open_lexicon
 
 PROJECT = Path(__file__).resolve().parents[2]
+
+
+def SearchSettings(**kw) -> GenerateSettings:
+    """Settings of the progressive search (strategy fill1, the seed's 2-letter entries allowed)."""
+    return GenerateSettings(**{"strategy": "fill1", "min_entry": 2, **kw})
 
 
 # ---------------------------------------------------------------- fixtures
@@ -372,7 +377,7 @@ def test_bitset_fill_agrees_with_brute_force_on_tiny_grids(tmp_path):
 
 # ---------------------------------------------------------------- CLI outputs (default folders)
 
-ENGLISH_SEEDS = 8  # seeds tried for a cost-0 English 12x12 grid
+ENGLISH_SEEDS = 16  # seeds tried for a cost-0 English 12x12 grid
 
 DOCUMENTED_COLUMNS = [
     "rank",
@@ -426,10 +431,8 @@ def one_error_line(out) -> str:
 
 @pytest.fixture(scope="module")
 def cli_generated(project, english):
-    """`crossword generate` without --out (3 seeds of 8x8, small pop budget), run in the project folder."""
-    out = run_ps(
-        ["crossword", "generate", "--size", "8", "--seeds", "3", "--max-down", "5", "--max-pops", "50"], project
-    )
+    """`crossword generate` without --out (3 seeds of 8x8, the default settings), run in the project folder."""
+    out = run_ps(["crossword", "generate", "--size", "8", "--seeds", "3"], project)
     return out.stdout, project / "results" / "cli" / "crossword" / "en" / "8"
 
 
@@ -448,7 +451,19 @@ def test_fill_without_out_writes_to_the_cli_folder(project, tmp_path, english):
     path = tmp_path / "small.txt"
     path.write_text(PATTERN)
     stdout = run_ps(
-        ["crossword", "fill", "--pattern", str(path), "--min-frequency", "0", "--time-budget", "20"], project
+        [
+            "crossword",
+            "fill",
+            "--pattern",
+            str(path),
+            "--min-frequency",
+            "0",
+            "--time-budget",
+            "20",
+            "--set",
+            "min_entry=2",
+        ],
+        project,
     ).stdout
     folder = project / "results" / "cli" / "crossword" / "fill"
     expected = [folder / f"small.{ext}" for ext in ("ipuz", "html", "json")]
@@ -675,9 +690,17 @@ def pipeline_generate(tables, folder, settings, lang="num", seed=0, check=True):
 
 def test_damaged_tables_give_one_line_naming_the_file(tmp_path):
     npz = build_numeric(tmp_path)
-    settings = {"size": 5, "max_pops": 100}
+    settings = {
+        "size": 5,
+        "max_pops": 20000,
+        "strategy": "fill1",
+        "min_entry": 2,
+        "min_score": 0,
+        "max_down": 3,
+        "max_across": 3,
+    }
     row = json.loads(pipeline_generate(npz, tmp_path, settings) and (tmp_path / "num_seed0.json").read_text())["row"]
-    assert row["stopped_by"] in ("cost", "pops") and row["size"] == 5
+    assert row["stopped_by"] == "cost" and row["cost"] == 0 and row["size"] == 5
     good = npz.read_bytes()
     for damage in (lambda b: b[:100] + bytes([b[100] ^ 1]) + b[101:], lambda b: b[: len(b) // 2]):
         npz.write_bytes(damage(good))
@@ -700,7 +723,7 @@ def test_damaged_tables_give_one_line_naming_the_file(tmp_path):
 
 def test_pipeline_time_cap_fails_naming_the_key(tmp_path, english, config, project):
     npz = english[0].clues_path.parent / TABLES_FILE  # the session's English tables (built once, in the store)
-    settings = {"size": 12, "max_down": 8, "max_pops": 0, "time_budget": 0.05}
+    settings = {"size": 12, "max_down": 8, "max_pops": 0, "time_budget": 0.05, "strategy": "fill1"}
     line = one_error_line(pipeline_generate(npz, tmp_path, settings, lang="en", check=False))
     assert "crossword.time_budget" in line and not list(tmp_path.glob("en_seed0.*"))
     line = one_error_line(pipeline_generate(npz, tmp_path, {"size": 5}, lang="ar", check=False))

@@ -214,8 +214,6 @@ def test_clue_coverage_reported_equals_the_clues_written(project, english, tmp_p
             "6",
             "--seeds",
             "2",
-            "--max-pops",
-            "500",
             "--quiet",
             "--out",
             str(out),

@@ -404,3 +404,89 @@ def test_page_data_holds_the_scrambled_solution_in_reading_order(rows, language)
     data = json.loads(page.split('type="application/json">')[1].split("</script>")[0])
     assert (data["width"], data["height"], data["rtl"]) == (len(rows[0]), len(rows), language.rtl)
     assert unscramble(data["solution"]) == "".join(rows)
+
+
+# ---------------------------------------------------------------- what solvers expect: saved progress, timer, pencil, print, phone
+
+
+def type_entries(page, entries, filled, first):
+    """Type the answers of entries[first:] after a (re)load: Tab from the first entry to each, then type."""
+    for k, e in enumerate(entries):
+        if k:
+            page.keyboard.press("Tab")
+        if k < first:
+            continue
+        assert active_clue(page) == f"{e['number']} {e['dir']}"
+        start = next((j for j, cell in enumerate(e["cells"]) if cell not in filled), None)
+        if start is not None:
+            page.keyboard.type(e["answer"][start:])
+        filled.update(e["cells"])
+
+
+def test_progress_survives_a_reload_and_the_puzzle_reports_itself_solved(open_page):
+    rows, page = open_page("en")
+    entries = expected_entries(rows)
+    half, filled = len(entries) // 2, set()
+    type_entries(page, entries[:half], filled, 0)
+    typed = {cell: value(page, rows, cell) for cell in filled}
+    assert typed and all(typed.values()) and not is_solved(page)
+    page.reload()
+    assert {cell: value(page, rows, cell) for cell in filled} == typed  # the letters are still there
+    type_entries(page, entries, filled, half)
+    assert is_solved(page)
+    page.reload()
+    assert is_solved(page)  # a solved puzzle stays solved after a reload
+    assert all(value(page, rows, (r, c)) == ch for r, row in enumerate(rows) for c, ch in enumerate(row) if ch != "#")
+
+
+def test_pencil_letters_are_marked_and_kept(open_page):
+    rows, page = open_page("en")
+    page.click(f"input[data-i='{index(rows, (0, 0))}']")
+    page.click("#pencil")
+    assert page.get_attribute("#pencil", "aria-pressed") == "true"
+    page.keyboard.type("C")
+    pencil_cells = page.evaluate("[...document.querySelectorAll('.cell.pencil input')].map(x => +x.dataset.i)")
+    assert pencil_cells == [index(rows, (0, 0))]
+    page.reload()
+    assert value(page, rows, (0, 0)) == "C"
+    assert page.evaluate("document.querySelectorAll('.cell.pencil').length") == 1
+
+
+def test_timer_runs(open_page):
+    rows, page = open_page("en")
+    first = page.inner_text("#timer")
+    assert re.fullmatch(r"\d+:\d\d", first)
+    page.wait_for_timeout(2200)
+    assert page.inner_text("#timer") != first
+
+
+def test_phone_sized_screen_needs_no_sideways_scrolling(browser, pages):
+    context = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True)
+    try:
+        page = context.new_page()
+        page.goto(pages["en"][1].as_uri())
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360
+        box = page.query_selector("#grid").bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= 360
+    finally:
+        context.close()
+
+
+def test_print_view_puts_grid_and_clues_on_one_page(browser, tmp_path):
+    """A 15x15 grid with 78 entries and long clues prints on one A4 page, without the buttons."""
+    from puzzlesearch.crossword.fill import american_pattern
+
+    pattern = american_pattern(15, 0.17, 0)
+    grid = np.where(pattern != 0, 1, 0).astype(np.int8)  # every white cell 'a' (the page does not need words)
+    path = tmp_path / "big.html"
+    path.write_text(to_page(grid, EN, lambda w: "A clue of about sixty characters, as long as WordNet's are"))
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.goto(path.as_uri())
+        page.emulate_media(media="print")
+        assert page.evaluate("getComputedStyle(document.getElementById('toolbar')).display") == "none"
+        pdf = page.pdf(format="A4")
+        assert len(re.findall(rb"/Type\s*/Page[^s]", pdf)) == 1
+    finally:
+        context.close()

@@ -31,6 +31,7 @@ rule crossword_tables:
             "crossword/settings.py",
             "crossword/clues.py",
             "crossword/quality.py",
+            "bee/wordlist.py",
             "lexicon/artifacts.py",
         ),
     output:

@@ -88,7 +88,7 @@ def _register_generate(cmds) -> None:
     p.add_argument("--size", type=int, help="grid size (default: first of crossword.sizes)")
     p.add_argument("--seed", type=int, default=0, help="first seed")
     p.add_argument("--seeds", type=int, default=1, help="number of seeds (puzzles)")
-    p.add_argument("--strategy", choices=("fill1", "fill2"))
+    p.add_argument("--strategy", choices=("pattern", "fill1", "fill2"))
     p.add_argument("--max-pops", type=int, help="pops per puzzle (the work budget; crossword.max_pops)")
     p.add_argument("--time-budget", type=float, help="seconds per puzzle (safety cap; crossword.time_budget)")
     p.add_argument("--max-down", type=int, help="longest vertical word")
@@ -158,11 +158,13 @@ def _pipeline_mode(args, interactive_flags: tuple[str, ...]) -> bool:
     return pipeline_mode(args, paths, interactive, pipeline_only=PIPELINE_PATHS)
 
 
-def _pipeline_tables(args, min_frequency: int, min_score: int = 0):
-    """The tables of --tables (verified) with the floors, and the Language of --lang over them."""
+def _pipeline_tables(args, settings):
+    """The tables of --tables (verified) with the settings' floors, and the Language of --lang over them."""
     from puzzlesearch.crossword.tables import language_of, load_tables
 
-    tables = load_tables(args.tables, min_frequency, min_score=min_score)
+    tables = load_tables(
+        args.tables, settings.min_frequency, min_score=settings.min_score, min_entry=settings.min_entry
+    )
     return tables, language_of(args.lang, tables)
 
 
@@ -227,7 +229,7 @@ def cmd_generate(args) -> int:
     if args.seeds < 1:
         raise PuzzleError(f"--seeds {args.seeds}: must be at least 1")
     tables, language = open_language(
-        args.lang, config, root, settings.min_frequency, args.lexicon, min_score=settings.min_score
+        args.lang, config, root, settings.min_frequency, args.lexicon, settings.min_score, settings.min_entry
     )
     out = Path(args.out) if args.out else store.cli_output_root().joinpath(*GENERATE_OUT, args.lang, str(settings.size))
     rows = []
@@ -240,6 +242,7 @@ def cmd_generate(args) -> int:
                 f"({g.pops} pops, stopped by {g.stopped_by})"
             )
             print(show(g.grid, language))
+        search.require_valid(g)  # cost > 0: one line naming the budget, nothing written for this seed
         stem = out / puzzle_stem(g)
         written, row = write_generated_with_clues(
             g, tables, f"{stem}.ipuz", f"{stem}.html", puz_path=f"{stem}.puz", low_score=settings.low_score
@@ -257,7 +260,7 @@ def _generate_pipeline(args) -> int:
     from puzzlesearch.crossword.search import STOP_TIME
 
     settings = GenerateSettings.from_json(args.settings)
-    tables, language = _pipeline_tables(args, settings.min_frequency, settings.min_score)
+    tables, language = _pipeline_tables(args, settings)
     g = search.generate(tables, language, settings, args.seed)
     _log_generated(g)
     if g.stopped_by == STOP_TIME:
@@ -267,6 +270,7 @@ def _generate_pipeline(args) -> int:
             f"crossword.max_pops={settings.max_pops} pops (the result would depend on machine "
             "load); raise crossword.time_budget or lower crossword.max_pops"
         )
+    search.require_valid(g)
     write_generated_with_clues(
         g, tables, args.ipuz, args.html, args.summary, getattr(args, "puz", None), settings.low_score
     )
@@ -321,7 +325,7 @@ def cmd_fill(args) -> int:
 
     if _pipeline_mode(args, ("lexicon", "min-frequency", "max-nodes", "time-budget", "set", "out")):
         settings = FillSettings.from_json(args.settings)
-        tables, language = _pipeline_tables(args, settings.min_frequency, settings.min_score)
+        tables, language = _pipeline_tables(args, settings)
         pattern = read_pattern(args.pattern, tables.alphabet)
         result = fillmod.fill(pattern, tables, settings, args.seed)
         write_filled(result, language, args.ipuz, args.html, args.summary, settings, clue=tables.clue)
@@ -331,7 +335,7 @@ def cmd_fill(args) -> int:
 
     settings, config, root = _fill_settings(args)
     tables, language = open_language(
-        args.lang, config, root, settings.min_frequency, args.lexicon, min_score=settings.min_score
+        args.lang, config, root, settings.min_frequency, args.lexicon, settings.min_score, settings.min_entry
     )
     pattern = read_pattern(args.pattern, tables.alphabet)
     result = fillmod.fill(pattern, tables, settings, args.seed)

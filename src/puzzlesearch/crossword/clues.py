@@ -42,6 +42,8 @@ ARRAMOOZ_SOURCE = "Arramooz Arabic dictionary (PyPI arramooz-pysqlite {version},
 NUMERIC_SOURCE = "products x*y"
 POS_FILES = ("noun", "verb", "adj", "adv")  # also the order of preference between parts of speech
 MAX_CLUE_CHARS = 140
+SHORT_CLUE = 60  # a clue this short is preferred when the word's main part of speech has one
+MAX_SENSES = 3  # senses per part of speech considered for a clue (WordNet's most frequent first)
 FORM_PREFIX = 4  # a clue word sharing this many first letters with the answer is a form of it
 MIN_STEM = 3  # a clue word of this many letters or more that begins the answer is a form of it
 COMMON, NAME, ABSENT = "common", "name", "absent"
@@ -153,6 +155,11 @@ def tidy(text: str) -> str:
 # ---------------------------------------------------------------- WordNet (English)
 
 
+def is_abbreviation(word: str) -> bool:
+    """A letter string without a vowel (cm, kg, mph) that is not a function word: an abbreviation or unit."""
+    return not _VOWEL.search(word) and word not in function_words()
+
+
 @dataclass(frozen=True)
 class Sense:
     """One WordNet synset holding a lemma: part of speech, its lemmas as written, its gloss."""
@@ -169,6 +176,7 @@ class WordNet:
     senses: dict[str, list[Sense]]
     exceptions: dict[str, dict[str, list[str]]]  # pos -> inflected -> base forms
     function_words: frozenset = field(default_factory=frozenset)
+    tag_counts: dict = field(default_factory=dict)  # (lemma, pos) -> senses tagged in WordNet's concordance
 
     def bases(self, word: str) -> list[tuple[str, str, str]]:
         """(base form, part of speech, hint) of an inflected word whose base WordNet has (morphy, exceptions)."""
@@ -193,37 +201,66 @@ class WordNet:
         return NAME if word in self.senses else ABSENT
 
     def clue(self, word: str) -> str:
-        """A gloss of a common sense of `word` that passes the answer-form rule, '' if none."""
+        """The best gloss of `word` that passes the answer-form rule, '' if none (`clue_key` ranks them)."""
         bases = self.bases(word)
         abbreviation = not _VOWEL.search(word) and word not in self.function_words
         candidates = [(word, None, ABBREVIATION_HINT if abbreviation else "")] + bases
         forms = [word] + [base for base, _, _ in bases]
-        for base, pos, hint in candidates:
+        for base, pos, hint in candidates:  # the word's own senses first, then its base forms'
+            best = None
+            seen: dict[str, int] = {}
             for sense in self.senses.get(base, ()):
                 if base not in sense.lemmas or (pos is not None and sense.pos != pos):
                     continue  # a name's sense (only capitalised here), or another part of speech
-                text = clean_gloss(sense.gloss, forms)
-                if text:
-                    return f"{text} ({hint})" if hint else text
+                index = seen[sense.pos] = seen.get(sense.pos, -1) + 1
+                if index >= MAX_SENSES:
+                    continue
+                for text in gloss_clues(sense.gloss, forms):
+                    text = f"{text} ({hint})" if hint else text
+                    if hint and not clue_ok(text, forms):
+                        continue  # the hint names the answer ("past" of "pasted")
+                    key = self.clue_key(word, base, sense.pos, index, text)
+                    if best is None or key < best[0]:
+                        best = (key, text)
+            if best is not None:
+                return best[1]
         return ""
 
+    def clue_key(self, word: str, lemma: str, pos: str, index: int, text: str) -> tuple:
+        """Rank of a clue (lower is better): not holding the answer's letters at all ('ply' in
+        'apply'), the lemma's most used part of speech (tagged senses), at most SHORT_CLUE
+        characters, an earlier sense, a shorter text."""
+        usage = -self.tag_counts.get((lemma, pos), 0)
+        return (word in text.lower(), usage, POS_FILES.index(pos), len(text) > SHORT_CLUE, index, len(text))
 
-def clean_gloss(gloss: str, forms: list[str], arabic: bool = False) -> str:
-    """The definition part of a gloss, cut to a clause when needed; '' if no part passes the rule."""
+
+DANGLING_WORDS = frozenset(
+    "a an and as at by for from in into of on or that the to which with whose".split()
+)  # a clause ending in one of these is cut short
+
+
+def gloss_clues(gloss: str, forms: list[str], arabic: bool = False) -> list[str]:
+    """Candidate clues of a gloss: its definition, and its first clause (';' ':'), never cut mid-phrase."""
     definition = gloss.split('; "')[0].split(' "')[0]
     definition = " ".join(re.sub(r"\([^()]*\)", " ", definition).split())  # parentheticals out
     parts = [definition]
-    for sep in (";", ":", ","):
+    for sep in (";", ":"):  # whole clauses only (a comma cut can leave "An amber")
         head = definition.split(sep)[0]
         if head not in parts:
             parts.append(head)
-    cut = definition[: MAX_CLUE_CHARS - 3].rsplit(" ", 1)[0]
-    parts.append(cut + "...")  # a long definition cut at a word boundary
+    out = []
     for part in parts:
-        text = tidy(part) if not part.endswith("...") else tidy(part[:-3]) + "..."
-        if 3 <= len(text) <= MAX_CLUE_CHARS and clue_ok(text, forms, arabic):
-            return text
-    return ""
+        text = tidy(part)
+        words = text.lower().split()
+        if (
+            3 <= len(text) <= MAX_CLUE_CHARS
+            and words
+            and words[-1] not in DANGLING_WORDS
+            and text.count("(") == text.count(")")
+            and clue_ok(text, forms, arabic)
+        ):
+            out.append(text)
+    return out
 
 
 def package_dir(package: str) -> Path:
@@ -244,6 +281,7 @@ def wordnet_dir() -> Path:
     return folder
 
 
+@lru_cache(maxsize=1)
 def function_words() -> frozenset:
     """The shipped English function words WordNet leaves out (the, of, and, ...)."""
     text = resources.files("puzzlesearch.crossword").joinpath("data", FUNCTION_WORDS_FILE).read_text("utf-8")
@@ -265,8 +303,8 @@ def _parse_data(path: Path, pos: str) -> dict[int, Sense]:
     return out
 
 
-def _parse_index(path: Path) -> dict[str, list[int]]:
-    """lemma -> synset offsets in sense order of an index.{pos} file."""
+def _parse_index(path: Path) -> dict[str, tuple[list[int], int]]:
+    """lemma -> (synset offsets in sense order, tagged sense count) of an index.{pos} file."""
     out = {}
     with open(path, encoding="latin-1") as fh:
         for line in fh:
@@ -274,7 +312,7 @@ def _parse_index(path: Path) -> dict[str, list[int]]:
                 continue
             f = line.split()
             n_synsets, n_ptr = int(f[2]), int(f[3])
-            out[f[0]] = [int(x) for x in f[6 + n_ptr : 6 + n_ptr + n_synsets]]
+            out[f[0]] = ([int(x) for x in f[6 + n_ptr : 6 + n_ptr + n_synsets]], int(f[5 + n_ptr]))
     return out
 
 
@@ -284,11 +322,13 @@ def load_wordnet(folder: str | None = None) -> WordNet:
     root = Path(folder) if folder else wordnet_dir()
     senses: dict[str, list[Sense]] = {}
     exceptions: dict[str, dict[str, list[str]]] = {}
+    tag_counts: dict[tuple[str, str], int] = {}
     for pos in POS_FILES:
         data = _parse_data(root / f"data.{pos}", pos)
-        for lemma, offsets in _parse_index(root / f"index.{pos}").items():
+        for lemma, (offsets, tagged) in _parse_index(root / f"index.{pos}").items():
             if lemma.isalpha() and lemma.isascii():
                 senses.setdefault(lemma, []).extend(data[o] for o in offsets if o in data)
+                tag_counts[lemma, pos] = tagged
         exc = {}
         with open(root / f"{pos}.exc", encoding="latin-1") as fh:
             for line in fh:
@@ -298,7 +338,7 @@ def load_wordnet(folder: str | None = None) -> WordNet:
         exceptions[pos] = exc
     for lemma in senses:  # keep only senses whose synset spells the lemma (any case)
         senses[lemma] = [s for s in senses[lemma] if any(x.lower() == lemma for x in s.lemmas)]
-    return WordNet(senses, exceptions, function_words=function_words())
+    return WordNet(senses, exceptions, function_words=function_words(), tag_counts=tag_counts)
 
 
 # ---------------------------------------------------------------- Arramooz (Arabic)

@@ -145,9 +145,10 @@ def fill_using(
     bits = word_bits(tables, sorted({s.length for s in slot_list}))
     for s in slot_list:
         if bits[s.length].n == 0:
+            short = f" (shorter than min_entry={tables.min_entry})" if s.length < tables.min_entry else ""
             raise NoFill(
                 f"no fill found: slot {s.name} ({s.length} letters) has no word of that length "
-                f"in lexicon {tables.name!r}",
+                f"in lexicon {tables.name!r}{short}",
                 proved=True,
             )
     slot_row0, slot_off, slot_nw, slot_pb, pos_bits, dom0 = _bit_layout(slot_list, bits)

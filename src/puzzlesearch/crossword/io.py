@@ -42,6 +42,7 @@ from puzzlesearch.crossword.model import (
 from puzzlesearch.crossword.page import to_page
 from puzzlesearch.crossword.puzfile import puz_problem, write_puz
 from puzzlesearch.crossword.quality import fill_quality, rank_puzzles
+from puzzlesearch.crossword.search import require_valid
 from puzzlesearch.errors import PuzzleError
 from puzzlesearch.io import write_json, write_parquet, write_text
 from puzzlesearch.manifest import damaged, verify, write_manifest
@@ -341,7 +342,10 @@ def grid_quality(grid, language: Language, tables, low_score: int):
 
 
 def write_generated_with_clues(g, tables, ipuz_path, html_path, summary_path=None, puz_path=None, low_score: int = 0):
-    """A generated puzzle's .ipuz, page (and .puz) with the tables' clues; its summary row gets the quality columns."""
+    """A generated puzzle's .ipuz, page (and .puz) with the tables' clues; its summary row gets the quality columns.
+
+    A grid of cost > 0 (a non-word) is refused before anything is written (search.require_valid)."""
+    require_valid(g)
     q = grid_quality(g.grid, g.language, tables, low_score)
     notes = (
         f"cost {g.cost:g}: {g.unknown_words} unknown and {g.scrambled_words} scrambled "

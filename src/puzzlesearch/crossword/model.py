@@ -104,6 +104,32 @@ def runs(line) -> list[tuple[int, int]]:
     return out
 
 
+def run_lengths(white: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(across, down) length of the white run through each cell (0 on black cells)."""
+    white = np.asarray(white, dtype=bool)
+    across, down = np.zeros(white.shape, dtype=int), np.zeros(white.shape, dtype=int)
+    for r in range(white.shape[0]):
+        for start, length in runs(white[r]):
+            across[r, start : start + length] = length
+    for c in range(white.shape[1]):
+        for start, length in runs(white[:, c]):
+            down[start : start + length, c] = length
+    return across, down
+
+
+def lone_cells(grid: np.ndarray) -> np.ndarray:
+    """White cells in no entry: their across and down runs are both one cell."""
+    across, down = run_lengths(np.asarray(grid) != BLACK)
+    return (across == 1) & (down == 1)
+
+
+def without_lone_letters(grid: np.ndarray) -> np.ndarray:
+    """The grid with its lone letters made black (no entry changes: their neighbours are all black)."""
+    out = np.array(grid, copy=True)
+    out[lone_cells(out)] = BLACK
+    return out
+
+
 def slots(white: np.ndarray, min_length: int = 2) -> list[Slot]:
     """The numbered slots of a white-cell mask (min_length=1 keeps one-letter runs).
 

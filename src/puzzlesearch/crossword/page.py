@@ -39,6 +39,10 @@ LABELS = {
         "key": "Answer key",
         "solved": "Solved! Every letter is right.",
         "cell": "row {r}, column {c}",
+        "pencil": "Pencil",
+        "print": "Print",
+        "timer": "Time",
+        "pause": "Pause",
     },
     "ar": {
         "across": "أفقي",
@@ -51,6 +55,10 @@ LABELS = {
         "key": "مفتاح الحل",
         "solved": "أحسنت! كل الحروف صحيحة.",
         "cell": "الصف {r}، العمود {c}",
+        "pencil": "قلم رصاص",
+        "print": "اطبع",
+        "timer": "الوقت",
+        "pause": "إيقاف مؤقت",
     },
 }
 _PLACEHOLDER = re.compile(r"__(LANG|DIR|TITLE|DATA)__")

@@ -1,5 +1,19 @@
 """Word quality for crosswords: a blocklist, a 0-100 score per word, fill quality per puzzle.
 
+English (the scored word list, `english_scores`), from offline sources installed with the project:
+
+    score = 50 + 25 x (Zipf - 2.5), clipped to 0..100, then capped:
+            at NAME_MAX (20) for a name, an abbreviation or a word WordNet lacks,
+            at `unclued_max` (40) for a word without a clue
+
+where Zipf is the word's own wordfreq frequency (log10 occurrences per billion words:
+'the' 7.7, 'aloe' 3.1, 'clavus' 1.5, 'algins' 0), so an inflection is judged by its own
+use. A floor of 50 (Zipf 2.5) keeps common, clued dictionary words. A user file of
+`word;score` lines (the constructors' format, `crossword.quality.scores`) overrides scores
+and adds words.
+
+Other alphabets (Arabic; numeric) have no such frequency source installed:
+
     score = (100 - clue_weight) x frequency percentile + clue_weight x (has a clue)
 
 The frequency percentile is the word's mid-rank among the table's words (ties share it),
@@ -25,6 +39,10 @@ from puzzlesearch.errors import PuzzleError
 
 BLOCKLIST_FILE = "blocklist.txt"  # in puzzlesearch/crossword/data
 MAX_SCORE = 100
+ZIPF_AT_50 = 2.5  # the wordfreq Zipf frequency that scores 50 (the default English floor)
+POINTS_PER_ZIPF = 25  # so Zipf 4.5 scores 100 and Zipf 0.5 scores 0
+NAME_MAX = 20  # the highest score of a name, an abbreviation or a word WordNet lacks
+SCORE_SEPARATOR = ";"  # word;score lines
 
 
 def parse_word_file(text: str) -> frozenset[str]:
@@ -67,6 +85,41 @@ def word_scores(frequency: np.ndarray, clued: np.ndarray, clue_weight: int) -> n
     pct = frequency_percentile(frequency)
     score = (MAX_SCORE - clue_weight) * pct + clue_weight * np.asarray(clued, dtype=bool)
     return np.clip(np.rint(score), 0, MAX_SCORE).astype(np.int16)
+
+
+def english_scores(zipf: np.ndarray, common: np.ndarray, clued: np.ndarray, unclued_max: int) -> np.ndarray:
+    """0-100 score per English word from its Zipf frequency, capped for non-words and unclued words."""
+    base = 50 + (np.asarray(zipf, dtype=float) - ZIPF_AT_50) * POINTS_PER_ZIPF
+    cap = np.where(np.asarray(common, dtype=bool), MAX_SCORE, NAME_MAX)
+    cap = np.where(np.asarray(clued, dtype=bool), cap, np.minimum(cap, unclued_max))
+    return np.clip(np.rint(np.minimum(base, cap)), 0, MAX_SCORE).astype(np.int16)
+
+
+def parse_score_file(text: str, source: str) -> dict[str, int]:
+    """word -> score of `word;score` lines ('#' comments, blank lines skipped); one-line error naming a bad line."""
+    out = {}
+    for i, line in enumerate(text.splitlines(), 1):
+        line = line.split("#")[0].strip()
+        if not line:
+            continue
+        word, sep, score = line.rpartition(SCORE_SEPARATOR)
+        word = word.strip().lower()
+        if not sep or not word or not score.strip().isdigit() or int(score) > MAX_SCORE:
+            raise PuzzleError(f"{source} line {i}: expected word;score with a score 0..{MAX_SCORE}, got {line!r}")
+        out[word] = int(score)
+    return out
+
+
+def read_score_file(path: str | Path) -> dict[str, int]:
+    """The scores of a `word;score` file (config key crossword.quality.scores)."""
+    source = f"config key crossword.quality.scores: {path}"
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise PuzzleError(f"{source}: cannot read ({exc.strerror})") from None
+    except UnicodeDecodeError:
+        raise PuzzleError(f"{source}: not UTF-8 text") from None
+    return parse_score_file(text, source)
 
 
 @dataclass(frozen=True)

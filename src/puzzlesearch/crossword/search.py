@@ -33,13 +33,16 @@ from puzzlesearch.crossword._kernels.progressive import (
     progressive_search,
     seed_rng,
 )
-from puzzlesearch.crossword.model import Language, runs
-from puzzlesearch.crossword.settings import GenerateSettings
+from puzzlesearch.crossword.fill import NoFill, american_pattern, fill
+from puzzlesearch.crossword.model import DOWN, Language, runs, slots, without_lone_letters
+from puzzlesearch.crossword.settings import FillSettings, GenerateSettings
 from puzzlesearch.crossword.tables import WordTables
 from puzzlesearch.errors import PuzzleError
 from puzzlesearch.progress import log
 
 CHUNK_POPS = 256  # pops per kernel call between time checks
+PATTERN = "pattern"  # the strategy: random symmetric patterns filled by the fixed-pattern fill
+PATTERN_SEED_STRIDE = 100_003  # pattern k of seed s is made with seed s x stride + k (distinct per seed)
 STOP_COST, STOP_POPS, STOP_TIME = "cost", "pops", "time"  # what ended a search (Generated.stopped_by)
 PROGRESS_SECONDS = 5  # seconds between progress log lines
 
@@ -149,7 +152,7 @@ def initial_fill2(f: _Filler, s: GenerateSettings) -> np.ndarray:
     return grid
 
 
-INITIAL = {"fill1": initial_fill1, "fill2": initial_fill2}
+INITIAL = {"fill1": initial_fill1, "fill2": initial_fill2}  # the progressive search's strategies
 
 
 def across_slots(grid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -166,15 +169,81 @@ def across_slots(grid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 # ---------------------------------------------------------------- the search
 
 
+def require_valid(g: Generated) -> None:
+    """PuzzleError (one line, naming the setting to raise) unless the grid has cost 0: never publish a non-word."""
+    if g.cost5 == 0:
+        return
+    n = g.settings.size
+    raise PuzzleError(
+        f"crossword {g.language.code} {n}x{n} seed {g.seed}: no grid of cost 0 within "
+        f"crossword.max_pops={g.settings.max_pops} pops (best cost {g.cost:g}: {g.unknown_words} unknown, "
+        f"{g.scrambled_words} scrambled down words; stopped by {g.stopped_by}); nothing written: raise "
+        "crossword.max_pops (--max-pops)" + (" and crossword.time_budget" if g.stopped_by == STOP_TIME else "")
+    )
+
+
+def generate_from_patterns(
+    tables: WordTables, language: Language, settings: GenerateSettings, seed: int = 0, progress: bool = True
+) -> Generated:
+    """One American-style grid: random symmetric patterns (every entry >= min_entry letters,
+    connected, none longer than max_across), each filled by the fixed-pattern fill with at most
+    pattern_nodes nodes, until one fills; max_pops bounds the nodes over all patterns.
+
+    Every entry is an eligible word by construction (cost 0). PuzzleError (naming the
+    settings) when the work budget or the time cap is spent first."""
+    n = settings.size
+    t0 = time.perf_counter()
+    spent, tried = 0, 0
+    while True:
+        left = settings.max_pops - spent if settings.max_pops else settings.pattern_nodes
+        budget = max(1, min(settings.pattern_nodes, left))
+        fill_settings = FillSettings(
+            min_frequency=settings.min_frequency,
+            min_score=settings.min_score,
+            min_entry=settings.min_entry,
+            max_nodes=budget,
+            first_nodes=min(FillSettings.first_nodes, budget),
+            time_budget=max(settings.time_budget - (time.perf_counter() - t0), 1e-3),
+        )
+        pattern = american_pattern(
+            n, settings.black_fraction, seed * PATTERN_SEED_STRIDE + tried, settings.min_entry, settings.max_across
+        )
+        try:
+            filled = fill(pattern, tables, fill_settings, seed, progress=False)
+        except NoFill as exc:
+            spent, tried = spent + exc.nodes, tried + 1
+            elapsed = time.perf_counter() - t0
+            if progress:
+                log("crossword", f"seed {seed}: pattern {tried} not filled ({spent} nodes, {elapsed:.1f}s)")
+            if settings.max_pops and spent >= settings.max_pops or elapsed >= settings.time_budget:
+                key, value = (
+                    ("crossword.max_pops", f"{settings.max_pops} fill nodes")
+                    if elapsed < settings.time_budget
+                    else ("crossword.time_budget", f"{settings.time_budget:g}s")
+                )
+                raise PuzzleError(
+                    f"crossword {language.code} {n}x{n} seed {seed}: no pattern filled within {key}="
+                    f"{value} ({tried} patterns, min_score {settings.min_score}); nothing written: raise {key}"
+                ) from None
+            continue
+        spent += filled.nodes
+        down = sum(s.direction == DOWN for s in slots(filled.grid != 0))
+        return Generated(
+            filled.grid, language, seed, 0, 0, 0, 0, 0, down, spent, time.perf_counter() - t0, tried, settings
+        )
+
+
 def generate(
     tables: WordTables, language: Language, settings: GenerateSettings, seed: int = 0, progress: bool = True
 ) -> Generated:
-    """One grid by progressive search from `settings.queue` random initial grids.
+    """One grid by progressive search from `settings.queue` random initial grids (or by patterns).
 
     The search stops at cost 0, after settings.max_pops pops, or at the time_budget cap
     (checked every CHUNK_POPS pops); `stopped_by` records which.
     """
     settings = settings.clipped()
+    if settings.strategy == PATTERN:
+        return generate_from_patterns(tables, language, settings, seed, progress)
     n = settings.size
     rng = np.random.default_rng(seed)
     filler = _Filler(tables, language, n, rng, settings.length_bias)
@@ -273,7 +342,7 @@ def generate(
     stats = grid_cost(best_grid, words)
     assert stats.cost5 == best_info[INFO_COST], "incremental and full cost disagree"
     return Generated(
-        best_grid,
+        without_lone_letters(best_grid),  # every white cell in an entry (the cost does not change)
         language,
         seed,
         int(stats.cost5),

@@ -39,15 +39,19 @@ class GenerateSettings(Settings):
     """Knobs of one generated puzzle (progressive search) for one language and size."""
 
     SECTION: ClassVar[str] = SECTION
+    PER_LANG: ClassVar[tuple[str, ...]] = ("min_frequency", "min_score", "min_entry", "strategy")  # {en, ar, num}
     size: int = _field(section_defaults(SECTION)["sizes"][0])
     min_frequency: int = _field(section_defaults(SECTION)["min_frequency"]["en"])
     min_score: int = _field(section_defaults(SECTION)["min_score"]["en"])
+    min_entry: int = _field(section_defaults(SECTION)["min_entry"]["en"])
     low_score: int = _field(section_defaults(SECTION)["quality"]["low_score"])
     max_across: int = default(SECTION, "max_across")
     max_down: int = default(SECTION, "max_down")
     queue: int = default(SECTION, "queue")
     mutants: int = default(SECTION, "mutants")
-    strategy: str = default(SECTION, "strategy")
+    strategy: str = _field(section_defaults(SECTION)["strategy"]["en"])
+    black_fraction: float = default(SECTION, "black_fraction")
+    pattern_nodes: int = default(SECTION, "pattern_nodes")
     focus: float = default(SECTION, "focus")
     length_bias: float = default(SECTION, "length_bias")
     max_pops: int = default(SECTION, "max_pops")
@@ -58,10 +62,12 @@ class GenerateSettings(Settings):
     def sub_schema(cls) -> dict:
         """The schema of these keys: size is one item of `sizes`, min_frequency one language's floor."""
         props = _props()
-        keys = {k: props[k] for k in cls.keys() if k in props and k not in ("min_frequency", "min_score")}
+        keys = {k: props[k] for k in cls.keys() if k in props and k not in cls.PER_LANG}
         keys["size"] = props["sizes"]["items"]
         keys["min_frequency"] = props["min_frequency"]["properties"]["en"]
         keys["min_score"] = props["min_score"]["properties"]["en"]
+        keys["min_entry"] = props["min_entry"]["properties"]["en"]
+        keys["strategy"] = props["strategy"]["oneOf"][0]
         keys["low_score"] = props["quality"]["properties"]["low_score"]
         return {"type": "object", "additionalProperties": False, "properties": keys}
 
@@ -70,10 +76,13 @@ class GenerateSettings(Settings):
         """The settings of the (lang, size) jobs from a validated `crossword` section."""
         if lang not in LANGS:
             raise ConfigError(f"--lang {lang!r}: expected one of {', '.join(LANGS)}")
-        data = {k: section[k] for k in cls.keys() if k in section and k not in ("size", "min_frequency", "min_score")}
+        data = {k: section[k] for k in cls.keys() if k in section and k not in ("size", *cls.PER_LANG)}
         data["size"] = size
-        data["min_frequency"] = (section.get("min_frequency") or {}).get(lang, cls.min_frequency)
-        data["min_score"] = (section.get("min_score") or {}).get(lang, cls.min_score)
+        for key in cls.PER_LANG:  # one language's value of a per-language mapping (or one value for all)
+            value = section.get(key)
+            data[key] = (
+                value if isinstance(value, str) else (value or {}).get(lang, section_defaults(SECTION)[key][lang])
+            )
         data["low_score"] = (section.get("quality") or {}).get("low_score", cls.low_score)
         return cls.from_dict(data).clipped()
 
@@ -94,6 +103,7 @@ class FillSettings(Settings):
     RULE_KEYS: ClassVar[tuple[str, ...]] = ("patterns", "lang")
     min_frequency: int = _fill_default("min_frequency")
     min_score: int = _fill_default("min_score")
+    min_entry: int = _fill_default("min_entry")
     first_nodes: int = _fill_default("first_nodes")
     max_nodes: int = _fill_default("max_nodes")
     freq_weight: float = _fill_default("freq_weight")
@@ -125,11 +135,13 @@ class TableSettings(Settings):
     """Settings of the tables: numeric max_factor, and the word quality (`crossword.quality`)."""
 
     SECTION: ClassVar[str] = SECTION
-    QUALITY_KEYS: ClassVar[tuple[str, ...]] = ("blocklist", "names", "clue_weight")
+    QUALITY_KEYS: ClassVar[tuple[str, ...]] = ("blocklist", "names", "clue_weight", "scores", "unclued_max")
     max_factor: int = _field(section_defaults(SECTION)["numeric"]["max_factor"])
     blocklist: str = _quality_default("blocklist")
     names: bool = _quality_default("names")
     clue_weight: int = _quality_default("clue_weight")
+    scores: str = _quality_default("scores")
+    unclued_max: int = _quality_default("unclued_max")
 
     @classmethod
     def sub_schema(cls) -> dict:

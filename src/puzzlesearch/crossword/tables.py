@@ -27,12 +27,14 @@ from __future__ import annotations
 import sys
 from dataclasses import dataclass, field
 from functools import cached_property
+from importlib.metadata import version
 from pathlib import Path
 
 import numpy as np
 import polars as pl
 
 from puzzlesearch import manifest, store
+from puzzlesearch.bee.wordlist import zipf_reader
 from puzzlesearch.crossword import clues, quality
 from puzzlesearch.crossword import model as model_module
 from puzzlesearch.crossword._kernels import cost as cost_kernels
@@ -46,7 +48,7 @@ from puzzlesearch.lexicon.model import ALPHABETS
 from puzzlesearch.progress import Timer, log
 
 NUMERIC = "numeric"  # the pseudo-lexicon of products x*y
-TABLES_VERSION = 4
+TABLES_VERSION = 5
 TABLES_KIND = "crossword-tables"
 TABLES_FILE, TABLES_MANIFEST, CLUES_FILE = "tables.npz", "tables.json", "clues.parquet"
 
@@ -138,8 +140,15 @@ def build_arrays(words: pl.DataFrame, letters: str) -> dict[str, np.ndarray]:
 
 
 def scored_words(words: pl.DataFrame, alphabet: str, settings: TableSettings) -> tuple[pl.DataFrame, dict]:
-    """The table words with score and clue: blocklist and (English) names/abbreviations out."""
+    """The table words with score, clue, class (and English zipf): blocklist and (English) names/abbreviations out."""
     blocked = quality.read_blocklist(settings.blocklist)
+    overrides = quality.read_score_file(settings.scores) if settings.scores else {}
+    extra = sorted(set(overrides) - set(words["word"].to_list()) - blocked)
+    if extra:  # words of the user's score file that the lexicon lacks
+        words = pl.concat(
+            [words, pl.DataFrame({"word": extra, "length": [len(w) for w in extra], "frequency": [0] * len(extra)})],
+            how="vertical_relaxed",
+        )
     before = words.height
     words = words.filter(~pl.col("word").is_in(sorted(blocked)))
     n_blocked = before - words.height
@@ -148,14 +157,30 @@ def scored_words(words: pl.DataFrame, alphabet: str, settings: TableSettings) ->
     words = words.with_columns(pl.Series("class", classes, dtype=pl.Utf8), pl.Series("clue", clue_text, dtype=pl.Utf8))
     n_names = int((words["class"] != clues.COMMON).sum())
     if not settings.names:
-        words = words.filter(pl.col("class") == clues.COMMON)
+        words = words.filter((pl.col("class") == clues.COMMON) | pl.col("word").is_in(list(overrides)))
     clued = (words["clue"] != "").to_numpy()
-    score = quality.word_scores(words["frequency"].fill_null(0).to_numpy(), clued, settings.clue_weight)
+    if alphabet == "latin":
+        zipf_of = zipf_reader()
+        zipf = np.array([zipf_of(w) for w in words["word"]], dtype=float)
+        common = (words["class"] == clues.COMMON).to_numpy() & ~np.array(
+            [clues.is_abbreviation(w) for w in words["word"]]
+        )
+        score = quality.english_scores(zipf, common, clued, settings.unclued_max)
+        words = words.with_columns(pl.Series("zipf", zipf))
+        frequency_source = f"wordfreq {version('wordfreq')} (en, Zipf)"
+    else:
+        score = quality.word_scores(words["frequency"].fill_null(0).to_numpy(), clued, settings.clue_weight)
+        frequency_source = "the lexicon's frequency percentile"
+    if overrides:
+        score = np.array([overrides.get(w, s) for w, s in zip(words["word"].to_list(), score)], dtype=np.int16)
     words = words.with_columns(pl.Series("score", score, dtype=pl.Int16))
     meta = {
         "clue_source": source.name,
+        "score_source": frequency_source,
         "blocked_words": n_blocked,
         "blocklist": settings.blocklist or f"(shipped) crossword/data/{quality.BLOCKLIST_FILE}",
+        "score_file": settings.scores,
+        "score_file_words": len(overrides),
         "names_or_absent": n_names,
         "names_dropped": 0 if settings.names else n_names,
     }
@@ -172,9 +197,10 @@ def numeric_scored(settings: TableSettings) -> tuple[pl.DataFrame, dict]:
 
 
 def clue_frame(words: pl.DataFrame) -> pl.DataFrame:
-    """The clues table: word, length, frequency, score, clue in table row order."""
+    """The scored word list: word, length, frequency, score, clue (English also zipf, class) in table row order."""
+    extra = [c for c in ("zipf", "class") if c in words.columns]
     return sort_words(words).select(
-        "word", pl.col("length").cast(pl.Int16), "frequency", pl.col("score").cast(pl.Int16), "clue"
+        "word", pl.col("length").cast(pl.Int16), "frequency", pl.col("score").cast(pl.Int16), "clue", *extra
     )
 
 
@@ -246,6 +272,7 @@ class WordTables:
     meta: dict = field(default_factory=dict)  # the manifest's meta (lexicon, max_factor, ...)
     min_score: int = 0
     clues_path: Path | None = None  # clues.parquet beside tables.npz
+    min_entry: int = 0  # shortest eligible word (English 3 by default: no 2-letter entries)
 
     def __post_init__(self) -> None:
         """Reorder the rows of each length (when both floors cut) so eligible words are a prefix."""
@@ -273,9 +300,11 @@ class WordTables:
 
     @cached_property
     def word_ok(self) -> np.ndarray:
-        """Per word row: frequency and score at or above the floors."""
+        """Per word row: frequency, score and length at or above the floors."""
         a = self.arrays
-        return (a["frequency"] >= self.min_frequency) & (a["score"] >= self.min_score)
+        return (
+            (a["frequency"] >= self.min_frequency) & (a["score"] >= self.min_score) & (a["lengths"] >= self.min_entry)
+        )
 
     @cached_property
     def sig_ok(self) -> np.ndarray:
@@ -373,7 +402,7 @@ def eligible_first(arrays: dict, ok: np.ndarray) -> dict:
 
 
 def load_tables(
-    npz_path: str | Path, min_frequency: int = 0, name: str | None = None, min_score: int = 0
+    npz_path: str | Path, min_frequency: int = 0, name: str | None = None, min_score: int = 0, min_entry: int = 0
 ) -> WordTables:
     """Open a verified tables.npz (manifest tables.json and clues.parquet beside it) with the floors."""
     npz_path = Path(npz_path)
@@ -397,6 +426,7 @@ def load_tables(
         meta,
         int(min_score),
         npz_path.with_name(CLUES_FILE),
+        int(min_entry),
     )
 
 
@@ -459,9 +489,13 @@ def code_sha256() -> str:
 
 
 def _blocklist_sha256(settings: TableSettings) -> str:
-    """sha256 of the blocklist file the settings name (the shipped one for '')."""
+    """sha256 of the blocklist file the settings name (the shipped one for ''), and of the score file."""
     quality.read_blocklist(settings.blocklist)  # one-line error when unreadable
-    return manifest.file_sha256(settings.blocklist or quality.default_blocklist_path())
+    digest = manifest.file_sha256(settings.blocklist or quality.default_blocklist_path())
+    if settings.scores:
+        quality.read_score_file(settings.scores)
+        digest += manifest.file_sha256(settings.scores)
+    return digest
 
 
 def open_tables(
@@ -471,12 +505,15 @@ def open_tables(
     min_frequency: int = 0,
     lexicon: str | None = None,
     min_score: int = 0,
+    min_entry: int = 0,
 ) -> WordTables:
     """A language's tables from the artifact store, built on first use (interactive commands)."""
     section = config["crossword"]
     settings = TableSettings.from_config(section)
-    if settings.blocklist and root is not None and not Path(settings.blocklist).is_absolute():
-        settings = settings.replace(blocklist=str(Path(root) / settings.blocklist))
+    for key in ("blocklist", "scores"):  # files relative to the project
+        path = getattr(settings, key)
+        if path and root is not None and not Path(path).is_absolute():
+            settings = settings.replace(**{key: str(Path(root) / path)})
     if lang == "num":
         key = store.content_key(kind=TABLES_KIND, settings=settings.to_dict(), code=code_sha256())
         folder = store.ensure(
@@ -485,7 +522,7 @@ def open_tables(
             lambda tmp: build_tables(tmp / TABLES_FILE, None, settings),
             f"numeric crossword tables (max_factor {settings.max_factor})",
         )
-        return load_tables(folder / TABLES_FILE, min_frequency, min_score=min_score)
+        return load_tables(folder / TABLES_FILE, min_frequency, min_score=min_score, min_entry=min_entry)
     lex = open_lexicon(lexicon or section["lexicons"][lang], config, root, alphabet=LANG_ALPHABET[lang])
     words_sha = lex.stats["manifest"]["files"][WORDS_FILE]["sha256"]
     key = store.content_key(
@@ -502,7 +539,7 @@ def open_tables(
         lambda tmp: build_tables(tmp / TABLES_FILE, lex.dir / WORDS_FILE, settings),
         f"crossword tables of lexicon {lex.name}",
     )
-    return load_tables(folder / TABLES_FILE, min_frequency, lex.name, min_score)
+    return load_tables(folder / TABLES_FILE, min_frequency, lex.name, min_score, min_entry)
 
 
 def language_of(lang: str, tables: WordTables) -> Language:
@@ -524,6 +561,7 @@ def open_language(
     min_frequency: int | None = None,
     lexicon: str | None = None,
     min_score: int | None = None,
+    min_entry: int = 0,
 ) -> tuple[WordTables, Language]:
     """The tables (with the frequency and score floors, default the config's for the language) and the Language."""
     if lang not in LANGS:
@@ -538,5 +576,5 @@ def open_language(
         min_score = int((config["crossword"].get("min_score") or {}).get(lang, 0))
     if not 0 <= min_score <= 100:
         raise PuzzleError(f"--min-score {min_score}: must be in 0..100")
-    tables = open_tables(lang, config, root, min_frequency, lexicon, min_score)
+    tables = open_tables(lang, config, root, min_frequency, lexicon, min_score, min_entry)
     return tables, language_of(lang, tables)

@@ -69,8 +69,12 @@ CW_DATA = SRC / "puzzlesearch" / "crossword" / "data"
 
 
 def crossword_quality_files():
-    """Files the word tables' quality depends on: the blocklist (configured, else shipped) and the function words."""
-    blocklist = CW["quality"]["blocklist"]
-    if blocklist and not Path(blocklist).is_file():
-        fail(f"config key crossword.quality.blocklist: {blocklist}: no such file")
-    return [blocklist or str(CW_DATA / "blocklist.txt"), str(CW_DATA / "function_words.txt")]
+    """Files the word tables' quality depends on: the blocklist (configured, else shipped), the function words,
+    and the user's word;score file when configured."""
+    for key in ("blocklist", "scores"):
+        path = CW["quality"][key]
+        if path and not Path(path).is_file():
+            fail(f"config key crossword.quality.{key}: {path}: no such file")
+    blocklist, scores = CW["quality"]["blocklist"], CW["quality"]["scores"]
+    files = [blocklist or str(CW_DATA / "blocklist.txt"), str(CW_DATA / "function_words.txt")]
+    return files + ([scores] if scores else [])
