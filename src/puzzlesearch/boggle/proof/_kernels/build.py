@@ -263,6 +263,28 @@ def _field(paths, i, layout, p):
     return (paths.keys[i, layout.key_word[p]] >> layout.key_shift[p]) & layout.key_mask[p]
 
 
+@njit(cache=True, inline="always")
+def _gallop(values, c, hi, mask, limit):
+    """The first g in (c, hi] with values[g] & mask > limit (hi if none); the predicate
+    holds from some point on, so: gallop from c, then bisect."""
+    lo = c
+    step = 1
+    g = c + 1
+    while g < hi and values[g] & mask <= limit:
+        lo = g
+        step *= 2
+        g = c + step
+    if g > hi:
+        g = hi
+    while g - lo > 1:
+        mid = (lo + g) // 2
+        if values[mid] & mask > limit:
+            g = mid
+        else:
+            lo = mid
+    return g
+
+
 @njit(cache=True, _nrt=False)
 def build_tree(paths, n, layout, trie, stamps, mem, state, max_live, work):
     """Build the tree of n sorted records into the arena; (root, nodes made).
@@ -297,21 +319,7 @@ def build_tree(paths, n, layout, trie, stamps, mem, state, max_live, work):
                 # next positions decrease along the range: the group ends at the first record
                 # using a position in [p0, p) (galloping, then bisection)
                 before = ((np.int64(1) << p) - 1) ^ ((np.int64(1) << p0) - 1)
-                lo = c
-                step = 1
-                g = c + 1
-                while g < hi[d] and not (paths.used[g] & before):
-                    lo = g
-                    step *= 2
-                    g = c + step
-                if g > hi[d]:
-                    g = hi[d]
-                while g - lo > 1:
-                    mid = (lo + g) // 2
-                    if paths.used[mid] & before:
-                        g = mid
-                    else:
-                        lo = mid
+                g = _gallop(paths.used, c, hi[d], before, 0)
                 cur[d] = g
                 d += 1
                 kind[d] = CHOICE
@@ -328,21 +336,7 @@ def build_tree(paths, n, layout, trie, stamps, mem, state, max_live, work):
                 # key above v's upper end (galloping, then bisection)
                 top = ((_field(paths, c, layout, p) + 1) << layout.key_shift[p]) - 1
                 above = paths.keys[c, kw] | top  # keys in the run are <= above
-                lo = c
-                step = 1
-                g = c + 1
-                while g < hi[d] and paths.keys[g, kw] <= above:
-                    lo = g
-                    step *= 2
-                    g = c + step
-                if g > hi[d]:
-                    g = hi[d]
-                while g - lo > 1:
-                    mid = (lo + g) // 2
-                    if paths.keys[mid, kw] > above:
-                        g = mid
-                    else:
-                        lo = mid
+                g = _gallop(paths.keys[:, kw], c, hi[d], np.int64(-1), above)
                 v = _field(paths, c, layout, p)
                 cur[d] = g
                 bits[d] |= np.int64(1) << (v - 1)

@@ -116,6 +116,36 @@ def new_work(positions: int, room: int) -> Work:
 
 
 @njit(cache=True, inline="always")
+def _interleave(mem, bits, mine, ia, ib, oi):
+    """Write two disjoint children lists (bit sets `mine` and bits ^ mine, lists at ia and ib) in bit order at oi."""
+    while bits:
+        low = bits & -bits
+        bits ^= low
+        if mine & low:
+            mem[oi] = mem[ia]
+            ia += 1
+        else:
+            mem[oi] = mem[ib]
+            ib += 1
+        oi += 1
+
+
+@njit(cache=True, inline="always")
+def _push_frame(w, d, kind, o, a, b, nb, bits, acc):
+    """Merge frame d: node o being written from a and b (sum: b's children list and position set nb)."""
+    w.m_kind[d] = kind
+    w.m_out[d] = o
+    w.m_a[d] = a
+    w.m_b[d] = b
+    w.m_nb[d] = nb
+    w.m_ia[d] = 0
+    w.m_ib[d] = 0
+    w.m_oi[d] = 0
+    w.m_acc[d] = acc
+    w.m_bits[d] = bits
+
+
+@njit(cache=True, inline="always")
 def _start_sum(mem, state, a, bk, mb, b_bound, bp, max_live, w, d):
     """Open the merge of sum node a with another's (children at bk, position set mb, bound, points).
 
@@ -134,31 +164,10 @@ def _start_sum(mem, state, a, bk, mb, b_bound, bp, max_live, w, d):
     set_sum(mem, o, points, m)
     acc = np.int64(mem[a + BOUND]) + b_bound
     if ma & mb == 0:  # interleave the two children lists
-        ia = a + SUM_HEADER
-        ib = bk
-        oi = o + SUM_HEADER
-        while m:
-            low = m & -m
-            m ^= low
-            if ma & low:
-                mem[oi] = mem[ia]
-                ia += 1
-            else:
-                mem[oi] = mem[ib]
-                ib += 1
-            oi += 1
+        _interleave(mem, m, ma, a + SUM_HEADER, bk, o + SUM_HEADER)
         mem[o + BOUND] = acc
         return o
-    w.m_kind[d] = SUM
-    w.m_out[d] = o
-    w.m_a[d] = a
-    w.m_b[d] = bk
-    w.m_nb[d] = mb
-    w.m_ia[d] = 0
-    w.m_ib[d] = 0
-    w.m_oi[d] = 0
-    w.m_acc[d] = acc
-    w.m_bits[d] = m
+    _push_frame(w, d, SUM, o, a, bk, mb, m, acc)
     return PUSHED
 
 
@@ -173,28 +182,10 @@ def _start_choice(mem, state, ca, cb, max_live, w, d):
         return o
     set_choice(mem, o, pos_of(mem, ca), bits)
     if la & lb == 0:  # interleave; the max of the two maxes
-        ia = ca + CHOICE_HEADER
-        ib = cb + CHOICE_HEADER
-        oi = o + CHOICE_HEADER
-        while bits:
-            low = bits & -bits
-            bits ^= low
-            if la & low:
-                mem[oi] = mem[ia]
-                ia += 1
-            else:
-                mem[oi] = mem[ib]
-                ib += 1
-            oi += 1
+        _interleave(mem, bits, la, ca + CHOICE_HEADER, cb + CHOICE_HEADER, o + CHOICE_HEADER)
         mem[o + BOUND] = max(mem[ca + BOUND], mem[cb + BOUND])
         return o
-    w.m_kind[d] = CHOICE
-    w.m_out[d] = o
-    w.m_a[d] = ca
-    w.m_b[d] = cb
-    w.m_bits[d] = bits
-    w.m_oi[d] = 0
-    w.m_acc[d] = 0
+    _push_frame(w, d, CHOICE, o, ca, cb, 0, bits, 0)
     return PUSHED
 
 
@@ -211,16 +202,16 @@ def merge(mem, state, a, bk, mb, b_bound, bp, max_live, w):
     while True:
         o = w.m_out[d]
         pushed = False
+        bits = w.m_bits[d]
+        oi = w.m_oi[d]
+        acc = w.m_acc[d]
         if w.m_kind[d] == SUM:
             a = w.m_a[d]
             bk = w.m_b[d]
             ma = mask_of(mem, a)
             mb = w.m_nb[d]
-            bits = w.m_bits[d]
             ia = w.m_ia[d]
             ib = w.m_ib[d]
-            oi = w.m_oi[d]
-            acc = w.m_acc[d]
             while bits:
                 low = bits & -bits
                 bits ^= low
@@ -258,9 +249,6 @@ def merge(mem, state, a, bk, mb, b_bound, bp, max_live, w):
         else:
             ca = w.m_a[d]
             cb = w.m_b[d]
-            bits = w.m_bits[d]
-            oi = w.m_oi[d]
-            acc = w.m_acc[d]
             while bits:
                 j = _lowest_bit(bits)
                 bits &= bits - 1
