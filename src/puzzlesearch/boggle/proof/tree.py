@@ -7,8 +7,9 @@ choices; sum node = points + children, choice node = max over its letters. Any b
 the class scores at most the root's bound.
 
 `TreeBounder` builds the tree by sorting word-path records (numba, `_kernels/build.py`)
-into a compact arena (`_kernels/arena.py`: int32 words, 8 bytes a node plus 4 a child,
-shared point-only leaves), then runs the branch and bound of `_kernels/force.py`: it
+into a compact arena (`_kernels/arena.py`: int32 words, 16 bytes a sum node and 8 a
+choice node plus 4 a child, shared point-only leaves; ~14-17 bytes a live node measured
+on 3x3 and 3x4 classes), then runs the branch and bound of `_kernels/force.py`: it
 forces cells in split order by merging subtrees (no rebuild; merged bounds are tighter
 than the stack bound) while a sub-class's bound is at least `switchover_ratio` x
 min_score and more than `switchover_cells` cells are left, then switches to the
@@ -18,9 +19,9 @@ whose bound reaches min_score (the caller scores them exactly).
 Options (`TreeOptions`, the fields the proof settings pass on):
     switchover_ratio   force while bound >= ratio x min_score (default 1.6; 0: always force)
     switchover_cells   switch over once this many cells or fewer are unforced (default 4)
-    max_tree_nodes     live nodes of one class (initial tree + forced trees); a class
-                       whose initial tree is bigger is `node cap` (bound unknown, -1);
-                       forcing that would pass it bounds that sub-class with the stacks
+    max_tree_nodes     live (allocated) nodes of one class, its tree and the forced trees
+                       above it; a class whose tree is bigger is `node cap` (bound unknown,
+                       -1); a force that would pass it bounds that sub-class with the stacks
     max_visits         sub-classes whose bound is computed; past it a class is `visit cap`
 
 The pure-Python twins at the end (`py_tree`, `py_search`) work from a plain word list
