@@ -210,7 +210,7 @@ def _check_entry(path: Path, entry, kind: str, expect: dict) -> dict:
     """The entry of a result file, checked: ours, of `kind`, and with the `expect`ed settings/built values."""
     if not isinstance(entry, dict) or entry.get("format") != MANIFEST_FORMAT or "data_sha256" not in entry:
         raise damaged(path, "no puzzlesearch manifest entry (written by another version, or damaged)")
-    if entry.get("kind") != kind:
+    if kind is not None and entry.get("kind") != kind:
         raise damaged(path, f"a {entry.get('kind')!r} result, expected {kind!r}")
     recorded = {**entry.get("settings", {}), **entry.get("built", {})}
     for key, want in expect.items():
@@ -220,8 +220,19 @@ def _check_entry(path: Path, entry, kind: str, expect: dict) -> dict:
     return entry
 
 
-def read_result_parquet(path: str | Path, kind: str, expect: dict | None = None, columns=None):
-    """(DataFrame, manifest entry) of a result table, its entry and data checksum checked first."""
+def has_result_entry(path: str | Path) -> bool:
+    """True when a Parquet file carries a result manifest entry (False for other or unreadable files)."""
+    import polars as pl  # as in load_parquet
+
+    try:
+        return RESULT_KEY in pl.read_parquet_metadata(path)
+    except NOT_PARQUET as exc:
+        reraise_interrupts(exc)
+        return False
+
+
+def read_result_parquet(path: str | Path, kind: str | None, expect: dict | None = None, columns=None):
+    """(DataFrame, manifest entry) of a result table (of `kind`; None: any), its entry and data checksum checked first."""
     import polars as pl  # as in load_parquet
 
     path = Path(path)
@@ -245,7 +256,7 @@ def write_result_json(data: dict, path: str | Path, kind: str, settings: dict, b
     write_json({**data, "manifest": result_entry(kind, settings, built, data)}, path)
 
 
-def read_result_json(path: str | Path, kind: str, expect: dict | None = None) -> dict:
+def read_result_json(path: str | Path, kind: str | None, expect: dict | None = None) -> dict:
     """A JSON result (without its `manifest` key), its entry and data checksum checked."""
     path = Path(path)
     try:

@@ -103,8 +103,8 @@ def test_scan_json_records_what_built_it(tables):
         "table, entry = read_result_parquet('scan.parquet', 'boggle-scan', {'shape': '3x3'})\n"
         "assert summary['boards'] and table.height and entry['built']['boards'], (summary, entry)\n"
         "text = open('scan.json').read().replace('\"swaps\": true', '\"swaps\": false')\n"
-        "open('scan.json', 'w').write(text)\n"
-        "try:\n    read_result_json('scan.json', 'boggle-scan-summary')\n"
+        "open('scan-changed.json', 'w').write(text)\n"
+        "try:\n    read_result_json('scan-changed.json', 'boggle-scan-summary')\n"
         "except Exception as exc:\n    print(exc)\nelse:\n    sys.exit('a changed scan.json was read')\n"
     )
     done = subprocess.run([sys.executable, "-c", check], cwd=tables, capture_output=True, text=True, timeout=120)
@@ -134,3 +134,36 @@ def test_every_flipped_byte_of_a_result_is_caught_or_harmless(tables):
     folder = tables
     done = subprocess.run([sys.executable, "-c", script], cwd=folder, capture_output=True, text=True, timeout=900)
     assert done.returncode == 0 and done.stdout.split() == ["0"], done.stdout + done.stderr[-3000:]
+
+
+def test_the_report_checks_the_tables_it_draws(tables, tmp_path):
+    """`report boggle` and `report boggle-scan` refuse a ranking or scan summary changed after it was written."""
+    import json
+
+    import polars as pl
+
+    from puzzlesearch.manifest import RESULT_KEY
+
+    folder = tmp_path / "r"
+    shutil.copytree(tables, folder, ignore=shutil.ignore_patterns("store"))
+    os.symlink(tables / "store", folder / "store")
+    out = run(
+        "boggle", "scan", "--lexicon", "words.txt", "--from", "best.parquet", "--shape", "3x3", "--boards", "1",
+        "--distance", "1", "--keep", "3", "--summary", "scan.json", cwd=folder,
+    )  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    summary = json.loads((folder / "scan.json").read_text())
+    summary["boards"][0]["score"] += 1
+    (folder / "scan.json").write_text(json.dumps(summary))
+    out = run("report", "boggle-scan", "--title", "t", "--summary", "scan.json", "--out", "s.svg", cwd=folder)
+    assert "scan.json" in one_line_error(out)
+
+    entry = pl.read_parquet_metadata(folder / "best.parquet")[RESULT_KEY]
+    best = pl.read_parquet(folder / "best.parquet")
+    best.with_columns(score=pl.col("score") + 1).write_parquet(folder / "best.parquet", metadata={RESULT_KEY: entry})
+    outs = ["--board-out", "b.svg", "--progress-out", "p.svg", "--histogram-out", "h.svg"]
+    out = run(
+        "report", "boggle", "--lexicon", "words", "--shape", "3x3", "--mode", "free", "--best", "best.parquet",
+        "--seeds", "seed0.parquet", "seed1.parquet", *outs, cwd=folder,
+    )  # fmt: skip
+    assert "best.parquet" in one_line_error(out)

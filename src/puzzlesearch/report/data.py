@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
+from puzzlesearch import manifest
 from puzzlesearch.errors import PuzzleError
 
 QU_FACE = "q"  # the Boggle board text writes the Qu face as q
@@ -18,19 +19,25 @@ BENCH_ROOT = "benchmarks"  # Snakemake's benchmark files live under this folder
 
 
 def read_table(path: str | Path, what: str) -> pl.DataFrame:
-    """A Parquet result table; a missing or unreadable file is one line naming it."""
+    """A Parquet result table (its manifest entry checked when it has one); a missing or unreadable file is one line naming it."""
+    if manifest.has_result_entry(path):
+        return manifest.read_result_parquet(path, None)[0]
     try:
         return pl.read_parquet(path)
-    except (OSError, pl.exceptions.PolarsError) as exc:
-        raise PuzzleError(f"{what} {path}: cannot read ({str(exc).splitlines()[0]})") from None
+    except manifest.NOT_PARQUET as exc:  # polars errors, OSError, and Rust panics (BaseException)
+        manifest.reraise_interrupts(exc)
+        raise PuzzleError(f"{what} {path}: cannot read ({(str(exc).splitlines() or [''])[0]})") from None
 
 
 def read_json(path: str | Path, what: str) -> dict:
-    """A JSON result file; a missing or damaged file is one line naming it."""
+    """A JSON result file (its manifest entry checked when it has one); a missing or damaged file is one line naming it."""
     try:
-        return json.loads(Path(path).read_text(encoding="utf-8"))
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
         raise PuzzleError(f"{what} {path}: cannot read ({exc})") from None
+    if isinstance(data, dict) and "data_sha256" in (data.get("manifest") or {}):
+        return manifest.read_result_json(path, None)
+    return data
 
 
 def need_columns(df: pl.DataFrame, columns, what: str) -> None:
