@@ -7,10 +7,11 @@ turn a successful run into a failed one.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import polars as pl
+
+from puzzlesearch.report.data import read_json, read_table
 
 HEADER = "puzzlesearch results (best per puzzle; files relative to the project folder):"
 REPORT_HINT = "pictures: snakemake --report report.html   (or report.zip)"
@@ -29,14 +30,14 @@ def _boggle(root: Path) -> list[str]:
     out = []
     for path in sorted(root.glob("results/boggle/*/*/*/best.parquet")):
         lexicon, shape, mode = path.parts[-4:-1]
-        row = pl.read_parquet(path, columns=["board", "score", "n_words"]).row(0, named=True)
+        row = read_table(path, "Boggle ranking").select("board", "score", "n_words").row(0, named=True)
         line = (
             f"  Boggle {lexicon} {shape} {mode}: {row['board']} scores {row['score']} "
             f"({row['n_words']} words)  {_rel(path, root)}"
         )
         scan = path.with_name("scan.json")
         if scan.is_file():
-            boards = json.loads(scan.read_text()).get("boards") or [{}]
+            boards = read_json(scan, "Boggle scan summary").get("boards") or [{}]
             if boards[0].get("board") == row["board"]:
                 verdict = (
                     "a local optimum"
