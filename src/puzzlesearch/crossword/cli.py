@@ -174,7 +174,7 @@ def _pipeline_tables(args, settings):
 def _generate_settings(args):
     """Interactive generation settings (the config section, then --set, then the flags), the config and root."""
     _check_size(args.size)
-    for flag in ("time_budget", "max_pops"):
+    for flag in ("time_budget",):  # --max-pops 0 is the schema's "no limit" (bounds checked there)
         _check_budget("--" + flag.replace("_", "-"), getattr(args, flag))
     if args.min_frequency is not None and args.min_frequency < 0:
         raise PuzzleError(f"--min-frequency {args.min_frequency}: must be >= 0")
