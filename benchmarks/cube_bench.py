@@ -14,14 +14,25 @@ to baselines measured in the same process: the `kociemba` C package (Kociemba's 
 solver; `pip install -e '.[bench]'`) on the same cubes, its answers verified by our cubie
 model too, and, always, applying a ~21-move answer with the pure-Python cubie model (the
 verification step every solution goes through).
+
+Batch mode (issue 28): `--batch 10000 [--seed 28] [--peer /work/peers/rob-twophase]` draws
+that many random cubes from the seed and times our two-phase loop in this process, tables
+loaded: CPU ms per cube at --max-length 20 (every solution verified, <= 20 moves) and the
+mean length at a 10 ms budget per cube (the two-phase time cap, wall clock, best so far).
+With --peer, rob-twophase's `bench` runs on the same cubes (written as 54-facelet lines to
+its bench.cubes in a scratch folder) with `-t 1 -l 20 -m 1000` and `-t 1 -l -1 -m 10`;
+its CPU time over the bench loop is read from /proc, and the ratio is printed.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -31,13 +42,15 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
 from puzzlesearch.cube.model.cubie import parse_cubies, parse_moves, random_cube  # noqa: E402
+from puzzlesearch.cube.model.facelets import to_facelets  # noqa: E402
 from puzzlesearch.cube.settings import TwoPhaseOptions  # noqa: E402
 from puzzlesearch.cube.solve import solve_cube, warm_up  # noqa: E402
 from puzzlesearch.cube.tables.phases import Tables, store_tables  # noqa: E402
 from puzzlesearch.progress import setup_logging  # noqa: E402
 
 SHARED = ROOT.parent / "shared" / "cube"
-BENCH_SOLVERS = ("thistlethwaite", "twophase")  # the optimal solver has its own pipeline target
+BENCH_SOLVERS = ("thistlethwaite", "twophase")
+MAX_LENGTH = 20  # the batch mode's --max-length (God's number)  # the optimal solver has its own pipeline target
 
 
 def load_cubes(path: str | None, limit: int | None):
@@ -71,6 +84,109 @@ def kociemba_baseline(cubes):
     return kociemba_solves(cubes)
 
 
+# ------------------------------------------------------------------ batch mode: in process, beside rob-twophase
+
+BATCH_SEED = 28  # the fixed cube set of the batch benchmark: random.Random(BATCH_SEED)
+BUDGET_MS = 10.0  # the budget mode's time per cube
+PEER_TABLE = "twophase-ht.tbl"  # rob-twophase's tables, built by its first start in its folder
+
+
+def batch_cubes(count: int, seed: int = BATCH_SEED):
+    """`count` uniformly random cubes drawn with random.Random(seed)."""
+    rng = random.Random(seed)
+    return [random_cube(rng) for _ in range(count)]
+
+
+def timed_loop(cubes, tables, options) -> tuple[list[int], float, list[str]]:
+    """(lengths, CPU ms per cube, stops) of two-phase solves in this process; each solution verified."""
+    lengths, stops = [], []
+    c0 = time.process_time()
+    for cube in cubes:
+        s = solve_cube(cube, tables, "twophase", options)  # raises unless the moves solve the cube
+        lengths.append(len(s.moves))
+        stops.append(s.stopped_by)
+    return lengths, (time.process_time() - c0) * 1000 / len(cubes), stops
+
+
+def _cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of a running process (all its threads), from /proc."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def run_peer(peer: Path, workdir: Path, flags: list[str]) -> dict:
+    """rob-twophase's `bench` on workdir/bench.cubes: its printed averages and the loop's CPU ms per cube.
+
+    Its own 'Avg. Time' averages whole milliseconds (an int vector truncates each cube's time),
+    so the CPU time of the bench loop is read from /proc around it.
+    """
+    for name in ("twophase", PEER_TABLE):
+        link = workdir / name
+        if not link.exists():
+            link.symlink_to(peer / name)
+    proc = subprocess.Popen(
+        ["./twophase", *flags], cwd=workdir, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    )
+    out: dict = {}
+    try:
+        for line in proc.stdout:
+            if line.startswith("Ready!") and "cpu0" not in out:
+                proc.stdin.write("bench\n")
+                proc.stdin.flush()
+            elif line.startswith("Benchmarking"):
+                out["cpu0"] = _cpu_seconds(proc.pid)
+            elif line.startswith(("Failed:", "Avg. Time:", "Avg. Moves:")):
+                key, value = line.split(":", 1)
+                out[key] = value.strip()
+                if key == "Avg. Moves":
+                    out["cpu1"] = _cpu_seconds(proc.pid)
+                    break
+    finally:
+        proc.kill()
+        proc.wait()
+    return out
+
+
+def batch(args) -> int:
+    """Our two-phase loop and rob-twophase on the same seeded cubes, same run: ms/cube and moves."""
+    cubes = batch_cubes(args.batch, args.seed)
+    tables = Tables(args.tables) if args.tables else store_tables()
+    limit20 = TwoPhaseOptions(max_length=MAX_LENGTH)
+    budget = TwoPhaseOptions(target_length=0, node_budget=10**12, time_limit=BUDGET_MS / 1000)
+    for options in (limit20, budget):
+        warm_up(tables, "twophase", options)
+        timed_loop(cubes[:3], tables, options)  # compile for real cubes, touch the table pages
+    print(f"{len(cubes)} random cubes, seed {args.seed}; load average {os.getloadavg()[0]:.1f} (2 cores)")
+    lengths, ms, _ = timed_loop(cubes, tables, limit20)
+    assert max(lengths) <= MAX_LENGTH, "a --max-length 20 solution is longer than 20 moves"
+    print(
+        f"ours  --max-length {MAX_LENGTH}: {ms:.3f} CPU ms a cube, mean {statistics.mean(lengths):.3f} moves, "
+        f"all {len(cubes)} verified and <= {MAX_LENGTH}"
+    )
+    blengths, bms, stops = timed_loop(cubes, tables, budget)
+    print(
+        f"ours  {BUDGET_MS:g} ms budget: mean {statistics.mean(blengths):.3f} moves ({bms:.2f} CPU ms a cube; "
+        f"{stops.count('time')} ended by the wall-clock cap, the rest by the search), all verified"
+    )
+    if not args.peer:
+        return 0
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        (work / "bench.cubes").write_text("".join(to_facelets(c) + "\n" for c in cubes))
+        for name, flags, ours in (
+            (f"--max-length {MAX_LENGTH}", ["-t", "1", "-l", str(MAX_LENGTH), "-m", "1000"], ms),
+            (f"{BUDGET_MS:g} ms budget", ["-t", "1", "-l", "-1", "-m", f"{BUDGET_MS:g}"], None),
+        ):
+            r = run_peer(Path(args.peer), work, flags)
+            peer_ms = (r["cpu1"] - r["cpu0"]) * 1000 / len(cubes)
+            ratio = "" if ours is None else f"; ours / peer = {ours / peer_ms:.2f}"
+            print(
+                f"rob-twophase {name} ({' '.join(flags)}): {peer_ms:.3f} CPU ms a cube (its Avg. Time "
+                f"{r['Avg. Time']}), Avg. Moves {r['Avg. Moves']}, failed {r['Failed']}{ratio}"
+            )
+    return 0
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--cubes")
@@ -78,8 +194,13 @@ def main() -> int:
     ap.add_argument("--tables", help="table folder (default: the artifact store)")
     ap.add_argument("--solver", nargs="+", choices=BENCH_SOLVERS, default=list(BENCH_SOLVERS))
     ap.add_argument("--max-length", type=int, default=20, help="two-phase's second run (0: skip it)")
+    ap.add_argument("--batch", type=int, metavar="N", help="batch mode: N seeded random cubes, two-phase only")
+    ap.add_argument("--seed", type=int, default=BATCH_SEED, help="batch mode: the cubes' seed")
+    ap.add_argument("--peer", help="batch mode: rob-twophase's built folder (twophase, twophase-ht.tbl)")
     args = ap.parse_args()
     setup_logging()
+    if args.batch:
+        return batch(args)
     cubes, source = load_cubes(args.cubes, args.limit)
     t0 = time.perf_counter()
     tables = Tables(args.tables) if args.tables else store_tables()
