@@ -36,7 +36,8 @@ NON_EMPTY = (
     "ipuz",
     "html",
 )
-FILE_OUTPUTS = ("out", "summary", "ipuz", "html")  # a value ending in '/' is a folder (unless the help says folder)
+FILE_OUTPUTS = ("out", "summary", "ipuz", "html")  # a value ending in '/' is a folder, refused ...
+FOLDER_HELP = ("folder", "{out}/")  # ... unless the flag's help says it takes a folder
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -115,7 +116,7 @@ def check_flag_values(parser: argparse.ArgumentParser, args: argparse.Namespace)
             if dest in NON_EMPTY and isinstance(item, str) and not item.strip():
                 raise PuzzleError(f"{flag} {item!r}: empty; give a value (or leave the flag out)")
             if dest in FILE_OUTPUTS and isinstance(item, str) and item.endswith("/"):
-                if "folder" not in (action.help or ""):
+                if not any(word in (action.help or "") for word in FOLDER_HELP):
                     raise PuzzleError(f"{flag} {item}: a folder; give a file path")
 
 

@@ -112,3 +112,9 @@ def test_an_unknown_builtin_lexicon_is_one_line():
     )
     assert out.returncode != 0 and "Traceback" not in out.stderr, out.stderr[-3000:]
     assert "builtin:zz" in out.stderr and "lexicons.x" in out.stderr, out.stderr[-3000:]
+
+
+def test_a_folder_flag_may_end_in_a_slash(folder):
+    """crossword fill --out takes a folder: 'out/' is not refused as a folder given for a file."""
+    out = run("crossword", "fill", "--pattern", "missing.txt", "--out", "out/", cwd=folder)
+    assert "--out out/" not in out.stderr and "missing.txt" in out.stderr, out.stderr[-2000:]
