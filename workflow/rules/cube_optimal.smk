@@ -121,12 +121,12 @@ rule cube_optimal_solve:
     wildcard_constraints:
         testset="|".join(CUBE_SETS),
         n=r"\d+",
-    threads: 1
+    threads: workflow.cores  # cubes in parallel processes (--jobs), tables shared; rows in input order
     resources:
         mem_mb=CUBE_OPT_SOLVE_MEM_MB[CUBE_OPT["table"]],
         runtime=cube_optimal_minutes,
     params:
         settings=CUBE_OPT_SETTINGS,
     shell:
-        "puzzlesearch cube solve --settings {params.settings:q} --solver optimal"
+        "puzzlesearch cube solve --settings {params.settings:q} --solver optimal --jobs {threads}"
         " --tables {input.table:q} --file {input.cubes:q} --out {output:q} 2> {log:q}"

@@ -83,6 +83,13 @@ def register(sub: argparse._SubParsersAction) -> None:
         metavar="SECONDS",
         help="seconds per cube at most, a safety cap (config cube.<solver>.time_limit)",
     )
+    p.add_argument(
+        "--jobs",
+        type=int,
+        default=1,
+        metavar="N",
+        help="solve the cubes in N processes (tables shared; output in input order)",
+    )
     add_set_flag(p, "override a config `cube:` key, e.g. twophase.node_budget=200000 (repeatable)")
     add_settings_flag(
         p,
@@ -99,6 +106,11 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     p = cmds.add_parser("build-tables", help="build every move and pruning table (default: into the artifact store)")
     p.add_argument("--dir", help="table folder to build into (default: the artifact store)")
+    p.add_argument(
+        "--optimal",
+        action="store_true",
+        help="also the store's full optimal tables (~830 MB + 2 x 2.5 GB, tens of minutes): --solver optimal's",
+    )
     p.set_defaults(func=cmd_build_tables)
 
     p = cmds.add_parser("build-move-tables", help="(pipeline) build the move tables and their manifests")
@@ -228,6 +240,8 @@ def cmd_solve(args) -> int:
     from puzzlesearch.cube.solve import solve_many
 
     pipeline, settings = _settings(args)
+    if args.jobs < 1:
+        raise PuzzleError(f"--jobs must be at least 1, got {args.jobs}")
     cubes = _read_input(args)
     format_moves([], settings.format)  # reject an unknown style before the work
     tables = _open_tables(args, settings)
@@ -238,6 +252,7 @@ def cmd_solve(args) -> int:
         settings.format,
         settings.options(args.solver),
         strict_time=pipeline,
+        jobs=args.jobs,
         on_row=_log_row if args.out and args.solver == "optimal" else None if args.out else _print_row,
     )
     if not pipeline:
@@ -277,6 +292,10 @@ def cmd_build_tables(args) -> int:
         print(args.dir)
     else:
         print(store_tables().dir)
+    if args.optimal:
+        from puzzlesearch.cube.solvers.optimal import store_search_tables
+
+        store_search_tables("full")  # built in the store unless there (its folder is logged while building)
     return 0
 
 

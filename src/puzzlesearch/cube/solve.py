@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import multiprocessing
 import signal
 import threading
 import time
@@ -147,6 +148,20 @@ def _ctrl_c_flag(run: SolveRun):
         signal.signal(signal.SIGINT, previous)
 
 
+def _row(cube: CubieCube, s: Solution, style: str) -> dict:
+    """One result row (cube, solution, moves, milliseconds, stopped_by[, nodes])."""
+    row = {
+        "cube": cube.to_text(),
+        "solution": format_moves(s.moves, style),
+        "moves": len(s.moves),
+        "milliseconds": round(s.milliseconds, 3),
+        "stopped_by": s.stopped_by,
+    }
+    if s.nodes is not None:
+        row["nodes"] = s.nodes
+    return row
+
+
 def solve_many(
     cubes: Iterable[CubieCube],
     tables: Tables,
@@ -156,37 +171,88 @@ def solve_many(
     every: int = 100,
     strict_time: bool = False,
     on_row: Callable[[dict], None] | None = None,
+    jobs: int = 1,
 ) -> SolveRun:
     """Solve and verify every cube; Ctrl-C stops the run and keeps the rows solved so far.
 
     strict_time (pipeline mode): a solve that reached the time cap is an error naming the
-    config key, so a load-dependent answer is never kept.
+    config key, so a load-dependent answer is never kept. jobs > 1: the cubes are solved in
+    that many forked processes (tables loaded once, shared), rows kept in input order.
     """
     options = options or default_options(solver)
     warm_up(tables, solver, options)
     run = SolveRun()
+    results = _results(list(cubes), tables, solver, style, options, jobs, run)
     with _ctrl_c_flag(run):
-        for i, cube in enumerate(cubes, 1):
-            if run.interrupted:
+        for i, result in enumerate(results, 1):
+            if result is None:  # interrupted while waiting
                 break
-            try:
-                s = solve_cube(cube, tables, solver, options)
-            except PuzzleError as exc:
-                raise PuzzleError(f"cube {i}: {exc}") from None
-            if strict_time and s.stopped_by == STOP_TIME:
+            if isinstance(result, str):
+                raise PuzzleError(f"cube {i}: {result}")
+            row, stop = result
+            if strict_time and stop == STOP_TIME:
                 raise PuzzleError(time_cap_message(solver, i, options))
-            row = {
-                "cube": cube.to_text(),
-                "solution": format_moves(s.moves, style),
-                "moves": len(s.moves),
-                "milliseconds": round(s.milliseconds, 3),
-                "stopped_by": s.stopped_by,
-            }
-            if s.nodes is not None:
-                row["nodes"] = s.nodes
             run.rows.append(row)
             if on_row:
                 on_row(row)
             if i % every == 0:
                 log("cube", f"{solver}: {i} cubes solved")
+            if run.interrupted:
+                break
     return run
+
+
+def _solve_one(cube: CubieCube, tables, solver: str, style: str, options) -> tuple[dict, str] | str:
+    """(row, stop) of one cube, or the one-line message of a PuzzleError."""
+    try:
+        s = solve_cube(cube, tables, solver, options)
+    except PuzzleError as exc:
+        return str(exc)
+    return _row(cube, s, style), s.stopped_by
+
+
+def _results(cubes, tables, solver, style, options, jobs: int, run: SolveRun):
+    """Each cube's _solve_one result in input order (None once Ctrl-C stopped a parallel run)."""
+    if jobs <= 1 or len(cubes) <= 1:
+        return (_solve_one(cube, tables, solver, style, options) for cube in cubes)
+    return _parallel_results(cubes, tables, solver, style, options, jobs, run)
+
+
+_FORKED: tuple = ()  # (cubes, tables, solver, style, options): what forked workers read
+
+
+def _forked_solve(i: int):
+    """A worker's _solve_one of cube i (the state inherited from the parent at fork)."""
+    return _solve_one(_FORKED[0][i], *_FORKED[1:])
+
+
+def _ignore_ctrl_c() -> None:
+    """Workers leave Ctrl-C to the parent (it stops them)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+POLL_SECONDS = 0.2  # how often a parallel run checks for Ctrl-C while a cube is solved
+
+
+def _parallel_results(cubes, tables, solver, style, options, jobs: int, run: SolveRun):
+    """_results over a fork pool: ordered, and stopped (workers terminated) by Ctrl-C."""
+    global _FORKED
+    _FORKED = (cubes, tables, solver, style, options)
+    pool = multiprocessing.get_context("fork").Pool(min(jobs, len(cubes)), initializer=_ignore_ctrl_c)
+    try:
+        it = pool.imap(_forked_solve, range(len(cubes)), chunksize=1)
+        for _ in cubes:
+            while True:
+                if run.interrupted:
+                    yield None
+                    return
+                try:
+                    result = it.next(timeout=POLL_SECONDS)
+                    break
+                except multiprocessing.TimeoutError:
+                    continue
+            yield result
+    finally:
+        pool.terminate()
+        pool.join()
+        _FORKED = ()

@@ -15,10 +15,11 @@ from __future__ import annotations
 
 import functools
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from puzzlesearch import store
 from puzzlesearch.cube._kernels.big_table import exact_depth
 from puzzlesearch.cube._kernels.bundles import (
     BigLookup,
@@ -35,7 +36,7 @@ from puzzlesearch.cube._kernels.bundles import (
 )
 from puzzlesearch.cube._kernels.coset import coset_depth
 from puzzlesearch.cube._kernels.optimal_search import ida_search
-from puzzlesearch.cube.model.constants import N_CORNERS, N_EDGES, N_SLICE_PERM, N_TWIST, STOP_NAMES
+from puzzlesearch.cube.model.constants import N_CORNERS, N_EDGES, N_SLICE_PERM, N_TWIST, STOP_NAMES, Stop
 from puzzlesearch.cube.model.coords import (
     CORNER_MASK_RANK,
     CPERM,
@@ -51,6 +52,8 @@ from puzzlesearch.cube.model.cubie import MOVE_CO, MOVE_CP, MOVE_EO, MOVE_EP, Cu
 from puzzlesearch.cube.model.symmetry import AXIS_SYMS, conjugate
 from puzzlesearch.cube.settings import OptimalOptions
 from puzzlesearch.cube.tables import coset as coset_tables
+from puzzlesearch.cube.tables.artifact import TableKind, code_sha256
+from puzzlesearch.cube.tables.big import KIND as BIG_KIND
 from puzzlesearch.cube.tables.big import OptimalTable, load_table, store_table, table_dir_of
 from puzzlesearch.cube.tables.bound import KIND as BOUND_KIND
 from puzzlesearch.cube.tables.bound import BoundTable, load_bound
@@ -62,6 +65,17 @@ from puzzlesearch.progress import log
 __all__ = ["OptimalOptions", "OptimalResult", "SearchTables", "axis_coords", "search"]
 
 MAX_LENGTH = 20  # God's number: every cube is solved within it
+# First use (the store lacks the full tables): each cube is first searched with the small
+# table (35 MB, seconds to build) within this many nodes (a few seconds; a 12-move cube
+# takes well under it), and only a cube it does not finish builds the full tables.
+FIRST_USE_VARIANT = "small"
+FIRST_USE_NODES = 30_000_000
+FULL_BUILD_NOTE = (
+    "the full optimal tables are not built yet: optimal_full (~830 MB, ~20 min on one core, ~1.2 GB peak) and "
+    "coset_full (2 x 2.5 GB, ~20 min, ~7.5 GB peak); build them ahead with `puzzlesearch cube build-tables "
+    "--optimal` (into the store) or `snakemake --cores 2 cube_optimal_all` (then --tables "
+    "results/cube/optimal/table_full)"
+)
 
 
 @dataclass(frozen=True)
@@ -103,12 +117,47 @@ def search_tables_of(tables) -> SearchTables:
     return tables if isinstance(tables, SearchTables) else SearchTables(tables)
 
 
+@dataclass
+class FirstUseTables:
+    """The store's tables on first use: the small table now, the full ones built when a cube needs them."""
+
+    small: SearchTables
+    full_variant: str = "full"
+    _full: SearchTables | None = field(default=None, repr=False)
+
+    @property
+    def variant(self) -> str:
+        return self.small.variant
+
+    def full(self) -> SearchTables:
+        """The store's full tables (built there now, with progress, if still missing)."""
+        if self._full is None:
+            log(
+                "cube",
+                f"a cube needs more than {FIRST_USE_NODES:,} nodes with the small table: building the full tables",
+            )
+            self._full = store_search_tables(self.full_variant)
+        return self._full
+
+
 def search(cube: CubieCube, tables, options: OptimalOptions) -> OptimalResult:
     """A shortest solution, or a result whose stop says which budget ended the search.
 
-    `tables`: SearchTables (or an OptimalTable alone). The corner table is looked up when
+    `tables`: SearchTables (or an OptimalTable alone, or FirstUseTables: the small table
+    first, within FIRST_USE_NODES, then the full ones). The corner table is looked up when
     it is there and options.corners is on.
     """
+    if isinstance(tables, FirstUseTables):
+        if tables._full is None:
+            first = _search(cube, tables.small, replace(options, node_budget=min(options.node_budget, FIRST_USE_NODES)))
+            if first.stop == STOP_NAMES[Stop.COMPLETE] or options.node_budget <= FIRST_USE_NODES:
+                return first
+        return _search(cube, tables.full(), options)
+    return _search(cube, tables, options)
+
+
+def _search(cube: CubieCube, tables, options: OptimalOptions) -> OptimalResult:
+    """search() with one set of tables."""
     st = search_tables_of(tables)
     coords = axis_coords(cube)
     data = st.table.search_data()
@@ -219,6 +268,22 @@ def budget_message(result: OptimalResult, options: OptimalOptions) -> str:
     )
 
 
+def stored(kind: TableKind, variant: str) -> bool:
+    """True if the store already holds this variant of a table kind (so loading it builds nothing)."""
+    key = store.content_key(kind=kind.kind, code=code_sha256(kind.code), variant=variant)
+    return (store.store_root() / kind.store_folder / key / store.KEY_FILE).exists()
+
+
+def full_stored() -> bool:
+    """True if the store holds the full big table and its coset table."""
+    return stored(BIG_KIND, "full") and stored(coset_tables.KIND, "full")
+
+
+def store_search_tables(variant: str) -> SearchTables:
+    """The store's big table of a variant and its coset table (built there on first use)."""
+    return SearchTables(store_table(variant), coset=coset_tables.store_table(coset_tables.variant_for(variant)))
+
+
 def search_tables(table_dir, variant: str):
     """The solver's SearchTables: --tables DIR (verified, never built) or the store's.
 
@@ -226,9 +291,16 @@ def search_tables(table_dir, variant: str):
     its bound copy, so the big table's bound table is not loaded; without it, the bound
     table when the folder has one, else a logged note and no inverse look-ups.
     """
-    coset_variant = coset_tables.variant_for(variant)
     if table_dir is None:
-        return SearchTables(store_table(variant), coset=coset_tables.store_table(coset_variant))
+        if variant == "full" and not full_stored():
+            log(
+                "cube",
+                f"first use of --solver optimal: {FULL_BUILD_NOTE}; meanwhile each cube is tried with the "
+                f"small table ({FIRST_USE_NODES:,} nodes, enough for inputs up to ~12 moves)",
+            )
+            return FirstUseTables(store_search_tables(FIRST_USE_VARIANT), variant)
+        return store_search_tables(variant)
+    coset_variant = coset_tables.variant_for(variant)
     big = load_table(table_dir, variant)
     d = table_dir_of(table_dir)
     if coset_tables.present(d, coset_variant):

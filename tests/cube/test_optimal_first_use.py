@@ -1,0 +1,80 @@
+"""First use of `--solver optimal` (issue 28): with an empty store a short input is answered
+optimally with the small table, after one line naming what the full tables cost and how to
+build them ahead; the answer is checked by applying it and against a meet-in-the-middle BFS
+over full cube states (test_optimal's helper), never against the solver itself.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import resource
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from test_optimal import OPTIONS, meet_in_the_middle_distance, scramble
+
+from puzzlesearch.cube._kernels.optimal_search import CLOCK_EVERY
+from puzzlesearch.cube.model.cubie import SOLVED, parse_moves
+from puzzlesearch.cube.solvers import optimal
+from puzzlesearch.cube.tables.big import build_table, load_table
+
+PUZZLESEARCH = [sys.executable, "-m", "puzzlesearch"]
+
+
+def _run(args: list[str], store: Path) -> tuple[subprocess.CompletedProcess, float]:
+    """(the finished command, its CPU seconds) with PUZZLESEARCH_STORE=store."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    env = {**os.environ, "PUZZLESEARCH_STORE": str(store)}
+    done = subprocess.run(PUZZLESEARCH + args, env=env, capture_output=True, text=True, timeout=600)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return done, (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+
+
+def test_first_use_answers_a_9_move_scramble_optimally_without_the_full_table(tmp_path):
+    moves = scramble(random.Random(2809), 9)
+    cube = SOLVED.apply(moves)
+    text = " ".join("URFDLB"[m // 3] + ("", "2", "'")[m % 3] for m in moves)
+    done, cpu = _run(["cube", "solve", text, "--solver", "optimal"], tmp_path)
+    assert done.returncode == 0, done.stderr
+    answer = parse_moves(done.stdout.strip().splitlines()[-1])
+    assert cube.apply(answer).is_solved
+    assert len(answer) == meet_in_the_middle_distance(cube, limit=9)
+    first = [line for line in done.stderr.splitlines() if "first use of --solver optimal" in line]
+    assert len(first) == 1 and "830 MB" in first[0] and "build-tables --optimal" in first[0]
+    assert "cube_optimal_all" in first[0]
+    stored = {p.parent.parent.name for p in tmp_path.glob("*/*/store-key.json")}
+    assert stored == {"cube-optimal", "cube-optimal-coset"}  # the small table and tiny coset table only
+    assert len(list(tmp_path.glob("cube-optimal/*/optimal_full.npy"))) == 0
+    assert cpu < 60, f"first use took {cpu:.1f} CPU s"  # ~9 CPU s measured; loose for a loaded machine
+
+
+@pytest.fixture(scope="module")
+def tiny_tables(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("first_use_tiny")
+    build_table("tiny", folder)
+    return optimal.SearchTables(load_table(folder, "tiny"))
+
+
+def test_a_cube_beyond_the_first_budget_goes_to_the_full_tables(tiny_tables, monkeypatch):
+    monkeypatch.setattr(optimal, "FIRST_USE_NODES", 1)  # the kernel looks at it every CLOCK_EVERY nodes
+    built = []
+
+    def full_tables(variant):
+        built.append(variant)
+        return tiny_tables
+
+    monkeypatch.setattr(optimal, "store_search_tables", full_tables)
+    staged = optimal.FirstUseTables(tiny_tables)
+    short = SOLVED.apply(parse_moves("R U"))
+    assert optimal.search(short, staged, OPTIONS).moves and not built  # done before the first look
+    cube = SOLVED.apply(scramble(random.Random(2811), 12))
+    alone = optimal.search(cube, tiny_tables, OPTIONS)
+    assert alone.nodes > CLOCK_EVERY  # so the first stage stops on its budget
+    result = optimal.search(cube, staged, OPTIONS)
+    assert built == ["full"] and result.stop == "complete"
+    assert cube.apply(result.moves).is_solved and len(result.moves) == len(alone.moves) <= 12
+    optimal.search(cube, staged, OPTIONS)
+    assert built == ["full"]  # built once
