@@ -22,7 +22,7 @@ from puzzlesearch.cube.model.constants import (
     N_MOVES,
     QUARTER_TURNS,
 )
-from puzzlesearch.cube.model.facelets import facelet_tokens, is_facelet_text
+from puzzlesearch.cube.model.facelets import N_FACELETS, facelet_tokens, is_facelet_text
 from puzzlesearch.errors import PuzzleError
 
 N_TOKENS = N_EDGES + N_CORNERS
@@ -238,6 +238,18 @@ def is_cubie_text(text: str) -> bool:
 
 
 LOWER_FACES = re.compile(f"[{FACES.lower()}]")
+FACELET_TYPO_LENGTH = 30  # one word of more face letters than this (and not 54) is a mistyped facelet string
+
+
+def _facelet_typo(text: str) -> str | None:
+    """The error for one word of only face letters, longer than a scramble is written but not 54 facelets."""
+    word = text.strip()
+    if len(word.split()) == 1 and len(word) > FACELET_TYPO_LENGTH and set(word) <= set(FACES):
+        return (
+            f"{len(word)} face letters in one word: a facelet string has {N_FACELETS} (a typo?); "
+            "write a scramble with spaces between the moves"
+        )
+    return None
 
 
 def parse_cube(text: str) -> CubieCube:
@@ -252,6 +264,8 @@ def parse_cube(text: str) -> CubieCube:
         return parse_cubies(text)
     if is_facelet_text(text):
         return from_facelets(text)
+    if typo := _facelet_typo(text):
+        raise PuzzleError(typo)
     lower = LOWER_FACES.search(text)
     if lower:
         letter = lower.group()
