@@ -56,3 +56,17 @@ def test_1e308_is_read_as_a_number():
     out = run(PUZZLESEARCH, "crossword", "generate", "--size", "5", "--set", "length_bias=1e308")
     line = one_line_error(out)
     assert "crossword.length_bias" in line and "maximum" in line and "type" not in line, line
+
+
+@pytest.mark.parametrize("setting", ["pangram_bonus=1000000000000000000", "short_points=200000000000000000"])
+def test_bee_points_that_would_wrap_int64_are_refused(setting, tmp_path):
+    """Issue 30 case 1: such points printed 5553255926290450150 for AEGINRT/N; now the schema's maximum refuses them."""
+    out = subprocess.run(
+        [str(PUZZLESEARCH), "bee", "show", "AEGINRT", "--center", "N", "--set", setting],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    line = one_line_error(out)
+    assert f"bee.{setting.split('=')[0]}" in line and "maximum" in line, line
