@@ -37,6 +37,7 @@ BUDGET_FLAGS = {
     "--node-budget": ("twophase", "node_budget"),
     "--phase2-max": ("twophase", "phase2_max"),
     "--max-length": ("twophase", "max_length"),
+    "--metric": ("twophase", "metric"),
     "--time-limit": (None, "time_limit"),
 }
 ALREADY_SOLVED = "already solved (0 moves)"
@@ -76,6 +77,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         type=int,
         metavar="N",
         help="two-phase: stop at the first solution of at most N moves (20 always exists; 0: off)",
+    )
+    p.add_argument(
+        "--metric",
+        choices=("htm", "qtm"),
+        help="two-phase: count a half turn 1 (htm) or 2 (qtm, quarter-turn metric); qtm lengths are printed",
     )
     p.add_argument(
         "--time-limit",
@@ -174,6 +180,8 @@ def _settings(args) -> tuple[bool, SolveSettings]:
     settings, _config, _root = interactive_settings(
         args, SECTION, SolveSettings.from_config, {("--format", "format"): args.format}
     )
+    if args.metric == "qtm" and args.solver != "twophase":
+        raise PuzzleError(f"--metric qtm: only the two-phase solver counts quarter turns so far, not {args.solver}")
     for flag, value in _given_flags(args).items():
         section, key = BUDGET_FLAGS[flag]
         if section is not None and section != args.solver:
@@ -211,7 +219,8 @@ def _open_tables(args, settings=None):
 
 def _print_row(row: dict) -> None:
     """One solved cube on stdout, at once (a later Ctrl-C keeps what was printed)."""
-    print(ALREADY_SOLVED if row["stopped_by"] == "solved" else row["solution"], flush=True)
+    text = ALREADY_SOLVED if row["stopped_by"] == "solved" else row["solution"]
+    print(f"{text}  ({row['qtm']} qtm)" if "qtm" in row else text, flush=True)
 
 
 def _log_row(row: dict) -> None:

@@ -10,6 +10,18 @@ from puzzlesearch.cube.model.cubie import CubieCube, parse_cube
 from puzzlesearch.errors import PuzzleError
 
 FORMATS = ("standard", "contest")
+METRICS = ("htm", "qtm")  # half-turn metric (every move counts 1), quarter-turn metric (a half turn counts 2)
+HALF_TURN = 1  # m % 3 of a half turn (U2, R2 ...)
+
+
+def move_cost(m: int, metric: str) -> int:
+    """What one move counts in a metric."""
+    return 2 if metric == "qtm" and m % 3 == HALF_TURN else 1
+
+
+def metric_length(moves: Sequence[int], metric: str = "htm") -> int:
+    """The length of a move sequence in a metric."""
+    return sum(move_cost(m, metric) for m in moves)
 
 
 def format_moves(moves: Sequence[int], style: str = "standard") -> str:

@@ -38,6 +38,7 @@ class TwoPhaseOptions:
     phase2_max: int = _nested_default("twophase", "phase2_max")
     time_limit: float = _nested_default("twophase", "time_limit")
     max_length: int = _nested_default("twophase", "max_length")  # 0: off (the budget mode)
+    metric: str = _nested_default("twophase", "metric")  # htm or qtm: what lengths count
     search_length: int = TWOPHASE_MAX_LENGTH
     min_nodes: int = TWOPHASE_MIN_NODES
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 
 import polars as pl
 
-from puzzlesearch.cube.io import format_moves
+from puzzlesearch.cube.io import format_moves, metric_length
 from puzzlesearch.cube.model.constants import STOP_NAMES, Stop
 from puzzlesearch.cube.model.cubie import MOVE_CUBES, SOLVED, CubieCube
 from puzzlesearch.cube.settings import SOLVERS, OptimalOptions, ThistlethwaiteOptions, TwoPhaseOptions
@@ -38,6 +38,7 @@ CONFIG_KEYS = {
     "optimal": "cube.optimal.time_limit",
 }
 NODES_COLUMN = {"nodes": pl.Int64}  # rows of solvers that count nodes (optimal)
+QTM_COLUMN = {"qtm": pl.Int32}  # rows of a --metric qtm solve: the solution's quarter-turn length
 
 
 @dataclass(frozen=True)
@@ -121,7 +122,8 @@ class SolveRun:
 
     def frame(self) -> pl.DataFrame:
         """The rows as a table (cube, solution, moves, milliseconds, stopped_by)."""
-        extra = NODES_COLUMN if self.rows and "nodes" in self.rows[0] else {}
+        first = self.rows[0] if self.rows else {}
+        extra = {**(NODES_COLUMN if "nodes" in first else {}), **(QTM_COLUMN if "qtm" in first else {})}
         return pl.DataFrame(self.rows, schema={**COLUMNS, **extra})
 
 
@@ -148,8 +150,8 @@ def _ctrl_c_flag(run: SolveRun):
         signal.signal(signal.SIGINT, previous)
 
 
-def _row(cube: CubieCube, s: Solution, style: str) -> dict:
-    """One result row (cube, solution, moves, milliseconds, stopped_by[, nodes])."""
+def _row(cube: CubieCube, s: Solution, style: str, metric: str = "htm") -> dict:
+    """One result row (cube, solution, moves, milliseconds, stopped_by[, nodes][, qtm])."""
     row = {
         "cube": cube.to_text(),
         "solution": format_moves(s.moves, style),
@@ -159,6 +161,8 @@ def _row(cube: CubieCube, s: Solution, style: str) -> dict:
     }
     if s.nodes is not None:
         row["nodes"] = s.nodes
+    if metric == "qtm":
+        row["qtm"] = metric_length(s.moves, "qtm")
     return row
 
 
@@ -208,7 +212,7 @@ def _solve_one(cube: CubieCube, tables, solver: str, style: str, options) -> tup
         s = solve_cube(cube, tables, solver, options)
     except PuzzleError as exc:
         return str(exc)
-    return _row(cube, s, style), s.stopped_by
+    return _row(cube, s, style, getattr(options, "metric", "htm")), s.stopped_by
 
 
 def _results(cubes, tables, solver, style, options, jobs: int, run: SolveRun):

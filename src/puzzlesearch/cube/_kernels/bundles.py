@@ -306,13 +306,14 @@ class Starts(NamedTuple):
 
 
 class TwoPhaseLimits(NamedTuple):
-    """The two-phase search's limits."""
+    """The two-phase search's limits; lengths in the metric whose per-move costs `cost` gives."""
 
     max_length: int
     target_length: int
     phase2_max: int
     node_budget: int
     min_nodes: int
+    cost: np.ndarray  # int64 (18,): 1 a move (HTM), or 2 a half turn (QTM)
 
 
 class LeafWork(NamedTuple):

@@ -114,7 +114,7 @@ def _h2(c, e, s, p2):
 
 
 # counters of a search (an int64 array shared by the phase functions)
-C_NODES, C_CLOCK, C_BEST, C_DIR, C_STOP, C_LEAVES, C_PHASE2 = 0, 1, 2, 3, 4, 5, 6
+C_NODES, C_CLOCK, C_BEST, C_DIR, C_STOP, C_LEAVES, C_PHASE2, C_NBEST = 0, 1, 2, 3, 4, 5, 6, 7
 GO_ON = -1  # C_STOP while the search goes on
 
 
@@ -188,8 +188,11 @@ def _leaf(k, d1, path1, starts, p2, lim, best, path2, stack, cnt, deadline, work
         for j in range(12):
             ep[j] = tmp[j]
     c0, e0, s0 = perm_ranks(cp, ep)
-    best_len = cnt[C_BEST]
-    limit = min(lim.phase2_max, best_len - 1 - d1)
+    best_len = cnt[C_BEST]  # in the metric's units (lim.cost: HTM all 1, QTM half turns 2)
+    cost1 = 0
+    for i in range(d1):
+        cost1 += lim.cost[path1[i]]
+    limit = min(lim.phase2_max, best_len - 1 - cost1)  # each phase-2 move costs at least 1
     cnt[C_LEAVES] += 1
     if _h2(c0, e0, s0, p2) > limit:
         return
@@ -199,14 +202,21 @@ def _leaf(k, d1, path1, starts, p2, lim, best, path2, stack, cnt, deadline, work
     if n2 < 0:
         return
     merged = 1 if n2 > 0 and last >= 0 and path2[0] // 3 == last // 3 else 0
-    if d1 + n2 - merged >= best_len:
+    joined = 3 * (last // 3) + (last % 3 + path2[0] % 3 + 1) % 4 if merged else -1
+    total = cost1
+    for i in range(n2):
+        total += lim.cost[path2[i]]
+    if merged:  # phase 1's last and phase 2's first turn of one face become one (never cancel: see _phase1)
+        total += lim.cost[joined] - lim.cost[last] - lim.cost[path2[0]]
+    if total >= best_len:
         return
-    cnt[C_BEST] = d1 + n2 - merged
+    cnt[C_BEST] = total
+    cnt[C_NBEST] = d1 + n2 - merged
     cnt[C_DIR] = k
     for i in range(d1):
         best[i] = path1[i]
     if merged:
-        best[d1 - 1] = 3 * (last // 3) + (last % 3 + path2[0] % 3 + 1) % 4
+        best[d1 - 1] = joined
     for i in range(merged, n2):
         best[d1 - merged + i] = path2[i]
 
@@ -274,7 +284,7 @@ def twophase_sym_search(starts, p1, p2, lim, time_limit):
     symmetries, their inverses); p1: Phase1 (the exact phase-1 class table tp1_sym, and the
     quick bounds tp1_twist and tp1_flip, looked up first since they stay in cache); p2:
     Phase2 (the corner-class x U/D-edge table tp2_sym and two small bounds); lim:
-    TwoPhaseLimits. For each phase-1 length d1 in turn, every direction enumerates its
+    TwoPhaseLimits (lengths in its metric: lim.cost per move). For each phase-1 length d1 in turn, every direction enumerates its
     phase-1 solutions of exactly d1 moves (the table is exact) and completes each with an
     optimal phase 2 of at most min(phase2_max, best - 1 - d1) moves, skipped at once when
     the phase-2 bound exceeds that. Stops on a solution <= target_length (after min_nodes
@@ -291,7 +301,7 @@ def twophase_sym_search(starts, p1, p2, lim, time_limit):
     path2 = np.empty(max_length + 2, dtype=np.int64)
     st1 = np.empty((max_length + 2, 4), dtype=np.int64)
     stack2 = np.empty((max_length + 2, 4), dtype=np.int64)
-    cnt = np.zeros(7, dtype=np.int64)
+    cnt = np.zeros(8, dtype=np.int64)
     work = LeafWork(np.empty(8, dtype=np.int64), np.empty(12, dtype=np.int64), np.empty(12, dtype=np.int64))
     cnt[C_CLOCK] = CLOCK_EVERY
     cnt[C_BEST] = max_length + 1
@@ -310,5 +320,5 @@ def twophase_sym_search(starts, p1, p2, lim, time_limit):
                     break
         d1 += 1
     stop = Stop.COMPLETE if cnt[C_STOP] == GO_ON else cnt[C_STOP]
-    n_best = cnt[C_BEST] if cnt[C_BEST] <= max_length else 0
+    n_best = cnt[C_NBEST] if cnt[C_BEST] <= max_length else 0
     return best[:n_best].copy(), cnt[C_DIR], cnt[C_NODES], stop, cnt[C_LEAVES], cnt[C_PHASE2]

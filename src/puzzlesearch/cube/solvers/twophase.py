@@ -15,6 +15,9 @@ Two modes:
               (after a few nodes) or the node budget is spent after a first solution;
   max_length  (config cube.twophase.max_length, --max-length N) stop at the first solution
               of at most N moves, however long it takes (N = 20 is always reachable).
+Lengths are in the metric cube.twophase.metric (--metric): htm (a move counts 1) or qtm (a half
+turn counts 2; God's number 26): the search order stays the same, a solution is kept when it
+is shorter in the metric, and a QTM max_length below 26 may not be reachable.
 The time limit stops either in any case (with the best solution so far, or an error).
 """
 
@@ -24,7 +27,7 @@ import numpy as np
 
 from puzzlesearch.cube._kernels.bundles import Phase1, Phase2, Starts, TwoPhaseLimits
 from puzzlesearch.cube._kernels.phases import twophase_sym_search
-from puzzlesearch.cube.io import merge_moves
+from puzzlesearch.cube.io import merge_moves, move_cost
 from puzzlesearch.cube.model import constants as K
 from puzzlesearch.cube.model.constants import STOP_NAMES, Stop
 from puzzlesearch.cube.model.coords import ESLICE, FLIP, TWIST
@@ -39,6 +42,7 @@ __all__ = ["DIRECTIONS", "TwoPhaseOptions", "search", "solve"]
 # (symmetry, inverse?) of each search direction: the identity, U-D turned to R-L and to F-B.
 DIRECTIONS = tuple((s, inverse) for inverse in (False, True) for s in AXIS_SYMS)
 UNBOUNDED_NODES = 2**62  # max_length mode: only the length (and the time cap) ends the search
+QTM_LONGEST = 2  # QTM: a move counts at most 2, so the longest total searched doubles
 
 
 def solve(cube: CubieCube, tables: Tables, options: TwoPhaseOptions = TwoPhaseOptions()) -> list[int]:
@@ -97,13 +101,21 @@ def kernel_tables(tables: Tables) -> tuple[Phase1, Phase2]:
     return p1, p2
 
 
+def move_costs(metric: str) -> np.ndarray:
+    """The kernel's cost of each of the 18 moves in a metric."""
+    return np.array([move_cost(m, metric) for m in range(K.N_MOVES)], dtype=np.int64)
+
+
 def limits(options: TwoPhaseOptions) -> TwoPhaseLimits:
-    """The kernel's limits: max_length, target_length, phase2_max, node_budget, min_nodes."""
+    """The kernel's limits: max_length, target_length, phase2_max, node_budget, min_nodes, move costs
+    (lengths in options.metric: QTM searches totals up to QTM_LONGEST times the HTM ones)."""
+    cost = move_costs(options.metric)
     if options.max_length:
         n = int(options.max_length)
-        return TwoPhaseLimits(n, n, int(options.phase2_max), UNBOUNDED_NODES, 0)
-    values = (options.search_length, options.target_length, options.phase2_max, options.node_budget, options.min_nodes)
-    return TwoPhaseLimits(*(int(v) for v in values))
+        return TwoPhaseLimits(n, n, int(options.phase2_max), UNBOUNDED_NODES, 0, cost)
+    longest = options.search_length * (QTM_LONGEST if options.metric == "qtm" else 1)
+    values = (longest, options.target_length, options.phase2_max, options.node_budget, options.min_nodes)
+    return TwoPhaseLimits(*(int(v) for v in values), cost)
 
 
 def search(cube: CubieCube, tables: Tables, options: TwoPhaseOptions) -> tuple[list[int], int, str]:
