@@ -30,9 +30,15 @@ def config_rows() -> list[tuple[str, str, str, str]]:
     return rows
 
 
+MISSING = object()
+
+
 def lookup(section: str, key: str):
+    """The schema default of a dotted key, or MISSING when the schema has no such key."""
     value = section_defaults(section)
     for part in key.split("."):
+        if not isinstance(value, dict) or part not in value:
+            return MISSING
         value = value[part]
     return value
 
@@ -46,8 +52,11 @@ def test_config_tables_match_the_schema_defaults():
             stated = yaml.safe_load(cell)
         except yaml.YAMLError:
             stated = cell
-        if stated != lookup(section, key):
-            wrong.append(f"{name}: {section}.{key}: says {cell!r}, schema default {lookup(section, key)!r}")
+        default = lookup(section, key)
+        if default is MISSING:
+            wrong.append(f"{name}: {section}.{key}: no such key in the schema")
+        elif stated != default:
+            wrong.append(f"{name}: {section}.{key}: says {cell!r}, schema default {default!r}")
     assert not wrong, "\n".join(wrong)
 
 
