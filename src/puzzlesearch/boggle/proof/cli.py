@@ -246,7 +246,7 @@ def cmd_prove_sample(args) -> int:
         "boggle",
         f"proof sample {lexicon['name']} {shape} >= {settings.min_score}: {len(codes)} of {prover.space.count()} classes, seed {seed} -> {out}",
     )
-    prover.prove_class(int(codes[0]))  # compile the kernels outside the figures
+    prover.warm_up()  # kernels loaded or compiled outside the figures
     meta = {
         "shape": str(shape),
         "seed": seed,

@@ -3,8 +3,8 @@
 The canonical class list of the shape (partition.py: one bucket per cell, one class per
 symmetry orbit) is cut into shards, each a range [a, b) of list positions. A shard job
 gives each of its classes to the engine (one object with `search(cls, min_score)`: the
-orderly bound of bounds.py, or the force/merge engine of tree.py): a class whose bound
-is below min_score is dropped, otherwise the engine lists every board that may reach
+force/merge engine of tree.py; the tests also pass the replaced orderly engine of
+baselines/): a class whose bound is below min_score is dropped, otherwise the engine lists every board that may reach
 min_score and each is scored exactly (score.Scorer). A shard job saves the classes it
 has done in a progress file beside its output (atomically, every checkpoint_seconds and
 when stopped), so a rerun after kill -9 continues from there; its table (one row per
@@ -31,7 +31,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from puzzlesearch.boggle.model import Shape, parse_board
+from puzzlesearch.boggle.model import LETTERS, Shape, parse_board
 from puzzlesearch.boggle.proof.classes import BoardClass, canonical_board, split_order
 from puzzlesearch.boggle.proof.partition import ClassSpace, shard_range
 from puzzlesearch.boggle.proof.tree import TreeBounder, TreeOptions
@@ -44,6 +44,7 @@ PROGRESS_KIND = "boggle-proof-progress"
 PROOF_KIND = "boggle-proof"
 SAMPLE_KIND = "boggle-proof-sample"
 LOG_EVERY_SECONDS = 30.0
+WARM_UP_LETTER = LETTERS.index("z")  # a one-board class of it is bounded at once
 # class outcomes: done (pruned, searched) or not (capped: over a work cap; stopped: not run)
 PRUNED, SEARCHED, CAPPED, STOPPED = "pruned", "searched", "capped", "stopped"
 DONE = (PRUNED, SEARCHED)
@@ -65,20 +66,7 @@ SHARD_SCHEMA = {
 # ---------------------------------------------------------------- engines
 
 
-class OrderlyEngine:
-    """The orderly-tree bound from the root and its depth-first branch and bound (bounds.py; the test oracle)."""
-
-    name = "orderly"
-
-    def __init__(self, scorer, shape: Shape, settings):
-        from puzzlesearch.baselines.boggle_orderly import OrderlyBounder  # the replaced engine (baselines/)
-
-        self.bounder = OrderlyBounder(scorer.dawg, shape, settings.points, max_nodes=settings.max_tree_nodes)
-        self.max_visits = settings.max_visits
-
-    def search(self, cls: BoardClass, min_score: int):
-        """Every board of the class that may reach min_score (.boards, .bound, .visits, .tree_nodes, .complete)."""
-        return self.bounder.search(cls, min_score, self.max_visits)
+ENGINE = "tree"  # the force/merge engine of tree.py (the replaced orderly engine lives in baselines/, for tests)
 
 
 def tree_options(settings) -> TreeOptions:
@@ -91,36 +79,26 @@ def tree_options(settings) -> TreeOptions:
     )
 
 
-ENGINES = {
-    "tree": lambda scorer, shape, settings: TreeBounder(scorer, shape, tree_options(settings)),
-    "orderly": OrderlyEngine,
-}
-
-
-def make_engine(scorer, shape: Shape, settings):
-    """The engine the settings ask for (boggle.proof.engine): an object with `search(cls, min_score)`."""
-    return ENGINES[settings.engine](scorer, shape, settings)
+def make_engine(scorer, shape: Shape, settings) -> TreeBounder:
+    """The engine of a proof: an object with `search(cls, min_score)` (the Prover takes any such object)."""
+    return TreeBounder(scorer, shape, tree_options(settings))
 
 
 def engine_description(settings) -> dict:
     """The engine of a proof and its settings (for the certificate)."""
-    out = {
-        "name": settings.engine,
+    return {
+        "name": ENGINE,
         "bound": "orderly tree (2025), a word counted once per set of (cell, letter) choices",
+        "search": (
+            "force/merge while a sub-class's bound >= switchover_score and more than switchover_cells "
+            "cells are unforced, then the depth-first stack bound"
+        ),
+        "switchover_score": tree_options(settings).switch_score(settings.min_score),
+        "switchover_ratio": settings.switchover_ratio,
+        "switchover_cells": settings.switchover_cells,
         "max_tree_nodes": settings.max_tree_nodes,
         "max_visits": settings.max_visits,
     }
-    if settings.engine == "tree":
-        out["search"] = (
-            "force/merge while a sub-class's bound >= switchover_score and more than switchover_cells "
-            "cells are unforced, then the depth-first stack bound"
-        )
-        out["switchover_score"] = tree_options(settings).switch_score(settings.min_score)
-        out["switchover_ratio"] = settings.switchover_ratio
-        out["switchover_cells"] = settings.switchover_cells
-    else:
-        out["search"] = "depth-first orderly bound from the root (no forcing)"
-    return out
 
 
 # ---------------------------------------------------------------- proving classes
@@ -186,6 +164,10 @@ class Prover:
         exact = self.scorer.scores(boards, self.shape)
         found = {canonical_board(b, self.shape): int(s) for b, s in zip(boards, exact) if s >= self.min_score}
         return {b: found[b] for b in sorted(found, key=lambda b: (-found[b], b))}
+
+    def warm_up(self) -> None:
+        """Load (or compile) the engine's kernels on a one-board class, so no class pays for it."""
+        self.engine.search(BoardClass(self.shape, ((WARM_UP_LETTER,),) * self.shape.cells), self.min_score)
 
     def stopped_row(self, code: int) -> dict:
         return {

@@ -1,6 +1,6 @@
 """Proof settings: one object per proof of one shape (`boggle prove`, prove-shard, prove-gather), from boggle.schema.yaml.
 
-The schema's per-shape keys (partition, min_score, shards, cost) are resolved for one
+The schema's per-shape keys (partition, min_score, shards, max_tree_nodes, cost) are resolved for one
 shape here: its own entry, else `other`. The cost table sets the pipeline's resources
 (`shard_resources`): a shard job's runtime and memory come from the measured cost of a
 class, so a cluster never kills a shard that would finish; the job stops itself at its
@@ -21,12 +21,11 @@ from puzzlesearch.settings import Settings, default, section_defaults, section_s
 SECTION = "boggle"
 OTHER = "other"  # the per-shape entry of every shape not listed
 
-PER_SHAPE_KEYS = ("partition", "min_score", "shards")
+PER_SHAPE_KEYS = ("partition", "min_score", "shards", "max_tree_nodes")
 PROOF_KEYS = (
     "partition",
     "min_score",
     "shards",
-    "engine",
     "switchover_ratio",
     "switchover_cells",
     "checkpoint_seconds",
@@ -60,18 +59,17 @@ def for_shape(mapping: dict, shape: Shape | str, key: str):
 
 @dataclass(frozen=True)
 class ProofSettings(Settings):
-    """One proof of a shape: keys of boggle.proof, the per-shape ones (partition, min_score, shards) resolved."""
+    """One proof of a shape: keys of boggle.proof, the per-shape ones (partition, min_score, shards, max_tree_nodes) resolved."""
 
     SECTION: ClassVar[str] = SECTION
 
     partition: str | dict = field(default_factory=lambda: _proof_defaults()["partition"][OTHER])
     min_score: int = 1
     shards: int = _proof_defaults()["shards"][OTHER]
-    engine: str = _proof_defaults()["engine"]
     switchover_ratio: float = _proof_defaults()["switchover_ratio"]
     switchover_cells: int = _proof_defaults()["switchover_cells"]
     checkpoint_seconds: float = _proof_defaults()["checkpoint_seconds"]
-    max_tree_nodes: int = _proof_defaults()["max_tree_nodes"]
+    max_tree_nodes: int = _proof_defaults()["max_tree_nodes"][OTHER]
     max_visits: int = _proof_defaults()["max_visits"]
     seconds: float = _proof_defaults()["seconds"]
     points: list = default(SECTION, "points")
