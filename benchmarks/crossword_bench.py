@@ -181,6 +181,7 @@ def run_american(
     engine_seeds: int = 0,
     names: tuple[str, ...] = AMERICAN_PATTERNS,
     previous: bool = True,
+    baseline: bool = True,
 ) -> None:
     """The fill and its baseline over the American 15x15 patterns, seeds 0..n-1 each."""
     default = FillSettings()
@@ -201,10 +202,11 @@ def run_american(
         print(f"{name} ({blocks} blocks; published: {PUBLISHED[name]}):")
         rows = [fill_seed(pattern, tables, run, seed) for seed in range(n)]
         print(american_line("fill", rows))
-        b_rows = [fill_seed(pattern, tables, run.replace(**AMERICAN_BASELINE), seed) for seed in range(n)]
-        print(american_line("baseline", b_rows))
-        mean, b_mean = statistics.mean(r[1] for r in rows), statistics.mean(r[1] for r in b_rows)
-        print(f"  ratio baseline/fill mean CPU seconds {b_mean / mean:.1f}x")
+        if baseline:
+            b_rows = [fill_seed(pattern, tables, run.replace(**AMERICAN_BASELINE), seed) for seed in range(n)]
+            print(american_line("baseline", b_rows))
+            mean, b_mean = statistics.mean(r[1] for r in rows), statistics.mean(r[1] for r in b_rows)
+            print(f"  ratio baseline/fill mean CPU seconds {b_mean / mean:.1f}x")
         if previous:  # the same kernel with the word-order settings before the retuning
             p_rows = [fill_seed(pattern, tables, run.replace(**PREVIOUS_DEFAULTS), seed) for seed in range(n)]
             print(american_line("previous", p_rows))
@@ -245,6 +247,9 @@ def main() -> None:
     ap.add_argument(
         "--no-previous", action="store_true", help=f"--american: skip the baseline with {PREVIOUS_DEFAULTS}"
     )
+    ap.add_argument(
+        "--no-baseline", action="store_true", help=f"--american: skip the baseline with {AMERICAN_BASELINE}"
+    )
     ap.add_argument("--root", help="project root holding results/ (default: a temporary folder)")
     args = ap.parse_args()
     root = Path(args.root) if args.root else Path(tempfile.mkdtemp(prefix="cwbench"))
@@ -262,6 +267,7 @@ def main() -> None:
             args.engine_seeds,
             tuple(args.only.split(",")) if args.only else AMERICAN_PATTERNS,
             not args.no_previous,
+            not args.no_baseline,
         )
         return
     tables = open_tables("en", config, root, args.gen_floor)

@@ -238,3 +238,63 @@ def test_clue_coverage_reported_equals_the_clues_written(project, english, tmp_p
     meta = json.loads((out / "puzzles.json").read_text())
     assert meta["entries"] == total_entries and meta["clued_entries"] == total_clued
     assert list(df["rank"]) == list(range(1, df.height + 1))
+
+
+# ---------------------------------------------------------------- the scored English list (issue 27)
+
+
+def test_english_scores_follow_wordfreq_and_word_class(english):
+    """Scores against wordfreq's own Zipf values and the documented formula, worked out here."""
+    import wordfreq
+
+    _, df = english
+    rows = {r["word"]: r for r in df.filter(pl.col("word").is_in(["house", "ocean", "clavus", "algins"])).to_dicts()}
+    for word in ("house", "ocean"):  # common, clued, 5 letters: 50 + 25 x (Zipf - 2.5), at most 100
+        zipf = wordfreq.zipf_frequency(word, "en", wordlist="large")
+        assert rows[word]["score"] == min(100, round(50 + 25 * (zipf - 2.5)))
+    assert all(rows[w]["score"] < 50 for w in ("clavus", "algins") if w in rows)  # rare forms below the floor
+    assert (df.filter(pl.col("clue") == "")["score"] <= TableSettings().unclued_max).all()
+
+
+def test_default_floor_keeps_only_clued_common_words(config, project):
+    tables = open_tables("en", config, project, 0, min_score=50)
+    df = pl.read_parquet(tables.clues_path).filter(pl.col("score") >= 50)
+    assert df.height > 15000
+    assert (df["clue"] != "").all() and (df["class"] == clues.COMMON).all()
+    banned = {"kt", "sr", "ms", "pe", "ad", "buhls", "nektons", "algins", "clavus", "ani", "obi"}
+    assert not banned & set(df.filter(pl.col("length") >= 3)["word"].to_list())
+    assert (
+        not tables.words_of_length(2)
+        or open_tables("en", config, project, 0, min_score=50, min_entry=3).words_of_length(2) == []
+    )
+
+
+def test_score_file_overrides_and_adds_words(tmp_path):
+    scores = tmp_path / "scores.txt"
+    scores.write_text("# constructor's list\nhouse;10\nzyzzyva;77\n")
+    words = tiny_lexicon(tmp_path, {"house": 5000, "ocean": 4000, "table": 3000})
+    out = tmp_path / "t" / "tables.npz"
+    build_tables(out, words, TableSettings(scores=str(scores)))
+    df = pl.read_parquet(out.with_name("clues.parquet"))
+    got = dict(zip(df["word"], df["score"]))
+    assert got["house"] == 10 and got["zyzzyva"] == 77 and got["ocean"] > 50
+    bad = tmp_path / "bad.txt"
+    bad.write_text("house 10\n")
+    with pytest.raises(Exception, match="line 1: expected word;score"):
+        quality.read_score_file(bad)
+
+
+def test_clues_are_never_cut_and_prefer_short_senses(english):
+    _, df = english
+    clued = df.filter(pl.col("clue") != "")
+    text = clued["clue"].to_list()
+    assert not [c for c in text if "..." in c]
+    dangling = {"of", "the", "a", "an", "and", "or", "to", "with", "by", "for", "in"}
+    assert not [c for c in text if re.sub(r" \([^()]*\)$", "", c).lower().split()[-1] in dangling]
+    assert all(c.count("(") == c.count(")") for c in text)
+    # a word whose senses include a gloss of at most 60 characters gets one (checked here from WordNet)
+    wn = clues.load_wordnet()
+    for word, clue in zip(clued["word"].to_list()[:3000], text[:3000]):
+        own = [s for s in wn.senses.get(word, ()) if word in s.lemmas]
+        if own and all(len(clues.tidy(s.gloss.split(";")[0])) <= 60 for s in own) and "(" not in clue:
+            assert len(clue) <= 60, (word, clue)

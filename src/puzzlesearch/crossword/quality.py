@@ -2,13 +2,15 @@
 
 English (the scored word list, `english_scores`), from offline sources installed with the project:
 
-    score = 50 + 25 x (Zipf - 2.5), clipped to 0..100, then capped:
+    score = 50 + 25 x (Zipf - extra - 2.5), clipped to 0..100, then capped:
             at NAME_MAX (20) for a name, an abbreviation or a word WordNet lacks,
             at `unclued_max` (40) for a word without a clue
 
 where Zipf is the word's own wordfreq frequency (log10 occurrences per billion words:
 'the' 7.7, 'aloe' 3.1, 'clavus' 1.5, 'algins' 0), so an inflection is judged by its own
-use. A floor of 50 (Zipf 2.5) keeps common, clued dictionary words. A user file of
+use; `extra` is 1.5, 1.0, 0.5 for 2-, 3-, 4-letter words (short strings are often
+abbreviations or names in running text). A floor of 50 (Zipf 2.5; 3.5 for 3 letters)
+keeps common, clued dictionary words. A user file of
 `word;score` lines (the constructors' format, `crossword.quality.scores`) overrides scores
 and adds words.
 
@@ -42,6 +44,9 @@ MAX_SCORE = 100
 ZIPF_AT_50 = 2.5  # the wordfreq Zipf frequency that scores 50 (the default English floor)
 POINTS_PER_ZIPF = 25  # so Zipf 4.5 scores 100 and Zipf 0.5 scores 0
 NAME_MAX = 20  # the highest score of a name, an abbreviation or a word WordNet lacks
+# Short letter strings are often abbreviations or names in running text (ani, obi, lat: Zipf 3.1-3.4),
+# so their Zipf overstates how well readers know them as words: they need this much more.
+SHORT_ZIPF_EXTRA = {2: 1.5, 3: 1.0, 4: 0.5}
 SCORE_SEPARATOR = ";"  # word;score lines
 
 
@@ -87,9 +92,13 @@ def word_scores(frequency: np.ndarray, clued: np.ndarray, clue_weight: int) -> n
     return np.clip(np.rint(score), 0, MAX_SCORE).astype(np.int16)
 
 
-def english_scores(zipf: np.ndarray, common: np.ndarray, clued: np.ndarray, unclued_max: int) -> np.ndarray:
-    """0-100 score per English word from its Zipf frequency, capped for non-words and unclued words."""
-    base = 50 + (np.asarray(zipf, dtype=float) - ZIPF_AT_50) * POINTS_PER_ZIPF
+def english_scores(
+    zipf: np.ndarray, lengths: np.ndarray, common: np.ndarray, clued: np.ndarray, unclued_max: int
+) -> np.ndarray:
+    """0-100 score per English word from its Zipf frequency (short words need more), capped for
+    non-words and unclued words."""
+    extra = np.array([SHORT_ZIPF_EXTRA.get(int(n), 0.0) for n in lengths], dtype=float)
+    base = 50 + (np.asarray(zipf, dtype=float) - extra - ZIPF_AT_50) * POINTS_PER_ZIPF
     cap = np.where(np.asarray(common, dtype=bool), MAX_SCORE, NAME_MAX)
     cap = np.where(np.asarray(clued, dtype=bool), cap, np.minimum(cap, unclued_max))
     return np.clip(np.rint(np.minimum(base, cap)), 0, MAX_SCORE).astype(np.int16)

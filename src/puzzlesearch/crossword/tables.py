@@ -165,7 +165,7 @@ def scored_words(words: pl.DataFrame, alphabet: str, settings: TableSettings) ->
         common = (words["class"] == clues.COMMON).to_numpy() & ~np.array(
             [clues.is_abbreviation(w) for w in words["word"]]
         )
-        score = quality.english_scores(zipf, common, clued, settings.unclued_max)
+        score = quality.english_scores(zipf, words["length"].to_numpy(), common, clued, settings.unclued_max)
         words = words.with_columns(pl.Series("zipf", zipf))
         frequency_source = f"wordfreq {version('wordfreq')} (en, Zipf)"
     else:
