@@ -325,13 +325,11 @@ def interrupt_after(args: list[str], cwd: Path, ready) -> tuple[subprocess.Popen
     return proc, out, "".join(seen) + err
 
 
-def test_ctrl_c_prints_what_was_solved_and_exits_130(cube_tables, tmp_path):
+@pytest.mark.parametrize("jobs", ["1", "2"])  # --jobs 2: forked workers, the rows kept in input order
+def test_ctrl_c_prints_what_was_solved_and_exits_130(cube_tables, tmp_path, jobs):
     cubes = write_cubes(tmp_path / "many.txt", 5000, 4)
-    proc, out, err = interrupt_after(
-        ["--file", str(tmp_path / "many.txt"), "--tables", str(cube_tables.dir), "--solver", "thistlethwaite"],
-        tmp_path,
-        "stdout",
-    )
+    args = ["--file", str(tmp_path / "many.txt"), "--tables", str(cube_tables.dir), "--jobs", jobs]
+    proc, out, err = interrupt_after(args + ["--solver", "thistlethwaite"], tmp_path, "stdout")
     assert proc.returncode == 130, err
     lines = out.splitlines()
     assert 5 <= len(lines) < len(cubes)

@@ -1,6 +1,6 @@
 """`cube solve --jobs N` (issue 28): cubes solved in N processes, rows in input order, each
 answer checked by applying it (optimal ones against a meet-in-the-middle BFS); Ctrl-C exits
-130 keeping the rows solved so far.
+130 keeping the rows solved so far (test_cube_artifacts' Ctrl-C test, with --jobs 2).
 """
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 
 import polars as pl
-from test_cube_artifacts import interrupt_after, write_cubes
+from test_cube_artifacts import write_cubes
 from test_optimal import meet_in_the_middle_distance, scramble, tiny_dir  # noqa: F401 (the fixture)
 
 from puzzlesearch.cli import main
@@ -54,15 +54,3 @@ def test_jobs_below_one_is_one_line(cube_tables, tmp_path, capsys):
     write_cubes(tmp_path / "cubes.txt", 2, 2803)
     code, lines, err = _solve(["--file", str(tmp_path / "cubes.txt"), "--jobs", "0"], capsys)
     assert code == 2 and lines == [] and err.count("\n") == 1 and "--jobs must be at least 1" in err
-
-
-def test_ctrl_c_with_jobs_keeps_the_rows_in_order_and_exits_130(cube_tables, tmp_path):
-    cubes = write_cubes(tmp_path / "many.txt", 5000, 2804)
-    args = ["--file", str(tmp_path / "many.txt"), "--tables", str(cube_tables.dir), "--jobs", "2"]
-    proc, out, err = interrupt_after(args + ["--solver", "thistlethwaite"], tmp_path, "stdout")
-    assert proc.returncode == 130, err
-    lines = out.splitlines()
-    assert 5 <= len(lines) < len(cubes)
-    for cube, line in zip(cubes, lines):
-        assert cube.apply(parse_moves(line)).is_solved
-    assert f"interrupted after {len(lines)} of 5000 cubes" in err and "Traceback" not in err
