@@ -37,7 +37,7 @@ def test_first_use_answers_a_9_move_scramble_optimally_without_the_full_table(tm
     moves = scramble(random.Random(2809), 9)
     cube = SOLVED.apply(moves)
     text = " ".join("URFDLB"[m // 3] + ("", "2", "'")[m % 3] for m in moves)
-    done, cpu = _run(["cube", "solve", text, "--solver", "optimal"], tmp_path)
+    done, cpu = _run(["cube", "solve", text, "--solver", "optimal", "--jobs", "2"], tmp_path)
     assert done.returncode == 0, done.stderr
     answer = parse_moves(done.stdout.strip().splitlines()[-1])
     assert cube.apply(answer).is_solved
@@ -45,6 +45,7 @@ def test_first_use_answers_a_9_move_scramble_optimally_without_the_full_table(tm
     first = [line for line in done.stderr.splitlines() if "first use of --solver optimal" in line]
     assert len(first) == 1 and "830 MB" in first[0] and "build-tables --optimal" in first[0]
     assert "cube_optimal_all" in first[0]
+    assert "--jobs: the full optimal tables are not built yet" in done.stderr  # no worker builds its own copy
     stored = {p.parent.parent.name for p in tmp_path.glob("*/*/store-key.json")}
     assert stored == {"cube-optimal", "cube-optimal-coset"}  # the small table and tiny coset table only
     assert len(list(tmp_path.glob("cube-optimal/*/optimal_full.npy"))) == 0

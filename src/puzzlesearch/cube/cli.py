@@ -217,6 +217,19 @@ def _open_tables(args, settings=None):
     return Tables(args.tables) if args.tables else store_tables()
 
 
+def _jobs(args, tables) -> int:
+    """--jobs, but 1 while the full optimal tables are still to be built (each worker would build
+    and load its own ~6 GB copy)."""
+    if args.jobs > 1 and args.solver == "optimal":
+        from puzzlesearch.cube.solvers.optimal import FirstUseTables
+
+        if not isinstance(tables, FirstUseTables):
+            return args.jobs
+        log("cube", "--jobs: the full optimal tables are not built yet, so the cubes are solved one at a time")
+        return 1
+    return args.jobs
+
+
 def _print_row(row: dict) -> None:
     """One solved cube on stdout, at once (a later Ctrl-C keeps what was printed)."""
     text = ALREADY_SOLVED if row["stopped_by"] == "solved" else row["solution"]
@@ -254,6 +267,7 @@ def cmd_solve(args) -> int:
     cubes = _read_input(args)
     format_moves([], settings.format)  # reject an unknown style before the work
     tables = _open_tables(args, settings)
+    jobs = _jobs(args, tables)
     run = solve_many(
         cubes,
         tables,
@@ -261,7 +275,7 @@ def cmd_solve(args) -> int:
         settings.format,
         settings.options(args.solver),
         strict_time=pipeline,
-        jobs=args.jobs,
+        jobs=jobs,
         on_row=_log_row if args.out and args.solver == "optimal" else None if args.out else _print_row,
     )
     if not pipeline:
