@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from puzzlesearch.bee.model import BeeRules, TableRules
+from puzzlesearch.bee.model import BeeRules, ScheduleRules, TableRules, WordListRules
 from puzzlesearch.errors import ConfigError
 from puzzlesearch.lexicon.model import LexiconOptions
 from puzzlesearch.settings import parse_sets
@@ -43,8 +43,11 @@ def assert_one_line_error(out: subprocess.CompletedProcess, *needles: str) -> No
 def test_defaults_come_from_the_schema():
     bee = schema_defaults("bee", "bee")
     assert BeeRules().to_dict() == {k: bee[k] for k in BeeRules.keys()}
-    assert set(bee) - set(BeeRules.keys()) == {"lexicons"}  # the workflow's key, not a rule
     assert TableRules().to_dict() == {k: bee[k] for k in TableRules.keys()}
+    assert WordListRules().to_dict() == {k: bee[k] for k in WordListRules.keys()}
+    assert ScheduleRules().to_dict() == {k: bee[k] for k in ScheduleRules.keys()}
+    rule_keys = {*BeeRules.keys(), *WordListRules.keys(), *ScheduleRules.keys()}
+    assert set(bee) - rule_keys == {"lexicons"}  # the workflow's key, not a rule
     assert LexiconOptions().to_dict() == schema_defaults("config", "lexicon")
 
 
