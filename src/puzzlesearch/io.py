@@ -52,7 +52,7 @@ def write_parquet(df, path, metadata: dict[str, str] | None = None) -> None:
 def write_json(obj, path) -> None:
     """Write JSON atomically (sorted keys, indented, trailing newline)."""
     with atomic_path(path) as tmp:
-        tmp.write_text(json.dumps(obj, indent=2, sort_keys=True, default=_json_default) + "\n")
+        tmp.write_text(json.dumps(obj, indent=2, sort_keys=True, default=json_default) + "\n")
 
 
 def write_text(text: str, path) -> None:
@@ -75,7 +75,7 @@ def write_npy(path, array) -> None:
             np.save(fh, array)
 
 
-def _json_default(obj):
+def json_default(obj):
     if isinstance(obj, np.generic):
         return obj.item()
     if isinstance(obj, Path):

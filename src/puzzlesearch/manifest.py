@@ -24,7 +24,7 @@ from pathlib import Path
 import numpy as np
 
 from puzzlesearch.errors import PuzzleError
-from puzzlesearch.io import write_json, write_parquet
+from puzzlesearch.io import json_default, write_json, write_parquet
 
 MANIFEST_FORMAT = 1
 RESULT_KEY = "puzzlesearch"  # Parquet metadata key of a result table's manifest entry
@@ -93,9 +93,17 @@ def manifest_entry(files, kind: str, settings: dict | None = None) -> dict:
     }
 
 
+def manifest_checksum(data: dict) -> str:
+    """sha256 of a manifest file's content (its meta and entry) without the checksum itself."""
+    entry = {k: v for k, v in data["manifest"].items() if k != "manifest_sha256"}
+    plain = json.loads(json.dumps({**data, "manifest": entry}, default=json_default))
+    return hashlib.sha256(json.dumps(plain, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+
+
 def write_manifest(path: str | Path, files, kind: str, settings: dict | None = None, meta: dict | None = None) -> dict:
-    """Write `meta` plus a `manifest` entry for `files` to the JSON file `path` (atomically)."""
+    """Write `meta` plus a `manifest` entry for `files` to the JSON file `path` (atomically), checksummed itself."""
     data = {**(meta or {}), "manifest": manifest_entry(files, kind, settings)}
+    data["manifest"]["manifest_sha256"] = manifest_checksum(data)
     write_json(data, path)
     return data
 
@@ -114,10 +122,14 @@ def read_manifest(path: str | Path, kind: str | None = None) -> dict:
         not isinstance(entry, dict)
         or entry.get("format") != MANIFEST_FORMAT
         or not isinstance(entry.get("files"), dict)
+        or not isinstance(entry.get("settings"), dict)
+        or not all(isinstance(f, dict) for f in entry["files"].values())
     ):
         raise damaged(path, "not a puzzlesearch manifest (built by another version?)")
     if kind is not None and entry.get("kind") != kind:
         raise damaged(path, f"manifest of a {entry.get('kind')!r} artifact, expected {kind!r}")
+    if "manifest_sha256" in entry and entry["manifest_sha256"] != manifest_checksum(data):  # absent: an older build
+        raise damaged(path, "manifest checksum differs (damaged or edited)")
     return data
 
 

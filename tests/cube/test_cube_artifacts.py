@@ -22,7 +22,7 @@ import pytest
 
 from puzzlesearch.cube.model.cubie import SOLVED, parse_cube, parse_moves, random_cube
 from puzzlesearch.cube.settings import step_settings_json
-from puzzlesearch.manifest import file_sha256
+from puzzlesearch.manifest import file_sha256, manifest_checksum
 from puzzlesearch.manifest import write_manifest as write_table_manifest
 
 SCRAMBLE = "R U2 F' L D B2 R' U F2 D'"
@@ -104,6 +104,7 @@ def test_truncated_table_is_one_line(tables_copy, tmp_path):
     meta_path = path.with_suffix(".json")  # a manifest that agrees with the short file
     meta = json.loads(meta_path.read_text())
     meta["manifest"]["files"][path.name].update(bytes=path.stat().st_size, sha256=file_sha256(path))
+    meta["manifest"]["manifest_sha256"] = manifest_checksum(meta)
     meta_path.write_text(json.dumps(meta))
     out = cube_cli("solve", SCRAMBLE, "--tables", str(tables_copy), cwd=tmp_path)
     one_line_error(out, str(path), "cannot be read as .npy")
