@@ -30,6 +30,7 @@ from puzzlesearch.cube.settings import SECTION, STEP_SETTINGS, SolveSettings
 from puzzlesearch.errors import PuzzleError
 from puzzlesearch.io import write_parquet, write_text
 from puzzlesearch.progress import log
+from puzzlesearch.settings import section_schema
 
 # Budget flags: flag -> (config section, key); solver None = the chosen solver's section.
 BUDGET_FLAGS = {
@@ -299,8 +300,10 @@ def cmd_solve(args) -> int:
 
 def cmd_random(args) -> int:
     """Write `count` random cubes (20-token lines) drawn with random.Random(seed)."""
-    if args.count < 1:
-        raise PuzzleError(f"--count must be at least 1, got {args.count}")
+    most = section_schema(SECTION)["properties"]["testsets"]["additionalProperties"]["oneOf"][1]["properties"]
+    most = most["random"]["maximum"]  # a generated test set's size bound (cube.testsets.*.random)
+    if not 1 <= args.count <= most:
+        raise PuzzleError(f"--count {args.count}: expected 1 to {most} cubes (the bound of cube.testsets.*.random)")
     rng = random.Random(args.seed)
     write_text("".join(random_cube(rng).to_text() + "\n" for _ in range(args.count)), args.out)
     return 0
