@@ -21,14 +21,14 @@ EXTRA_WORDS = (
 SMALL_CONFIG = """\
 lexicons:
   tiny: tiny.txt
+  english: builtin:en  # the crossword's English list: a publishable (cost 0, clued) grid needs real words
 boggle: {lexicons: [tiny], seeds: 2, max_boards: 2000, pool_size: 10, scan: {boards: 1, distance: 1}}
 bee: {lexicons: [tiny]}
 crossword:
   langs: [en, num]
   sizes: [5]
   seeds: 2
-  max_pops: 512
-  lexicons: {en: tiny}
+  lexicons: {en: english}
   fill: {patterns: [], min_frequency: 0}
 cube:
   solvers: [thistlethwaite]
@@ -171,9 +171,9 @@ def test_the_baseline_benchmark_agrees_with_the_reference(run):
 NYT = {"size": 7, "min_length": 4, "short_length": 4, "short_points": 1, "pangram_bonus": 7, "exclude": "s"}
 
 
-def tiny_words(root) -> list[str]:
-    """The distinct words of the small run's lexicon."""
-    return sorted(set(pl.read_parquet(root / "results/lexicon/tiny/words.parquet")["word"].to_list()))
+def tiny_words(root, lexicon: str = "tiny") -> list[str]:
+    """The distinct words of one of the small run's lexicons (tiny: Boggle and Bee; english: crosswords)."""
+    return sorted(set(pl.read_parquet(root / f"results/lexicon/{lexicon}/words.parquet")["word"].to_list()))
 
 
 def test_the_lexicon_baseline_counts_prefixes_and_suffix_classes(run):
@@ -273,7 +273,7 @@ def test_the_crossword_benchmark_fills_are_valid(run):
     root, _ = run
     figures = json.loads((root / "results/report/benchmarks/crossword.json").read_text())
     assert figures["filled"] == [True, True] and figures["node_budget"] == 100_000
-    words = set(tiny_words(root))
+    words = set(tiny_words(root, "english"))
     pattern = FRAME.split()
     for grid in figures["grid"]:
         assert [[ch == "#" for ch in row] for row in grid] == [[ch == "#" for ch in row] for row in pattern]

@@ -85,7 +85,7 @@ def test_every_shell_placeholder_is_quoted(smk):
 
 
 def test_the_command_prefix_quotes_its_paths():
-    common = (PROJECT / "workflow" / "rules" / "common.smk").read_text()
+    common = (PROJECT / "workflow" / "rules" / "common" / "paths.smk").read_text()
     [line] = [line for line in common.splitlines() if PS_LINE.match(line)]
     assert "q(SRC)" in line and "q(sys.executable)" in line
 
@@ -156,7 +156,7 @@ def test_crossword_pattern_path_with_space(tmp_path):
     (root / "my patterns" / "square three.txt").write_text(pattern)
     (root / "square.txt").write_text("".join(f"{w} {SQUARE_COUNT}\n" for w in SQUARE))  # a small, quick lexicon
     add_lexicon(root, "square", "square.txt")
-    config = ['crossword={lexicons: {en: square}, fill: {patterns: ["my patterns/square three.txt"]}}']
+    config = ['crossword={lexicons: {en: square}, fill: {patterns: ["my patterns/square three.txt"], min_score: 0}}']
     run(root, "--until", "crossword_fill", "--config", *config)
     no_canary(tmp_path)
     filled = [p for p in (root / "results/crossword/fill").glob("*.ipuz")]

@@ -128,5 +128,5 @@ rule cube_optimal_solve:
     params:
         settings=CUBE_OPT_SETTINGS,
     shell:
-        "puzzlesearch cube solve --settings {params.settings:q} --solver optimal --jobs {threads}"
+        "puzzlesearch cube solve --settings {params.settings:q} --solver optimal --jobs {threads:q}"
         " --tables {input.table:q} --file {input.cubes:q} --out {output:q} 2> {log:q}"

@@ -228,9 +228,10 @@ def generate_from_patterns(
             continue
         spent += filled.nodes
         down = sum(s.direction == DOWN for s in slots(filled.grid != 0))
-        return Generated(
-            filled.grid, language, seed, 0, 0, 0, 0, 0, down, spent, time.perf_counter() - t0, tried, settings
-        )
+        seconds = time.perf_counter() - t0
+        # the trace of a pattern search is its one result: a pattern is filled (cost 0) or not tried further
+        trace = [(spent, seconds, 0)]
+        return Generated(filled.grid, language, seed, 0, 0, 0, 0, 0, down, spent, seconds, tried, settings, trace=trace)
 
 
 def generate(
