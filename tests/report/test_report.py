@@ -397,16 +397,23 @@ def test_arabic_grid_is_drawn_right_to_left():
 
 
 def test_crossword_trace_ends_at_the_result(run):
+    """A progressive search traces its best cost from pops 0; a pattern fill is one point, the filled grid."""
     root, _ = run
-    stops = set()
+    strategies, stops = set(), set()
     for path in sorted(root.glob("results/crossword/*/5/*_seed*.json")):
         summary = json.loads(path.read_text())
         trace, row = summary["trace"], summary["row"]
-        assert trace["pops"] == sorted(trace["pops"]) and trace["pops"][0] == 0
+        assert trace["pops"] == sorted(trace["pops"])
         assert all(a > b for a, b in zip(trace["cost"], trace["cost"][1:-1]))  # a point per new best
         assert trace["cost"][-1] == row["cost"] and trace["pops"][-1] == row["pops"]
+        if row["strategy"] == "pattern":
+            assert trace["cost"] == [0] and row["pops"] > 0  # the one filled pattern, after its fill nodes
+        else:
+            assert trace["pops"][0] == 0
+        strategies.add(row["strategy"])
         stops.add(row["stopped_by"])
-    assert stops == {"cost", "pops"}  # en over the tiny list runs out of pops, num reaches cost 0
+    assert "pattern" in strategies and len(strategies) == 2  # en by patterns, num by progressive search
+    assert stops == {"cost"}  # only cost-0 grids are written
 
 
 def test_bee_table_lists_the_best_puzzles():
