@@ -38,6 +38,7 @@ import numpy as np
 from numba import njit
 
 from puzzlesearch.bits import popcount as _popcount
+from puzzlesearch.boggle.proof._kernels.build import next_neighbour
 
 MASK_BITS = (1 << 26) - 1
 TERMINAL_BIT = 26
@@ -190,14 +191,7 @@ def build_tree(letters, n_letters, nbr, nbr_n, order_pos, dawg, points, tree, st
                 bits = st_bits[depth]
                 pw = st_node[depth]
                 if bits == 0:
-                    k = st_k[depth] + 1
-                    while k < nbr_n[c]:
-                        nb = nbr[c, k]
-                        if not (used >> nb) & 1:
-                            bits = pw & cell_mask[nb]
-                            if bits:
-                                break
-                        k += 1
+                    k, bits = next_neighbour(st_k[depth], c, used, pw, nbr, nbr_n, cell_mask)
                     st_k[depth] = k
                     if k >= nbr_n[c]:
                         used &= ~(np.int64(1) << c)
@@ -305,14 +299,7 @@ def max_nomark(letters, n_letters, nbr, nbr_n, dawg, points):
                 if bits == 0:
                     acc[depth] += best[depth]  # the previous neighbour is finished
                     best[depth] = 0
-                    k = st_k[depth] + 1
-                    while k < nbr_n[c]:
-                        nb = nbr[c, k]
-                        if not (used >> nb) & 1:
-                            bits = pw & cell_mask[nb]
-                            if bits:
-                                break
-                        k += 1
+                    k, bits = next_neighbour(st_k[depth], c, used, pw, nbr, nbr_n, cell_mask)
                     st_k[depth] = k
                     if k >= nbr_n[c]:
                         used &= ~(np.int64(1) << c)

@@ -125,6 +125,21 @@ def _child(word, letter):
     return (word >> 32) + _popcount(word & ((np.int64(1) << letter) - 1))
 
 
+@njit(cache=True, inline="always")
+def next_neighbour(k, c, cells, pw, nbr, nbr_n, cell_mask):
+    """(k, bits): the first neighbour index after k of cell c off the path `cells` with a letter
+    that continues node word pw, and those letters; k = nbr_n[c] (bits 0) when none is left."""
+    k += 1
+    while k < nbr_n[c]:
+        nb = nbr[c, k]
+        if not (cells >> nb) & 1:
+            bits = pw & cell_mask[nb]
+            if bits:
+                return k, bits
+        k += 1
+    return k, pw & 0
+
+
 @njit(cache=True, _nrt=False)
 def collect_paths(layout, trie, paths, work):
     """Write the records of every word path of the class; returns their number.
@@ -167,14 +182,7 @@ def collect_paths(layout, trie, paths, work):
                 bits = st_bits[depth]
                 pw = st_node[depth]
                 if bits == 0:
-                    k = st_k[depth] + 1
-                    while k < layout.nbr_n[c]:
-                        nb = layout.nbr[c, k]
-                        if not (cells >> nb) & 1:
-                            bits = pw & layout.cell_mask[nb]
-                            if bits:
-                                break
-                        k += 1
+                    k, bits = next_neighbour(st_k[depth], c, cells, pw, layout.nbr, layout.nbr_n, layout.cell_mask)
                     st_k[depth] = k
                     if k >= layout.nbr_n[c]:
                         cells &= ~(np.int64(1) << c)
