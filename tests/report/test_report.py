@@ -171,7 +171,7 @@ def test_the_baseline_benchmark_agrees_with_the_reference(run):
 NYT = {"size": 7, "min_length": 4, "short_length": 4, "short_points": 1, "pangram_bonus": 7, "exclude": "s"}
 
 
-def tiny_words(root, lexicon: str = "tiny") -> list[str]:
+def lexicon_words(root, lexicon: str = "tiny") -> list[str]:
     """The distinct words of one of the small run's lexicons (tiny: Boggle and Bee; english: crosswords)."""
     return sorted(set(pl.read_parquet(root / f"results/lexicon/{lexicon}/words.parquet")["word"].to_list()))
 
@@ -179,7 +179,7 @@ def tiny_words(root, lexicon: str = "tiny") -> list[str]:
 def test_the_lexicon_baseline_counts_prefixes_and_suffix_classes(run):
     root, _ = run
     figures = json.loads((root / "results/report/benchmarks/lexicon.json").read_text())
-    words = tiny_words(root)
+    words = lexicon_words(root)
     assert figures["words"] == len(words) and figures["methods"][1].startswith("plain trie")
     dawg_nodes, trie_nodes = figures["nodes"]
     prefixes = {w[:i] for w in words for i in range(1, len(w) + 1)}
@@ -213,7 +213,7 @@ def test_the_bee_baseline_and_kernel_agree_with_brute_force(run):
     assert {k: getattr(bee_rules(), k) for k in NYT} == NYT  # the rules the brute force below follows
     root, _ = run
     figures = json.loads((root / "results/report/benchmarks/bee.json").read_text())
-    words = tiny_words(root)
+    words = lexicon_words(root)
     expected = brute_force_bee(words)
     assert figures["puzzles"] == len(expected) > 0
     assert [tuple(r.values()) for r in figures["top"]] == expected[: len(figures["top"])]
@@ -273,7 +273,7 @@ def test_the_crossword_benchmark_fills_are_valid(run):
     root, _ = run
     figures = json.loads((root / "results/report/benchmarks/crossword.json").read_text())
     assert figures["filled"] == [True, True] and figures["node_budget"] == 100_000
-    words = set(tiny_words(root, "english"))
+    words = set(lexicon_words(root, "english"))
     pattern = FRAME.split()
     for grid in figures["grid"]:
         assert [[ch == "#" for ch in row] for row in grid] == [[ch == "#" for ch in row] for row in pattern]
