@@ -47,10 +47,11 @@ class NoFill(PuzzleError):
     """No fill found; names the hardest slot. `proved`: the search was complete (no fill
     exists at these floors), else a budget ended it; `nodes` searched."""
 
-    def __init__(self, message: str, proved: bool = False, nodes: int = 0):
+    def __init__(self, message: str, proved: bool = False, nodes: int = 0, seconds: float = 0.0):
         super().__init__(message)
         self.proved = proved
         self.nodes = nodes
+        self.seconds = seconds  # search time, kernel loading (compilation) excluded
 
 
 @dataclass
@@ -179,6 +180,7 @@ def fill_using(
                 f"(hardest slot {hard.name}, {hard.length} letters)",
                 proved=True,
                 nodes=nodes_total,
+                seconds=time.perf_counter() - t0,
             )
         elapsed = time.perf_counter() - t0
         hard = slot_list[int(np.argmax(fail_count))]
@@ -187,6 +189,7 @@ def fill_using(
                 f"no fill found within crossword.fill.max_nodes={settings.max_nodes} nodes "
                 f"({restart + 1} attempts, {elapsed:.1f}s; hardest slot {hard.name}, {hard.length} letters)",
                 nodes=nodes_total,
+                seconds=elapsed,
             )
         if elapsed >= settings.time_budget:
             raise NoFill(
@@ -194,6 +197,7 @@ def fill_using(
                 f"{settings.time_budget:g}s after {nodes_total} of {settings.max_nodes} nodes "
                 f"(hardest slot {hard.name}); raise crossword.fill.time_budget or lower max_nodes",
                 nodes=nodes_total,
+                seconds=elapsed,
             )
         restart += 1
         limit = settings.first_nodes * luby(restart + 1)
