@@ -13,7 +13,9 @@ on 3x3 and 3x4 classes), then runs the branch and bound of `_kernels/force.py`: 
 forces cells in split order by merging subtrees (no rebuild; merged bounds are tighter
 than the stack bound) while a sub-class's bound is at least `switchover_ratio` x
 min_score and more than `switchover_cells` cells are left, then switches to the
-depth-first stack bound on the current tree. Its result lists every board of the class
+depth-first stack bound on the current tree. A merge is skipped when the sum of its
+parts' bounds (its cap) is below min_score (the sub-class is dropped) or below the
+switchover score (the sub-class is bounded by the stacks of the unmerged tree). Its result lists every board of the class
 whose bound reaches min_score (the caller scores them exactly).
 
 Options (`TreeOptions`, the fields the proof settings pass on):
@@ -392,9 +394,9 @@ def py_search(cls: BoardClass, words, min_score: int, options: TreeOptions, poin
             board[c] = cls.cells[c][chosen[p]]
         found[tuple(board)] = bound
 
-    def stacks_from(level, points_, stacks):
+    def stacks_from(level, points_, stacks, j_lo=0, j_hi=None):
         nonlocal visits
-        for j in range(n_letters[level]):
+        for j in range(j_lo, n_letters[level] if j_hi is None else j_hi):
             new = {p: list(s) for p, s in stacks.items() if p > level}
             pts = points_
             for c in stacks.get(level, []):
@@ -413,15 +415,28 @@ def py_search(cls: BoardClass, words, min_score: int, options: TreeOptions, poin
             else:
                 stacks_from(level + 1, pts, new)
 
-    def stack_bound(t, level):
+    def stack_bound(t, level, j_lo=0, j_hi=None):
         stacks: dict[int, list] = {}
         for c in t.children:
             stacks.setdefault(c.pos, []).append(c)
-        stacks_from(level, t.points, stacks)
+        stacks_from(level, t.points, stacks, j_lo, j_hi)
+
+    def force_cap(t, level, j):
+        if not t.children or t.children[0].pos != level:
+            return t.bound
+        first = t.children[0]
+        return t.bound - first.bound + (first.kids[j].bound if j in first.kids else 0)
 
     def force_from(t, level):
         nonlocal visits
         for j in range(n_letters[level]):
+            cap = force_cap(t, level, j)
+            if cap < min_score:  # no merge can reach min_score
+                visits += 1
+                continue
+            if cap < switch:  # the merge would be bounded by the stacks anyway: bound t's stacks instead
+                stack_bound(t, level, j, j + 1)
+                continue
             child = py_force(t, level, j)
             visits += 1
             chosen[level] = j

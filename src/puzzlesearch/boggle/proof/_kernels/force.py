@@ -17,7 +17,13 @@ stack bound below because a cell's choice nodes from different words now share o
 more than `switch_cells` cells are unforced; below that it runs `orderly_bound`, the
 stack-based depth-first bound over the current tree (one stack of pending choice nodes
 per position: forcing position L to j replaces each of its choice nodes by child j,
-banks that child's points and pushes its choice children). Both write every board
+banks that child's points and pushes its choice children). Before merging, `force_cap`
+(the parts' bounds summed, an upper bound of the merged one) is checked: below
+min_score the sub-class is dropped, below `switch_score` it is bounded by the stacks
+of the unmerged tree (the merged one would go to the stacks too: a looser bound and
+more visits, but no copying; measured 7% less search time on 4x4 classes, 12% on 3x4).
+`orderly_bound` sums a letter's bound before pushing anything (most visits are
+pruned). Both write every board
 whose bound is >= min_score (its letter choices by position) to `Found`.
 """
 
@@ -81,6 +87,7 @@ class Work(NamedTuple):
     next_j: np.ndarray
     end_j: np.ndarray
     chosen: np.ndarray  # letter choice by position of the current sub-class
+    rest: np.ndarray  # by level: its points plus the pending bounds of the later positions
     # force levels
     roots: np.ndarray
     mark_top: np.ndarray
@@ -107,7 +114,7 @@ def new_work(positions: int, room: int) -> Work:
         np.zeros(positions, dtype=np.int64),
         np.zeros((levels, positions), dtype=np.int64),
         np.zeros((levels, positions), dtype=np.int64),
-        *[np.zeros(levels, dtype=np.int64) for _ in range(4)],
+        *[np.zeros(levels, dtype=np.int64) for _ in range(5)],
         *[np.zeros(levels, dtype=np.int64) for _ in range(4)],
     )
 
@@ -327,6 +334,20 @@ def force(mem, state, t, level, j, max_live, w):
     return o
 
 
+@njit(cache=True, inline="always")
+def force_cap(mem, t, level, j):
+    """An upper bound of force(t, level, j) without building it: a merge's bound is at most the sum of its parts'."""
+    mt = mask_of(mem, t)
+    if mt == 0 or _lowest_bit(mt) != level:
+        return np.int64(mem[t + BOUND])
+    first = mem[t + SUM_HEADER]
+    cap = np.int64(mem[t + BOUND]) - mem[first + BOUND]
+    x = child_for(mem, first, j)
+    if x >= 0:
+        cap += mem[x + BOUND]
+    return cap
+
+
 # ---------------------------------------------------------------- the orderly bound (stacks)
 
 
@@ -354,10 +375,26 @@ def _record(found, n_found, chosen, n, bound):
     return n_found + 1
 
 
+@njit(cache=True, inline="always")
+def _enter_level(w, level, points, n):
+    """Save the stacks for `level` (just pushed) and its rest: points + pending bounds past it."""
+    rest = points
+    for p in range(level, n):
+        w.saved_top[level, p] = w.top[p]
+        w.saved_sums[level, p] = w.sums[p]
+        if p > level:
+            rest += w.sums[p]
+    w.base[level] = points
+    w.rest[level] = rest
+
+
 @njit(cache=True, _nrt=False)
 def orderly_bound(mem, t, level0, j_lo, j_hi, n_letters, min_score, max_visits, counts, found, w):
     """Depth-first stack bound of tree t from position level0 (letters j_lo..j_hi-1 there).
 
+    A letter's bound is the level's rest plus the bounds of the sum nodes it picks (a sum
+    node's bound is its points and its children's bounds, all at later positions), so a
+    sub-class below min_score is dropped before anything is pushed.
     counts = [visits, boards found] (updated). Returns DONE, VISIT_CAP or STACK_FULL.
     """
     n = n_letters.shape[0]
@@ -367,10 +404,7 @@ def orderly_bound(mem, t, level0, j_lo, j_hi, n_letters, min_score, max_visits, 
         w.sums[p] = 0
     if not _push_children(mem, t, w, room):
         return STACK_FULL
-    for p in range(level0, n):
-        w.saved_top[level0, p] = w.top[p]
-        w.saved_sums[level0, p] = w.sums[p]
-    w.base[level0] = points_of(mem, t)
+    _enter_level(w, level0, points_of(mem, t), n)
     w.next_j[level0] = j_lo
     w.end_j[level0] = j_hi
     visits = counts[0]
@@ -386,11 +420,25 @@ def orderly_bound(mem, t, level0, j_lo, j_hi, n_letters, min_score, max_visits, 
             counts[1] = n_found
             return VISIT_CAP
         w.next_j[level] = j + 1
+        lo = level * room
+        hi = w.saved_top[level, level]
+        b = w.rest[level]
+        for e in range(lo, hi):
+            s = child_for(mem, w.stack[e], j)
+            if s >= 0:
+                b += mem[s + BOUND]
+        visits += 1
+        w.chosen[level] = j
+        if b < min_score:
+            continue
+        if level == n - 1:
+            n_found = _record(found, n_found, w.chosen, n, b)
+            continue
         for p in range(level + 1, n):
             w.top[p] = w.saved_top[level, p]
             w.sums[p] = w.saved_sums[level, p]
         points = w.base[level]
-        for e in range(level * room, w.saved_top[level, level]):
+        for e in range(lo, hi):
             s = child_for(mem, w.stack[e], j)
             if s < 0:
                 continue
@@ -399,21 +447,8 @@ def orderly_bound(mem, t, level0, j_lo, j_hi, n_letters, min_score, max_visits, 
                 counts[0] = visits
                 counts[1] = n_found
                 return STACK_FULL
-        visits += 1
-        w.chosen[level] = j
-        b = points
-        for p in range(level + 1, n):
-            b += w.sums[p]
-        if b < min_score:
-            continue
-        if level == n - 1:
-            n_found = _record(found, n_found, w.chosen, n, b)
-            continue
         level += 1
-        for p in range(level, n):
-            w.saved_top[level, p] = w.top[p]
-            w.saved_sums[level, p] = w.sums[p]
-        w.base[level] = points
+        _enter_level(w, level, points, n)
         w.next_j[level] = 0
         w.end_j[level] = n_letters[level]
     counts[0] = visits
@@ -454,6 +489,18 @@ def search(mem, state, root, n_letters, min_score, switch_score, switch_cells, m
         if counts[0] >= max_visits:
             return VISIT_CAP
         t = w.roots[level]
+        cap = force_cap(mem, t, level, j)
+        if cap < min_score:  # the merge could only be lower: skip it
+            w.level_j[level] = j + 1
+            counts[0] += 1
+            continue
+        if cap < switch_score:
+            w.level_j[level] = j + 1
+            counts[3] += 1
+            r = orderly_bound(mem, t, level, j, j + 1, n_letters, min_score, max_visits, counts, found, w)
+            if r != DONE:
+                return r
+            continue
         child = force(mem, state, t, level, j, max_live, w)
         if child == FULL:
             return ARENA_FULL
