@@ -184,20 +184,29 @@ def test_class_counts_match_the_published_prover():
 
 
 def test_the_schema_defaults_are_the_coarse_partitions():
-    # 3x3 and 3x4: two buckets on every cell; 4x4: the published prover's (corners 2, other cells 3)
+    # 3x3: two buckets everywhere; 3x4: two on corners and edges, three on the centre cells;
+    # 4x4: the published prover's (corners 2, other cells 3)
     proof = section_defaults("boggle")["proof"]
     defaults = {s: ProofSettings.for_job({"proof": proof}, s).partition for s in ("3x3", "3x4", "4x4")}
-    assert defaults == {"3x3": COARSE2, "3x4": COARSE2, "4x4": {"corner": COARSE2, "edge": COARSE3, "centre": COARSE3}}
+    assert defaults == {
+        "3x3": COARSE2,
+        "3x4": {"corner": COARSE2, "edge": COARSE2, "centre": COARSE3},
+        "4x4": {"corner": COARSE2, "edge": COARSE3, "centre": COARSE3},
+    }
 
 
-def test_two_bucket_3x4_classes_are_the_orbits_of_two_colourings():
-    # brute force: the 2^12 two-colourings of the 3x4 cells up to the board's symmetries
+def test_default_3x4_classes_are_the_orbits_of_the_bucket_colourings():
+    # brute force: every bucket colouring of the 3x4 cells (corners and edges 2 buckets, the two
+    # centre cells 3) up to the board's symmetries
     shape = Shape(3, 4)
+    centre = {5, 6}
     sym = symmetries(shape)
-    boards = np.array(list(itertools.product((0, 1), repeat=shape.cells)))
+    choices = [range(3) if c in centre else range(2) for c in range(shape.cells)]
+    boards = np.array(list(itertools.product(*choices)))
     orbits = {min(tuple(b[p]) for p in sym) for b in boards}
-    space = ClassSpace(shape, BoardPartition.parse(COARSE2))
-    assert space.count() == len(space.codes()) == len(orbits) == 1_120
+    partition = {"corner": COARSE2, "edge": COARSE2, "centre": COARSE3}
+    space = ClassSpace(shape, BoardPartition.parse(partition))
+    assert space.count() == len(space.codes()) == len(orbits) == 2_496
 
 
 @pytest.mark.parametrize("shape,letters", [(Shape(2, 3), "aeqsz"), (Shape(3, 3), "azs"), (Shape(3, 4), "azt")])
