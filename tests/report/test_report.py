@@ -285,12 +285,15 @@ def test_the_crossword_benchmark_fills_are_valid(run):
 def test_the_cube_benchmark_fails_on_a_wrong_answer(tmp_path):
     from puzzlesearch.cube.model.cubie import SOLVED, parse_moves
     from puzzlesearch.errors import PuzzleError
+    from puzzlesearch.manifest import write_result_parquet
     from puzzlesearch.report.bench import run_cube
+    from puzzlesearch.report.data import CUBE_SOLVES_KIND
 
     cube = SOLVED.apply(parse_moves("R U F2"))
     row = {"cube": cube.to_text(), "moves": 3, "milliseconds": 1.0, "stopped_by": "complete"}
-    pl.DataFrame([dict(row, solution="F2 U' R'")]).write_parquet(tmp_path / "good.parquet")
-    pl.DataFrame([dict(row, solution="F2 U R'")]).write_parquet(tmp_path / "bad.parquet")
+    for name, solution in (("good", "F2 U' R'"), ("bad", "F2 U R'")):  # as `cube solve --out` writes them
+        df = pl.DataFrame([dict(row, solution=solution)])
+        write_result_parquet(df, tmp_path / f"{name}.parquet", CUBE_SOLVES_KIND, {}, {"solver": "a"})
     assert run_cube(["a"], [str(tmp_path / "good.parquet")])["rows"][0]["max_moves"] == 3
     with pytest.raises(PuzzleError, match="does not solve"):
         run_cube(["a"], [str(tmp_path / "bad.parquet")])

@@ -22,6 +22,7 @@ import puz
 from puzzlesearch.crossword.model import DIRECTION_KEY
 from puzzlesearch.errors import PuzzleError
 from puzzlesearch.io import atomic_path
+from puzzlesearch.manifest import verify
 
 PUZ_VERSION = "1.3"
 PUZ_BLACK, PUZ_EMPTY = ".", "-"
@@ -120,8 +121,13 @@ def write_puz(doc: dict, path: str | Path) -> Path:
 
 
 def ipuz_to_puz(ipuz_path: str | Path, puz_path: str | Path) -> Path:
-    """Convert an .ipuz file to .puz (one-line PuzzleError on a file that is not a crossword ipuz)."""
+    """Convert an .ipuz file to .puz (one-line PuzzleError on a file that is not a crossword ipuz).
+
+    A pipeline's .ipuz is checked first against the summary beside it (x.json lists x.ipuz with its sha256)."""
     ipuz_path = Path(ipuz_path)
+    summary = ipuz_path.with_suffix(".json")
+    if summary.is_file():
+        verify(summary, None, [ipuz_path.name])
     try:
         doc = json.loads(ipuz_path.read_text(encoding="utf-8"))
         doc["solution"], doc["clues"], doc["dimensions"]["width"]  # noqa: B018 (the keys .puz needs)

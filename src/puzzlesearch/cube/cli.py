@@ -28,7 +28,7 @@ from puzzlesearch.cube.io import format_moves, parse_line, read_cubes
 from puzzlesearch.cube.model.cubie import random_cube
 from puzzlesearch.cube.settings import SECTION, STEP_SETTINGS, SolveSettings
 from puzzlesearch.errors import PuzzleError
-from puzzlesearch.io import write_parquet, write_text
+from puzzlesearch.io import write_text
 from puzzlesearch.progress import log
 from puzzlesearch.settings import section_schema
 
@@ -42,6 +42,7 @@ BUDGET_FLAGS = {
     "--time-limit": (None, "time_limit"),
 }
 ALREADY_SOLVED = "already solved (0 moves)"
+SOLVES_KIND = "cube-solves"  # the manifest entry kind of a solve table (--out)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -261,6 +262,7 @@ def _report_time_stops(run, args, settings) -> None:
 def cmd_solve(args) -> int:
     """Print one verified solution per cube (or write --out as Parquet); Ctrl-C keeps what was solved."""
     from puzzlesearch.cube.solve import solve_many
+    from puzzlesearch.manifest import write_result_parquet
 
     pipeline, settings = _settings(args)
     if args.jobs < 1:
@@ -282,7 +284,8 @@ def cmd_solve(args) -> int:
     if not pipeline:
         _report_time_stops(run, args, settings)
     if args.out and not (pipeline and run.interrupted):
-        write_parquet(run.frame(), args.out)
+        built = {"solver": args.solver, "cubes": len(cubes), "solved": len(run.rows)}
+        write_result_parquet(run.frame(), args.out, SOLVES_KIND, settings.to_dict(), built)
     if run.interrupted:
         kept = (
             f"written to {args.out}" if args.out and not pipeline else "printed above" if not args.out else "not kept"

@@ -179,9 +179,7 @@ def cmd_bee_schedule(args) -> int:
     """Word counts and difficulty of the Bee schedule's puzzles by day."""
     from puzzlesearch.report import plots
 
-    schedule = data.read_table(args.schedule, "Spelling Bee schedule")
-    manifest = str(Path(args.schedule).with_suffix(".json"))
-    rules = data.read_json(manifest, "Spelling Bee schedule manifest")["manifest"]["settings"]
+    schedule, rules = data.read_bee_schedule(args.schedule)
     window = (rules["schedule_min_words"], rules["schedule_max_words"])
     title = f"Spelling Bee {args.lexicon}: {schedule.height} scheduled puzzles (seed {rules['schedule_seed']})"
     plots.save(plots.draw_bee_schedule(schedule, window, title), args.out)
@@ -205,7 +203,7 @@ def cmd_cube_tables(args) -> int:
     """The cube tables' sizes."""
     from puzzlesearch.report import plots
 
-    tables = data.table_sizes(data.read_table(args.manifest, "cube table manifest"))
+    tables = data.table_sizes(data.read_result_table(args.manifest, data.CUBE_TABLES_KIND))
     total = tables["bytes"].sum() / 1e6
     plots.save(plots.draw_cube_tables(tables, f"Rubik's cube tables: {tables.height} tables, {total:.1f} MB"), args.out)
     return 0
@@ -226,7 +224,7 @@ def cmd_crossword(args) -> int:
     plots.save(plots.draw_crossword(letters, numbers, title, rtl=args.lang in TRUE_RTL), args.grid_out)
     traces = {}
     for path in args.summaries:
-        summary = data.read_json(path, "crossword summary")
+        summary = data.read_manifest_json(path, data.CROSSWORD_PUZZLE_KIND)
         traces[summary.get("row", {}).get("seed", len(traces))] = data.search_trace(summary)
     plots.save(
         plots.draw_trace(

@@ -16,12 +16,32 @@ HISTOGRAM_BINS = 30  # at most this many score bins (fewer when the scores span 
 BEE_TOP = 20  # rows of the Spelling Bee top table
 BEE_WINDOW = (20, 50)  # word counts NYT editors publish (about 20-50 words)
 BENCH_ROOT = "benchmarks"  # Snakemake's benchmark files live under this folder
+# Manifest kinds the report reads as data: bee.io.SCHEDULE_KIND and crossword.io.PUZZLE_KIND (not imported
+# from there: the report does not load the puzzle code)
+BEE_SCHEDULE_KIND = "bee-schedule"
+CROSSWORD_PUZZLE_KIND = "crossword-puzzle"
+# Result-entry kinds of the cube tables: cube.cli.SOLVES_KIND and cube.tables.phases.SUMMARY_KIND
+CUBE_SOLVES_KIND = "cube-solves"
+CUBE_TABLES_KIND = "cube-table-manifest"
+
+
+def manifest_beside(path: str | Path) -> Path | None:
+    """The manifest JSON beside a result file (puzzles.json beside puzzles.parquet, the summary x.json beside
+    x.ipuz), or None when there is none."""
+    path = Path(path)
+    beside = path.with_suffix(".json")
+    return beside if beside != path and beside.is_file() else None
 
 
 def read_table(path: str | Path, what: str) -> pl.DataFrame:
-    """A Parquet result table (its manifest entry checked when it has one); a missing or unreadable file is one line naming it."""
+    """A Parquet result table, checked first: its manifest entry when it has one, else the manifest beside it
+    (Bee and crossword tables: puzzles.json ...) when there is one; a missing or unreadable file is one line naming it."""
     if manifest.has_result_entry(path):
         return manifest.read_result_parquet(path, None)[0]
+    beside = manifest_beside(path)
+    if beside is not None:
+        manifest.verify(beside, None, [Path(path).name])
+        return manifest.load_parquet(path)
     try:
         return pl.read_parquet(path)
     except manifest.NOT_PARQUET as exc:  # polars errors, OSError, and Rust panics (BaseException)
@@ -29,14 +49,33 @@ def read_table(path: str | Path, what: str) -> pl.DataFrame:
         raise PuzzleError(f"{what} {path}: cannot read ({(str(exc).splitlines() or [''])[0]})") from None
 
 
+def read_result_table(path: str | Path, kind: str) -> pl.DataFrame:
+    """A result table that must carry its manifest entry, of `kind` (a cube solve table, the cube table
+    manifest), entry and data checksum checked: a table without one is refused, not read unchecked."""
+    return manifest.read_result_parquet(path, kind)[0]
+
+
 def read_json(path: str | Path, what: str) -> dict:
-    """A JSON result file (its manifest entry checked when it has one); a missing or damaged file is one line naming it."""
+    """A JSON result file (its manifest entry checked when it has one; an .ipuz checked against the summary
+    beside it when there is one); a missing or damaged file is one line naming it."""
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
         raise PuzzleError(f"{what} {path}: cannot read ({exc})") from None
     if isinstance(data, dict) and "data_sha256" in (data.get("manifest") or {}):
         return manifest.read_result_json(path, None)
+    beside = manifest_beside(path)
+    if beside is not None:
+        manifest.verify(beside, None, [Path(path).name])
+    return data
+
+
+def read_manifest_json(path: str | Path, kind: str) -> dict:
+    """An artifact manifest read as data (the Bee schedule's schedule.json, a crossword summary): of `kind`,
+    its checksum present and checked (one line naming the file otherwise)."""
+    data = manifest.read_manifest(path, kind)
+    if "manifest_sha256" not in data["manifest"]:
+        raise manifest.damaged(path, "manifest has no checksum (damaged, or written by an older version)")
     return data
 
 
@@ -122,6 +161,12 @@ def bee_top(puzzles: pl.DataFrame, n: int = BEE_TOP) -> pl.DataFrame:
     return puzzles.sort("rank").head(n).select("rank", "letters", "center", "points", "words", "pangrams")
 
 
+def read_bee_schedule(path: str | Path) -> tuple[pl.DataFrame, dict]:
+    """The Bee schedule table and the settings that drew it (from schedule.json beside it), both checked."""
+    table = read_table(path, "Spelling Bee schedule")
+    return table, read_manifest_json(Path(path).with_suffix(".json"), BEE_SCHEDULE_KIND)["manifest"]["settings"]
+
+
 def in_window(puzzles: pl.DataFrame, window=BEE_WINDOW) -> int:
     """How many puzzles have a word count inside the editors' window."""
     return puzzles.filter(pl.col("words").is_between(*window)).height
@@ -136,7 +181,7 @@ def cube_solves(solvers, paths) -> dict[str, pl.DataFrame]:
         raise PuzzleError(f"{len(solvers)} solver names for {len(paths)} solve tables")
     out = {}
     for solver, path in zip(solvers, paths):
-        df = read_table(path, f"cube solves of {solver}")
+        df = read_result_table(path, CUBE_SOLVES_KIND)
         need_columns(df, ("moves", "milliseconds"), f"cube solves {path}")
         out[solver] = df
     return out

@@ -9,9 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import polars as pl
-
-from puzzlesearch.report.data import read_json, read_table
+from puzzlesearch.report.data import CUBE_SOLVES_KIND, read_json, read_result_table, read_table
 
 HEADER = "puzzlesearch results (best per puzzle; files relative to the project folder):"
 REPORT_HINT = "pictures: snakemake --report report.html   (or report.zip)"
@@ -53,7 +51,7 @@ def _bee(root: Path) -> list[str]:
     """One line per lexicon: the top Spelling Bee puzzle."""
     out = []
     for path in sorted(root.glob("results/bee/*/puzzles.parquet")):
-        df = pl.read_parquet(path, columns=["rank", "letters", "center", "points", "words"])
+        df = read_table(path, "Spelling Bee puzzles").select("rank", "letters", "center", "points", "words")
         if df.is_empty():
             out.append(f"  Spelling Bee {path.parent.name}: no puzzle meets the rules  {_rel(path, root)}")
             continue
@@ -71,7 +69,7 @@ def _cube(root: Path) -> list[str]:
     for path in sorted(root.glob("results/cube/*/*.parquet")):
         if path.parent.name in ("tables", "testsets"):
             continue
-        df = pl.read_parquet(path, columns=["moves", "milliseconds"])
+        df = read_result_table(path, CUBE_SOLVES_KIND).select("moves", "milliseconds")
         if df.is_empty():
             continue
         out.append(
@@ -86,7 +84,7 @@ def _crossword(root: Path) -> list[str]:
     """One line per (language, size): the best grid's cost and its page."""
     out = []
     for path in sorted(root.glob("results/crossword/*/*/puzzles.parquet")):
-        row = pl.read_parquet(path).sort("rank").row(0, named=True)
+        row = read_table(path, "crossword puzzles").sort("rank").row(0, named=True)
         page = path.with_name(Path(row["file"]).with_suffix(".html").name)
         out.append(
             f"  Crossword {row['lang']} {row['size']}x{row['size']}: cost {row['cost']:g}, "

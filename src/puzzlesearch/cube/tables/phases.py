@@ -55,11 +55,11 @@ from puzzlesearch.cube.model.symmetry import (
 from puzzlesearch.cube.tables import PRUNE_TABLE_CODE
 from puzzlesearch.cube.tables.artifact import code_sha256, in_store, read_npy, write_table
 from puzzlesearch.errors import PuzzleError
-from puzzlesearch.io import write_parquet
 from puzzlesearch.progress import log
 
 MANIFEST_KINDS = {"move": "cube-move-table", "lookup": "cube-lookup-table", "prune": "cube-prune-table"}
 SUMMARY = "manifest.parquet"
+SUMMARY_KIND = "cube-table-manifest"  # the manifest entry kind of manifest.parquet (one row per table)
 BUILD_HINT = "puzzlesearch cube build-tables --dir"
 
 
@@ -431,7 +431,7 @@ def write_manifest(table_dir, out=None, complete: bool = True) -> pl.DataFrame:
         ],
         schema_overrides={"reached": pl.Int64, "max_depth": pl.Int64, "distribution": pl.String, "note": pl.String},
     )
-    write_parquet(df, out or d / SUMMARY)
+    manifest.write_result_parquet(df, out or d / SUMMARY, SUMMARY_KIND, {}, {"tables": df.height})
     return df
 
 

@@ -1,0 +1,125 @@
+"""Flipped bytes of the crossword stage's files: each reader refuses them or reads the same thing (issue 30).
+
+The default run writes: per lexicon the word tables (tables.npz, clues.parquet and their
+manifest tables.json); per generated puzzle its .ipuz, its playable .html and a summary
+.json (the manifest of both, with the search's row and trace), and a .puz; per (lang,
+size) the ranked puzzles.parquet with its manifest puzzles.json; the fixed-pattern fills
+(.ipuz, .html, a summary .json: the same kinds, read by the same functions). Here they are
+made by the pipeline commands for the numeric language (its tables need no word list; a
+small max_factor keeps them small), two 5x5 seeds, and byte_flips flips every byte (a
+sample of the larger files) and runs each reader the pipeline uses on it: the table
+loader of `crossword generate`; `crossword gather` (the summaries, and through them the
+.ipuz and .html); `crossword puz` (the .ipuz); `report crossword` (the ranked table, the
+best .ipuz, the summaries). The .puz is read by no command (it is for other programs).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+from byte_flips import assert_no_silent_change, flip_files
+
+from puzzlesearch.config import validate_config
+from puzzlesearch.crossword.settings import GenerateSettings, TableSettings
+
+PROJECT = Path(__file__).resolve().parents[2]
+PUZZLESEARCH = PROJECT / ".venv" / "bin" / "puzzlesearch"
+SIZE, SEEDS = 5, (0, 1)
+# products x*y up to 40 x 40: 504 words (every 5x5 seed fills at once), tables of 25 kB, clues of 4 kB
+SECTION = {"numeric": {"max_factor": 40}}
+STEM = f"num_{SIZE}_seed0"
+
+READERS = f"""
+from puzzlesearch.crossword.io import read_rows
+from puzzlesearch.crossword.puzfile import ipuz_to_puz
+from puzzlesearch.crossword.tables import load_tables
+from puzzlesearch.report import data
+
+
+def tables(work):  # `crossword generate --tables` (the clues are read for the .ipuz)
+    t = load_tables(work / "num" / "tables.npz")
+    # the meta is the manifest file; its own checksum (manifest_sha256) is not content: a flip in that
+    # key's name leaves the file unchecked but every value the same
+    entry = {{k: t.meta["manifest"][k] for k in ("format", "kind", "settings", "files")}}
+    return t.arrays, {{**t.meta, "manifest": entry}}, t.clue_map
+
+
+def gather(work):  # `crossword gather`: the rows of the verified summaries
+    return read_rows([work / "num_{SIZE}_seed{{s}}.json".format(s=s) for s in {SEEDS!r}])
+
+
+def puz(work):  # `crossword puz`: the .puz written from the .ipuz
+    ipuz_to_puz(work / "{STEM}.ipuz", work / "out" / "x.puz")
+    return (work / "out" / "x.puz").read_bytes()
+
+
+def report_ipuz(work):  # `report crossword`: the best puzzle's .ipuz
+    return data.read_json(work / "{STEM}.ipuz", "crossword puzzle")
+
+
+def report_summary(work):  # `report crossword`: a seed's summary (its search trace)
+    return data.read_manifest_json(work / "{STEM}.json", data.CROSSWORD_PUZZLE_KIND)
+
+
+def report_puzzles(work):  # `report crossword` and the end-of-run summary: the ranked table
+    return data.read_table(work / "puzzles.parquet", "crossword puzzles")
+"""
+
+CASES = {
+    "tables_npz": [("num/tables.npz", "tables")],  # 25 kB: a sample
+    "clues": [("num/clues.parquet", "tables")],
+    "tables_json": [("num/tables.json", "tables")],
+    "puzzle": [
+        (f"{STEM}.ipuz", "gather"),
+        (f"{STEM}.ipuz", "puz"),
+        (f"{STEM}.ipuz", "report_ipuz"),
+        (f"{STEM}.html", "gather"),  # 20 kB: a sample
+        (f"{STEM}.json", "gather"),
+        (f"{STEM}.json", "report_summary"),
+    ],
+    "ranked": [("puzzles.parquet", "report_puzzles"), ("puzzles.json", "report_puzzles")],
+}
+
+
+def run(*argv, cwd: Path) -> None:
+    """puzzlesearch as a real process (the session's artifact store); it must succeed."""
+    env = {**os.environ, "RUST_BACKTRACE": "0"}
+    done = subprocess.run(
+        [str(PUZZLESEARCH), *map(str, argv)], cwd=cwd, env=env, capture_output=True, text=True, timeout=600
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+
+
+@pytest.fixture(scope="module")
+def stage(tmp_path_factory) -> Path:
+    """Numeric tables, two generated puzzles with their summaries and .puz, their ranked table."""
+    section = validate_config({"lexicons": {"default": "builtin:en"}, "crossword": SECTION})["crossword"]
+    work = tmp_path_factory.mktemp("crossword_flips")
+    (work / "out").mkdir()
+    run("crossword", "build-tables", "--settings", TableSettings.from_config(section).to_json(), "--numeric",
+        "--out", "num/tables.npz", cwd=work)  # fmt: skip
+    settings = GenerateSettings.for_job(section, "num", SIZE).to_json()
+    stems = [f"num_{SIZE}_seed{seed}" for seed in SEEDS]
+    for seed, stem in zip(SEEDS, stems):
+        run("crossword", "generate", "--settings", settings, "--tables", "num/tables.npz", "--lang", "num",
+            "--seed", seed, "--ipuz", f"{stem}.ipuz", "--html", f"{stem}.html", "--summary", f"{stem}.json",
+            cwd=work)  # fmt: skip
+        run("crossword", "puz", "--ipuz", f"{stem}.ipuz", "--out", f"{stem}.puz", cwd=work)
+    run("crossword", "gather", "--summaries", *[f"{s}.json" for s in stems], "--out", "puzzles.parquet", cwd=work)
+    return work
+
+
+@pytest.mark.parametrize("group", list(CASES))
+def test_no_flipped_byte_of_a_crossword_file_changes_what_is_read(stage, group):
+    results = flip_files(stage, READERS, CASES[group])
+    assert_no_silent_change(results)
+
+
+def test_the_report_reads_the_summary_kind_the_crossword_stage_writes():
+    from puzzlesearch.crossword.io import PUZZLE_KIND
+    from puzzlesearch.report.data import CROSSWORD_PUZZLE_KIND
+
+    assert CROSSWORD_PUZZLE_KIND == PUZZLE_KIND

@@ -1,0 +1,110 @@
+"""Flipped bytes of the cube stage's files: each reader refuses them or reads the same thing (issue 30).
+
+The default run writes, per cube stage: the move and pruning tables (.npy with a .json
+manifest each), the table folder's manifest.parquet, the random test sets (text, one cube
+a line) and one solve table per solver and test set. Here they are made small and real:
+the move tables and the Thistlethwaite pruning tables by the pipeline commands, a test set
+of 5 cubes by `cube random`, their Thistlethwaite solve by `cube solve` in pipeline mode,
+and manifest.parquet by the function behind `cube manifest` (over the tables built here:
+the two-phase ones are not needed and take minutes). Then byte_flips flips every byte (a
+sample of the larger tables) and runs the reader the pipeline uses on each: the solve's
+input reading for the test set, the table loader, the report's readers for the rest.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+from byte_flips import assert_no_silent_change, flip_files
+
+from puzzlesearch.cube.settings import step_settings_json
+
+PROJECT = Path(__file__).resolve().parents[2]
+PUZZLESEARCH = PROJECT / ".venv" / "bin" / "puzzlesearch"
+PRUNE = ("th1", "th2", "th3", "th4")  # the Thistlethwaite solver's tables
+
+READERS = """
+from puzzlesearch.cube.io import parse_line, read_cubes
+from puzzlesearch.cube.tables.phases import Tables
+from puzzlesearch.report import data
+
+
+def testset(work):  # as `cube solve --file` reads it (cube/cli.py _read_input)
+    return [parse_line(text, f"line {n}").to_text() for n, text in read_cubes(work / "cubes.txt")]
+
+
+def solves(work):  # `report cube-solves` and the benchmark
+    return data.cube_solves(["thistlethwaite"], [str(work / "thistlethwaite.parquet")])
+
+
+def table_manifest(work):  # `report cube-tables`
+    return data.read_result_table(work / "tables" / "manifest.parquet", data.CUBE_TABLES_KIND)
+
+
+def move_chalf(work):  # what a solver gets from the table loader
+    return Tables(work / "tables").move("chalf")
+
+
+def prune_th1(work):
+    return Tables(work / "tables").prune("th1")
+
+
+def prune_th3(work):
+    return Tables(work / "tables").prune("th3")
+"""
+
+CASES = [
+    ("cubes.txt", "testset"),
+    ("thistlethwaite.parquet", "solves"),
+    ("tables/manifest.parquet", "table_manifest"),
+    ("tables/move_chalf.npy", "move_chalf"),
+    ("tables/move_chalf.json", "move_chalf"),
+    ("tables/prune_th1.npy", "prune_th1"),
+    ("tables/prune_th1.json", "prune_th1"),
+    ("tables/prune_th3.npy", "prune_th3"),  # 208 kB: a sample
+    ("tables/prune_th3.json", "prune_th3"),
+]
+
+
+def run(*argv, cwd: Path) -> None:
+    """puzzlesearch as a real process (the session's artifact store); it must succeed."""
+    env = {**os.environ, "RUST_BACKTRACE": "0"}
+    done = subprocess.run(
+        [str(PUZZLESEARCH), *map(str, argv)], cwd=cwd, env=env, capture_output=True, text=True, timeout=600
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+
+
+@pytest.fixture(scope="module")
+def stage(tmp_path_factory) -> Path:
+    """A folder with the tables, a 5-cube test set and its Thistlethwaite solve, as the pipeline makes them."""
+    from puzzlesearch.cube.tables.phases import write_manifest
+
+    work = tmp_path_factory.mktemp("cube_flips")
+    run("cube", "build-move-tables", "--out-dir", "tables", cwd=work)
+    for name in PRUNE:
+        run("cube", "build-prune-table", name, "--tables", "tables", "--out", f"tables/prune_{name}.npy", cwd=work)
+    write_manifest(work / "tables", work / "tables" / "manifest.parquet", complete=False)
+    run("cube", "random", "--count", 5, "--seed", 20260101, "--out", "cubes.txt", cwd=work)
+    settings = step_settings_json("thistlethwaite", {})
+    run(
+        "cube", "solve", "--settings", settings, "--solver", "thistlethwaite", "--tables", "tables/manifest.parquet",
+        "--file", "cubes.txt", "--out", "thistlethwaite.parquet", cwd=work,
+    )  # fmt: skip
+    return work
+
+
+def test_no_flipped_byte_of_a_cube_file_changes_what_is_read(stage):
+    results = flip_files(stage, READERS, CASES)
+    assert_no_silent_change(results)
+
+
+def test_the_report_reads_the_kinds_the_cube_stage_writes():
+    from puzzlesearch.cube.cli import SOLVES_KIND
+    from puzzlesearch.cube.tables.phases import SUMMARY_KIND
+    from puzzlesearch.report import data
+
+    assert (data.CUBE_SOLVES_KIND, data.CUBE_TABLES_KIND) == (SOLVES_KIND, SUMMARY_KIND)
