@@ -136,6 +136,34 @@ def test_every_flipped_byte_of_a_result_is_caught_or_harmless(tables):
     assert done.returncode == 0 and done.stdout.split() == ["0"], done.stdout + done.stderr[-3000:]
 
 
+def test_every_flipped_byte_is_caught_or_harmless_in_the_report_too(tables):
+    """The report's readers of the seed tables and the ranking: an error or the same table on every flip."""
+    script = (
+        "from puzzlesearch.errors import PuzzleError\n"
+        "from puzzlesearch.boggle.rank import SEED_KIND, BEST_KIND\n"
+        "from puzzlesearch.report import data\n"
+        "assert (data.BOGGLE_SEED_KIND, data.BOGGLE_BEST_KIND) == (SEED_KIND, BEST_KIND)\n"
+        "readers = {'seed0.parquet': lambda p: data.seed_tables([p]),\n"
+        "           'best.parquet': lambda p: data.read_result_table(p, data.BOGGLE_BEST_KIND)}\n"
+        "silent = detected = 0\n"
+        "for name, read in readers.items():\n"
+        "    good = open(name, 'rb').read()\n"
+        "    want = read(name)\n"
+        "    for i in range(len(good)):\n"
+        "        bad = bytearray(good); bad[i] ^= 0xFF\n"
+        "        open('rflip-' + name, 'wb').write(bytes(bad))\n"
+        "        try:\n"
+        "            got = read('rflip-' + name)\n"
+        "        except PuzzleError:\n"
+        "            detected += 1\n"
+        "            continue\n"
+        "        silent += not got.equals(want)\n"
+        "print(silent, detected > 0)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], cwd=tables, capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0 and done.stdout.split() == ["0", "True"], done.stdout + done.stderr[-3000:]
+
+
 def test_the_report_checks_the_tables_it_draws(tables, tmp_path):
     """`report boggle` and `report boggle-scan` refuse a ranking or scan summary changed after it was written."""
     import json

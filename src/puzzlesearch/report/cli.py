@@ -139,7 +139,7 @@ def cmd_boggle(args) -> int:
 
     shape = Shape.parse(args.shape)
     name = f"{args.lexicon} {args.shape} {args.mode}"
-    best = data.best_board(data.read_table(args.best, "Boggle ranking"))
+    best = data.best_board(data.read_result_table(args.best, data.BOGGLE_BEST_KIND))
     seeds = data.seed_tables(args.seeds)
     title = f"Boggle {name}: {best['board']} scores {best['score']} ({best['n_words']} words)"
     plots.save(plots.draw_board(data.board_letters(best["board"], shape.rows, shape.cols), title), args.board_out)

@@ -22,6 +22,7 @@ BEE_SCHEDULE_KIND = "bee-schedule"
 CROSSWORD_PUZZLE_KIND = "crossword-puzzle"
 # Result-entry kinds of the cube tables: cube.cli.SOLVES_KIND and cube.tables.phases.SUMMARY_KIND
 CUBE_SOLVES_KIND = "cube-solves"
+BOGGLE_SEED_KIND, BOGGLE_BEST_KIND = "boggle-seed", "boggle-best"  # boggle.rank's kinds
 CUBE_TABLES_KIND = "cube-table-manifest"
 
 
@@ -95,7 +96,7 @@ def seed_tables(paths) -> pl.DataFrame:
     """The seed tables of one (lexicon, shape, mode), stacked: seed, score, words, seconds, boards_scored."""
     frames = []
     for path in paths:
-        df = read_table(path, "Boggle seed table")
+        df = read_result_table(path, BOGGLE_SEED_KIND)
         need_columns(df, SEED_COLUMNS, f"Boggle seed table {path}")
         frames.append(df.select(SEED_COLUMNS))
     if not frames:

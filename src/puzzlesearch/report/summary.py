@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from puzzlesearch.report.data import CUBE_SOLVES_KIND, read_json, read_result_table, read_table
+from puzzlesearch.report.data import BOGGLE_BEST_KIND, CUBE_SOLVES_KIND, read_json, read_result_table, read_table
 
 HEADER = "puzzlesearch results (best per puzzle; files relative to the project folder):"
 REPORT_HINT = "pictures: snakemake --report report.html   (or report.zip)"
@@ -28,7 +28,7 @@ def _boggle(root: Path) -> list[str]:
     out = []
     for path in sorted(root.glob("results/boggle/*/*/*/best.parquet")):
         lexicon, shape, mode = path.parts[-4:-1]
-        row = read_table(path, "Boggle ranking").select("board", "score", "n_words").row(0, named=True)
+        row = read_result_table(path, BOGGLE_BEST_KIND).select("board", "score", "n_words").row(0, named=True)
         line = (
             f"  Boggle {lexicon} {shape} {mode}: {row['board']} scores {row['score']} "
             f"({row['n_words']} words)  {_rel(path, root)}"
