@@ -26,6 +26,7 @@ SMALL = 20_000
 SAMPLE = 2_000
 EDGE = 200
 TEXT_SUFFIXES = (".json", ".ipuz", ".txt", ".html")
+PUZZLESEARCH = Path(__file__).resolve().parents[1] / ".venv" / "bin" / "puzzlesearch"
 
 DRIVER = r"""
 import json, math, os, random, sys
@@ -136,3 +137,12 @@ def assert_no_silent_change(results: dict[str, dict]) -> None:
         assert r["flips"] and r["detected"], text
         assert not r["silent"] and not r["crashed"], text
         assert r["detected"] + r["harmless"] == r["flips"], text
+
+
+def run_cli(*argv, cwd: Path) -> None:
+    """puzzlesearch as a real process (the session's artifact store); it must succeed."""
+    env = {**os.environ, "RUST_BACKTRACE": "0"}
+    done = subprocess.run(
+        [str(PUZZLESEARCH), *map(str, argv)], cwd=cwd, env=env, capture_output=True, text=True, timeout=600
+    )
+    assert done.returncode == 0, done.stderr[-3000:]

@@ -15,18 +15,15 @@ best .ipuz, the summaries). The .puz is read by no command (it is for other prog
 
 from __future__ import annotations
 
-import os
-import subprocess
 from pathlib import Path
 
 import pytest
-from byte_flips import assert_no_silent_change, flip_files
+from byte_flips import assert_no_silent_change, flip_files, run_cli
 
 from puzzlesearch.config import validate_config
 from puzzlesearch.crossword.settings import GenerateSettings, TableSettings
 
 PROJECT = Path(__file__).resolve().parents[2]
-PUZZLESEARCH = PROJECT / ".venv" / "bin" / "puzzlesearch"
 SIZE, SEEDS = 5, (0, 1)
 # products x*y up to 40 x 40: 504 words (every 5x5 seed fills at once), tables of 25 kB, clues of 4 kB
 SECTION = {"numeric": {"max_factor": 40}}
@@ -84,31 +81,22 @@ CASES = {
 }
 
 
-def run(*argv, cwd: Path) -> None:
-    """puzzlesearch as a real process (the session's artifact store); it must succeed."""
-    env = {**os.environ, "RUST_BACKTRACE": "0"}
-    done = subprocess.run(
-        [str(PUZZLESEARCH), *map(str, argv)], cwd=cwd, env=env, capture_output=True, text=True, timeout=600
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
-
-
 @pytest.fixture(scope="module")
 def stage(tmp_path_factory) -> Path:
     """Numeric tables, two generated puzzles with their summaries and .puz, their ranked table."""
     section = validate_config({"lexicons": {"default": "builtin:en"}, "crossword": SECTION})["crossword"]
     work = tmp_path_factory.mktemp("crossword_flips")
     (work / "out").mkdir()
-    run("crossword", "build-tables", "--settings", TableSettings.from_config(section).to_json(), "--numeric",
+    run_cli("crossword", "build-tables", "--settings", TableSettings.from_config(section).to_json(), "--numeric",
         "--out", "num/tables.npz", cwd=work)  # fmt: skip
     settings = GenerateSettings.for_job(section, "num", SIZE).to_json()
     stems = [f"num_{SIZE}_seed{seed}" for seed in SEEDS]
     for seed, stem in zip(SEEDS, stems):
-        run("crossword", "generate", "--settings", settings, "--tables", "num/tables.npz", "--lang", "num",
+        run_cli("crossword", "generate", "--settings", settings, "--tables", "num/tables.npz", "--lang", "num",
             "--seed", seed, "--ipuz", f"{stem}.ipuz", "--html", f"{stem}.html", "--summary", f"{stem}.json",
             cwd=work)  # fmt: skip
-        run("crossword", "puz", "--ipuz", f"{stem}.ipuz", "--out", f"{stem}.puz", cwd=work)
-    run("crossword", "gather", "--summaries", *[f"{s}.json" for s in stems], "--out", "puzzles.parquet", cwd=work)
+        run_cli("crossword", "puz", "--ipuz", f"{stem}.ipuz", "--out", f"{stem}.puz", cwd=work)
+    run_cli("crossword", "gather", "--summaries", *[f"{s}.json" for s in stems], "--out", "puzzles.parquet", cwd=work)
     return work
 
 

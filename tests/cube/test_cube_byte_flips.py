@@ -13,17 +13,14 @@ input reading for the test set, the table loader, the report's readers for the r
 
 from __future__ import annotations
 
-import os
-import subprocess
 from pathlib import Path
 
 import pytest
-from byte_flips import assert_no_silent_change, flip_files
+from byte_flips import assert_no_silent_change, flip_files, run_cli
 
 from puzzlesearch.cube.settings import step_settings_json
 
 PROJECT = Path(__file__).resolve().parents[2]
-PUZZLESEARCH = PROJECT / ".venv" / "bin" / "puzzlesearch"
 PRUNE = ("th1", "th2", "th3", "th4")  # the Thistlethwaite solver's tables
 
 READERS = """
@@ -69,28 +66,19 @@ CASES = [
 ]
 
 
-def run(*argv, cwd: Path) -> None:
-    """puzzlesearch as a real process (the session's artifact store); it must succeed."""
-    env = {**os.environ, "RUST_BACKTRACE": "0"}
-    done = subprocess.run(
-        [str(PUZZLESEARCH), *map(str, argv)], cwd=cwd, env=env, capture_output=True, text=True, timeout=600
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
-
-
 @pytest.fixture(scope="module")
 def stage(tmp_path_factory) -> Path:
     """A folder with the tables, a 5-cube test set and its Thistlethwaite solve, as the pipeline makes them."""
     from puzzlesearch.cube.tables.phases import write_manifest
 
     work = tmp_path_factory.mktemp("cube_flips")
-    run("cube", "build-move-tables", "--out-dir", "tables", cwd=work)
+    run_cli("cube", "build-move-tables", "--out-dir", "tables", cwd=work)
     for name in PRUNE:
-        run("cube", "build-prune-table", name, "--tables", "tables", "--out", f"tables/prune_{name}.npy", cwd=work)
+        run_cli("cube", "build-prune-table", name, "--tables", "tables", "--out", f"tables/prune_{name}.npy", cwd=work)
     write_manifest(work / "tables", work / "tables" / "manifest.parquet", complete=False)
-    run("cube", "random", "--count", 5, "--seed", 20260101, "--out", "cubes.txt", cwd=work)
+    run_cli("cube", "random", "--count", 5, "--seed", 20260101, "--out", "cubes.txt", cwd=work)
     settings = step_settings_json("thistlethwaite", {})
-    run(
+    run_cli(
         "cube", "solve", "--settings", settings, "--solver", "thistlethwaite", "--tables", "tables/manifest.parquet",
         "--file", "cubes.txt", "--out", "thistlethwaite.parquet", cwd=work,
     )  # fmt: skip
