@@ -15,8 +15,9 @@ than the stack bound) while a sub-class's bound is at least `switchover_ratio` x
 min_score and more than `switchover_cells` cells are left, then switches to the
 depth-first stack bound on the current tree. A merge is skipped when the sum of its
 parts' bounds (its cap) is below min_score (the sub-class is dropped) or below the
-switchover score (the sub-class is bounded by the stacks of the unmerged tree). Its result lists every board of the class
-whose bound reaches min_score (the caller scores them exactly).
+switchover score (the sub-class is bounded by the stacks of the unmerged tree). Its
+result lists every board of the class whose bound reaches min_score (the caller scores
+them exactly).
 
 Options (`TreeOptions`, the fields the proof settings pass on):
     switchover_ratio   force while bound >= ratio x min_score (default 1.6; 0: always force)
