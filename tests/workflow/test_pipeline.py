@@ -67,3 +67,24 @@ def test_output_cache_serves_a_second_checkout(tmp_path):
     assert Dawg.load(dawg).words() == ["cat", "cats", "dog", "queen"]
     assert Dawg.load(boggle).words() == ["cat", "cats", "dog", "qeen"]  # 'q' is the Qu face
     assert planned_rules(second) == []
+
+
+def test_word_list_rewritten_unchanged_reruns_nothing(tmp_path):
+    # A word list over Snakemake's 1 MB default checksum size, written again with the same
+    # bytes (new mtime, as a fresh ../shared or a re-download gives): nothing reruns. A
+    # changed byte still rebuilds.
+    root = copy_project(tmp_path / "project")
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    words = [a + b + c + d + e for a in letters for b in letters for c in letters for d in "aeiou" for e in "ey"]
+    text = "\n".join(words) + "\n"
+    assert len(text) > 1_000_000
+    (root / "big.txt").write_text(text)
+    config = root / "config.yaml"
+    config.write_text(config.read_text().replace("lexicons:\n", "lexicons:\n  big: big.txt\n", 1))
+    targets = ["results/lexicon/big/words.parquet"]
+    out = snakemake(root, *targets)
+    assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
+    (root / "big.txt").write_text(text)
+    assert planned_rules(root, *targets) == []
+    (root / "big.txt").write_text(text.replace("zzzuy\n", "zzzuz\n"))
+    assert planned_rules(root, *targets) == ["lexicon_words"]
