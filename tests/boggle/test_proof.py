@@ -604,6 +604,21 @@ def test_cli_prove_sample(tmp_path, capsys):
     assert not (out / "sample.progress.json").exists()
 
 
+def test_prove_sample_with_two_jobs_gives_the_rows_of_one(tmp_path, capsys):
+    # Forked workers: the same classes in the same order with the same bounds, visits and boards.
+    cfg = write_project(tmp_path, random_words("aesq", 40, seed=3))
+    base = cfg + ["prove-sample", "--shape", "2x3", "--lexicon", "tiny", "--min-score", "6", "--classes", "12"]
+    base += ["--partition", "ae sq bcdfghijklmnoprtuvwxyz"]
+    tables = []
+    for jobs in ("1", "2"):
+        out = tmp_path / f"jobs{jobs}"
+        assert main(base + ["--jobs", jobs, "--out", str(out)]) == 0
+        tables.append(pl.read_parquet(out / "sample.parquet").drop("seconds"))
+    capsys.readouterr()
+    assert tables[0].height == 12 and tables[0].equals(tables[1])
+    assert (tables[0]["outcome"] != "stopped").all()
+
+
 @pytest.mark.parametrize(
     "extra,needle",
     [
@@ -612,6 +627,7 @@ def test_cli_prove_sample(tmp_path, capsys):
         (["--shape", "3x3", "--partition", "aeiou bdfgjqvwxz lnrsy hkmpt"], "'c' is in no bucket"),
         (["--shape", "3x3", "--partition", "aeiou bdfgjqvwxz lnrsy chkmpta"], "'a' is in two buckets"),
         (["--shape", "5x5"], "boggle.proof.min_score.5x5"),
+        (["--shape", "3x3", "--jobs", "0"], "--jobs 0"),
     ],
 )
 def test_cli_bad_input_is_one_line_exit_2(tmp_path, capsys, extra, needle):

@@ -81,9 +81,9 @@ rule boggle_proof_sample:
         summary="results/boggle/{lexicon}/proof/{shape}/sample.json",
     log:
         "logs/boggle/{lexicon}/proof/{shape}/sample.log",
-    threads: 1
+    threads: workflow.cores  # classes in parallel processes (--jobs); rows in the order drawn
     resources:
-        mem_mb=boggle_proof_mem_mb,
+        mem_mb=boggle_proof_sample_mem_mb,
         runtime=boggle_proof_sample_runtime,
     params:
         settings=lambda w: boggle_proof_settings(w.shape),
@@ -91,7 +91,8 @@ rule boggle_proof_sample:
         folder=lambda w, output: Path(output.summary).parent,
     shell:
         "puzzlesearch boggle prove-sample --settings {params.settings:q} --words {input.words:q}"
-        " --dawg {input.dawg:q} --shape {wildcards.shape:q} {params.sample:q} --out {params.folder:q}"
+        " --dawg {input.dawg:q} --shape {wildcards.shape:q} {params.sample:q} --jobs {threads:q}"
+        " --out {params.folder:q}"
         " 2> {log:q}"
 
 

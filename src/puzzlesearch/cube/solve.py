@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import multiprocessing
 import signal
 import threading
 import time
@@ -19,6 +18,7 @@ from puzzlesearch.cube.settings import SOLVERS, OptimalOptions, ThistlethwaiteOp
 from puzzlesearch.cube.solvers import optimal, thistlethwaite, twophase
 from puzzlesearch.cube.tables.phases import Tables
 from puzzlesearch.errors import PuzzleError
+from puzzlesearch.parallel import forked_map
 from puzzlesearch.progress import log
 
 __all__ = ["SOLVERS", "Solution", "solve_cube", "solve_many", "verify", "warm_up"]
@@ -189,8 +189,6 @@ def solve_many(
     results = _results(list(cubes), tables, solver, style, options, jobs, run)
     with _ctrl_c_flag(run):
         for i, result in enumerate(results, 1):
-            if result is None:  # interrupted while waiting
-                break
             if isinstance(result, str):
                 raise PuzzleError(f"cube {i}: {result}")
             row, stop = result
@@ -216,47 +214,7 @@ def _solve_one(cube: CubieCube, tables, solver: str, style: str, options) -> tup
 
 
 def _results(cubes, tables, solver, style, options, jobs: int, run: SolveRun):
-    """Each cube's _solve_one result in input order (None once Ctrl-C stopped a parallel run)."""
-    if jobs <= 1 or len(cubes) <= 1:
-        return (_solve_one(cube, tables, solver, style, options) for cube in cubes)
-    return _parallel_results(cubes, tables, solver, style, options, jobs, run)
-
-
-_FORKED: tuple = ()  # (cubes, tables, solver, style, options): what forked workers read
-
-
-def _forked_solve(i: int):
-    """A worker's _solve_one of cube i (the state inherited from the parent at fork)."""
-    return _solve_one(_FORKED[0][i], *_FORKED[1:])
-
-
-def _ignore_ctrl_c() -> None:
-    """Workers leave Ctrl-C to the parent (it stops them)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-POLL_SECONDS = 0.2  # how often a parallel run checks for Ctrl-C while a cube is solved
-
-
-def _parallel_results(cubes, tables, solver, style, options, jobs: int, run: SolveRun):
-    """_results over a fork pool: ordered, and stopped (workers terminated) by Ctrl-C."""
-    global _FORKED
-    _FORKED = (cubes, tables, solver, style, options)
-    pool = multiprocessing.get_context("fork").Pool(min(jobs, len(cubes)), initializer=_ignore_ctrl_c)
-    try:
-        it = pool.imap(_forked_solve, range(len(cubes)), chunksize=1)
-        for _ in cubes:
-            while True:
-                if run.interrupted:
-                    yield None
-                    return
-                try:
-                    result = it.next(timeout=POLL_SECONDS)
-                    break
-                except multiprocessing.TimeoutError:
-                    continue
-            yield result
-    finally:
-        pool.terminate()
-        pool.join()
-        _FORKED = ()
+    """Each cube's _solve_one result in input order (ending early once Ctrl-C stopped a parallel run)."""
+    return forked_map(
+        lambda cube: _solve_one(cube, tables, solver, style, options), cubes, jobs, lambda: run.interrupted
+    )

@@ -91,6 +91,11 @@ def boggle_proof_mem_mb(wildcards, attempt):
     return shard_resources(BOGGLE["proof"], wildcards.shape, attempt)["mem_mb"]
 
 
+def boggle_proof_sample_mem_mb(wildcards, threads, attempt):
+    """MB of a sample job: one shard job's for each of its worker processes."""
+    return threads * boggle_proof_mem_mb(wildcards, attempt)
+
+
 def boggle_proof_shards(wildcards):
     """Every shard table of a proof and its manifest."""
     return expand(

@@ -41,6 +41,7 @@ def register(cmds) -> None:
     p.add_argument("--shape", required=True, help="ROWSxCOLS, e.g. 3x3")
     _proof_flags(p)
     p.add_argument("--shards", type=int, help="shards of the class list (default: boggle.proof.shards of the shape)")
+    _jobs_flag(p)
     p.add_argument("--out", help="output folder (default: results/cli/boggle/proof/LEXICON/SHAPE/minS); resumes there")
     p.set_defaults(func=cmd_prove)
 
@@ -52,6 +53,7 @@ def register(cmds) -> None:
         type=float,
         help="the job's runtime: stop (keeping the progress) this many minutes minus a margin after the start",
     )
+    _jobs_flag(p)
     p.add_argument("--out", required=True, help="the shard table (Parquet; its manifest .json beside it)")
     p.set_defaults(func=cmd_prove_shard)
 
@@ -74,6 +76,7 @@ def register(cmds) -> None:
     p.add_argument("--classes", type=int, help="classes drawn (default: boggle.proof.sample.classes)")
     p.add_argument("--seed", type=int, help="seed of the draw (default: boggle.proof.sample.seed)")
     p.add_argument("--board", action="append", default=[], help="also prove the class holding this board (repeatable)")
+    _jobs_flag(p)
     p.add_argument("--settings", help="(pipeline) the proof settings as JSON; config.yaml is not read")
     p.add_argument("--words", dest="words_path", help="(pipeline) the lexicon's words.parquet")
     p.add_argument("--dawg", help="(pipeline) the lexicon's boggle_dawg.npz")
@@ -104,6 +107,17 @@ def _pipeline_flags(p) -> None:
     p.add_argument("--words", dest="words_path", required=True, help="the lexicon's words.parquet")
     p.add_argument("--dawg", required=True, help="the lexicon's boggle_dawg.npz")
     p.add_argument("--shape", required=True)
+
+
+def _jobs_flag(p) -> None:
+    """--jobs: classes proved in N processes (rows, progress and results as with one)."""
+    p.add_argument(
+        "--jobs",
+        type=int,
+        default=1,
+        metavar="N",
+        help="prove classes in N processes (the same rows and results as one; memory up to N x one class's)",
+    )
 
 
 def _positive(flag: str, value):
@@ -145,6 +159,7 @@ def _interactive(args):
 
 def cmd_prove(args) -> int:
     """Interactive proof: every shard in turn (finished shards and progress in --out are reused), then the gather."""
+    jobs = _positive("--jobs", args.jobs)
     shape, settings, _config, scorer, lexicon, out = _interactive(args)
     out = Path(args.out) if args.out else out
     prover = prove.Prover(scorer, shape, settings)
@@ -165,7 +180,7 @@ def cmd_prove(args) -> int:
             codes = prover.space.codes(*meta["range"])
             table = pl.DataFrame([prover.stopped_row(int(c)) for c in codes], schema=prove.SHARD_SCHEMA)
         else:
-            result = prove.prove_shard(prover, shard, settings.shards, path, lexicon["words_sha256"])
+            result = prove.prove_shard(prover, shard, settings.shards, path, lexicon["words_sha256"], jobs=jobs)
             table = result.table
             interrupted = not result.complete
         tables.append(table)
@@ -194,6 +209,7 @@ def _pipeline_proof(args):
 
 def cmd_prove_shard(args) -> int:
     """Prove one shard's classes (continuing from its progress file); a complete shard table or nothing."""
+    jobs = _positive("--jobs", args.jobs)
     settings, scorer, shape, lexicon = _pipeline_proof(args)
     if not 0 <= args.shard < settings.shards:
         raise PuzzleError(f"--shard {args.shard}: must be 0..{settings.shards - 1} (shards {settings.shards})")
@@ -201,7 +217,7 @@ def cmd_prove_shard(args) -> int:
     if args.stop_after_minutes is not None:
         stop = max(60.0, args.stop_after_minutes * 60 - STOP_MARGIN_SECONDS)
     prover = prove.Prover(scorer, shape, settings)
-    result = prove.prove_shard(prover, args.shard, settings.shards, args.out, lexicon["words_sha256"], stop)
+    result = prove.prove_shard(prover, args.shard, settings.shards, args.out, lexicon["words_sha256"], stop, jobs)
     if result.interrupted:
         return EXIT_INTERRUPTED
     if result.timed_out:
@@ -225,6 +241,7 @@ def cmd_prove_gather(args) -> int:
 
 def cmd_prove_sample(args) -> int:
     """Prove a seeded random sample of a shape's classes (and the classes of --board); write and print the figures."""
+    jobs = _positive("--jobs", args.jobs)
     if args.settings is not None:
         for flag in ("lexicon", "points", "min_score", "partition"):
             if getattr(args, flag) is not None or args.set:
@@ -256,7 +273,7 @@ def cmd_prove_sample(args) -> int:
     }
     progress = prove.Progress(out / "sample.parquet", meta)
     with progress.locked():
-        result = prover.run(codes, f"proof sample {shape}", progress.load(codes), progress.save)
+        result = prover.run(codes, f"proof sample {shape}", progress.load(codes), progress.save, jobs=jobs)
         summary = prove.sample_summary(result.table, prover.space, settings, seed)
         summary["lexicon"] = lexicon
         summary["classes_of_boards"] = [prove.board_class_run(prover, board) for board in args.board]

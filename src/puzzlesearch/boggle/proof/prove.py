@@ -37,6 +37,7 @@ from puzzlesearch.boggle.proof.partition import ClassSpace, shard_range
 from puzzlesearch.boggle.proof.tree import TreeBounder, TreeOptions
 from puzzlesearch.errors import PuzzleError
 from puzzlesearch.manifest import damaged, load_parquet, verify, write_manifest
+from puzzlesearch.parallel import forked_map
 from puzzlesearch.progress import log
 
 SHARD_KIND = "boggle-proof-shard"
@@ -183,23 +184,31 @@ class Prover:
             "scores": [],
         }
 
-    def run(self, codes: np.ndarray, tag: str, done=(), save=None, stop_seconds: float | None = None) -> ShardResult:
+    def run(
+        self, codes: np.ndarray, tag: str, done=(), save=None, stop_seconds: float | None = None, jobs: int = 1
+    ) -> ShardResult:
         """Prove `codes` in order after the rows `done` (a prefix); `save(rows)` every checkpoint_seconds and at a stop.
 
         Ctrl-C or the time cap (boggle.proof.seconds, or `stop_seconds` if smaller) leave
-        the rest `stopped`.
+        the rest `stopped`. jobs > 1: classes proved in that many forked processes, rows kept
+        in order (classes in flight at a stop are dropped, so the rows stay a prefix).
         """
         rows = list(done)
         cap = min(self.settings.seconds, stop_seconds or float("inf"))
         start = last_log = last_save = time.perf_counter()
         interrupted = timed_out = False
-        log("boggle", f"{tag}: {len(codes)} classes ({len(rows)} done before), min_score {self.min_score}")
+
+        def over_time() -> bool:
+            nonlocal timed_out
+            timed_out = time.perf_counter() - start > cap
+            return timed_out
+
+        log("boggle", f"{tag}: {len(codes)} classes ({len(rows)} done before), min_score {self.min_score}, jobs {jobs}")
+        if jobs > 1:
+            self.warm_up()  # kernels loaded once, before the workers fork
         try:
-            for code in codes[len(rows) :]:
-                if time.perf_counter() - start > cap:
-                    timed_out = True
-                    break
-                rows.append(self.prove_class(int(code)))
+            for row in forked_map(self.prove_class, [int(c) for c in codes[len(rows) :]], jobs, over_time):
+                rows.append(row)
                 now = time.perf_counter()
                 if save is not None and now - last_save >= self.settings.checkpoint_seconds:
                     save(rows)
@@ -297,7 +306,9 @@ def shard_meta(settings, shape: Shape, shard: int, shards: int, lexicon_sha256: 
     }
 
 
-def prove_shard(prover: Prover, shard: int, shards: int, out: str | Path, lexicon_sha256: str, stop_seconds=None):
+def prove_shard(
+    prover: Prover, shard: int, shards: int, out: str | Path, lexicon_sha256: str, stop_seconds=None, jobs: int = 1
+):
     """Prove one shard into `out`, continuing from its progress file; the table is written only when complete."""
     meta = shard_meta(prover.settings, prover.shape, shard, shards, lexicon_sha256)
     start, stop = meta["range"]
@@ -306,7 +317,7 @@ def prove_shard(prover: Prover, shard: int, shards: int, out: str | Path, lexico
     with progress.locked():
         done = progress.load(codes)
         tag = f"proof {prover.shape} shard {shard + 1}/{shards} (classes {start}..{stop - 1})"
-        result = prover.run(codes, tag, done, progress.save, stop_seconds)
+        result = prover.run(codes, tag, done, progress.save, stop_seconds, jobs)
         if result.complete:
             write_shard(result, out, meta)
             progress.remove()
@@ -482,8 +493,8 @@ def sample_codes(space: ClassSpace, classes: int, seed: int) -> np.ndarray:
 
 
 def peak_rss_mb() -> float:
-    """Peak resident memory of this process so far, MB."""
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    """Peak resident memory of this process or any of its finished workers so far, MB."""
+    return max(resource.getrusage(who).ru_maxrss for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)) / 1024
 
 
 def sample_summary(table: pl.DataFrame, space: ClassSpace, settings, seed: int) -> dict:
