@@ -319,7 +319,7 @@ class OrderlyOracle:
     def __init__(self, scorer, shape):
         self.bounder = OrderlyBounder(scorer.dawg, shape, POINTS)
 
-    def search(self, cls, min_score):
+    def search(self, cls, min_score, progress=None):
         return self.bounder.search(cls, min_score)
 
 
@@ -438,10 +438,10 @@ class CountingEngine:
     def __init__(self, inner, pause: float = 0.0):
         self.inner, self.pause, self.calls = inner, pause, 0
 
-    def search(self, cls, min_score):
+    def search(self, cls, min_score, progress=None):
         self.calls += 1
         time.sleep(self.pause)
-        return self.inner.search(cls, min_score)
+        return self.inner.search(cls, min_score, progress=progress)
 
 
 KILLED_SHARD = """

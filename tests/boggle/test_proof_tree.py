@@ -138,6 +138,25 @@ def test_growing_buffers_gives_the_same_result(small_lexicon, monkeypatch):
     assert board_set(res.boards) == board_set(want.boards)
 
 
+@pytest.mark.parametrize("options", OPTIONS[:3], ids=["force-all", "default", "ratio1.2"])
+def test_pausing_after_every_visit_changes_nothing(small_lexicon, monkeypatch, options):
+    # A search that returns to Python after each sub-class (for progress and Ctrl-C) and goes
+    # on from where it stopped: the same bound, visits and boards as one run through.
+    _, scorer = small_lexicon
+    shape = Shape(3, 3)
+    cls = BoardClass.parse("aest rsq aet saq ert asq tre aes rst", shape)
+    want = TreeBounder(scorer, shape, options).search(cls, 5)
+    monkeypatch.setattr(tree_mod._Pacer, "next_pause", lambda self, visits: int(visits) + 1)
+    seen = []
+    res = TreeBounder(scorer, shape, options).search(cls, 5, progress=lambda v, c: seen.append((v, c)))
+    assert (res.bound, res.visits, res.forces, res.bound_runs) == (want.bound, want.visits, want.forces, want.bound_runs)
+    assert sorted(zip(map(tuple, res.boards.tolist()), res.leaf_bounds.tolist())) == sorted(
+        zip(map(tuple, want.boards.tolist()), want.leaf_bounds.tolist())
+    )
+    assert len(seen) > 10 and seen == sorted(seen)  # visits and the share passed only grow
+    assert all(0 <= c < 1 for _, c in seen) and want.forces > 10
+
+
 def test_caps(small_lexicon):
     words, scorer = small_lexicon
     shape = Shape(3, 3)

@@ -137,7 +137,7 @@ class Prover:
         """One row of the shard table."""
         t0 = time.process_time()
         cls = self.space.board_class(code)
-        res = self.engine.search(cls, self.min_score)
+        res = self.engine.search(cls, self.min_score, progress=_ClassProgress(self.space.position(code), t0))
         found = self.exact(res.boards)
         if not res.complete:
             outcome = CAPPED
@@ -226,6 +226,24 @@ class Prover:
         rows += [self.stopped_row(int(c)) for c in codes[len(rows) :]]
         log("boggle", f"{tag}: {time.perf_counter() - start:.1f}s, {_progress(rows)}")
         return ShardResult(pl.DataFrame(rows, schema=SHARD_SCHEMA), interrupted, timed_out)
+
+
+class _ClassProgress:
+    """Logs a long class's search (every LOG_EVERY_SECONDS): visits and the share of its boards passed."""
+
+    def __init__(self, position: int, t0: float):
+        self.position, self.t0 = position, t0
+        self.last = time.perf_counter()
+
+    def __call__(self, visits: int, covered: float) -> None:
+        now = time.perf_counter()
+        if now - self.last >= LOG_EVERY_SECONDS:
+            self.last = now
+            log(
+                "boggle",
+                f"class #{self.position}: {visits:,} sub-classes visited, {100 * covered:.2f}% of its boards passed, "
+                f"{time.process_time() - self.t0:.0f} CPU s",
+            )
 
 
 def _progress(rows: list[dict]) -> str:

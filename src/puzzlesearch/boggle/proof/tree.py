@@ -34,6 +34,7 @@ and follow the same definitions, for tests on small lexicons.
 from __future__ import annotations
 
 import math
+import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -208,8 +209,12 @@ class TreeBounder:
 
     # ------------------------------------------------------------ the branch and bound
 
-    def search(self, cls: BoardClass, min_score: int, max_visits: int | None = None) -> TreeSearch:
-        """Every board of the class whose bound reaches min_score (force/merge, then stacks)."""
+    def search(self, cls: BoardClass, min_score: int, max_visits: int | None = None, progress=None) -> TreeSearch:
+        """Every board of the class whose bound reaches min_score (force/merge, then stacks).
+
+        progress(visits, covered): called about every PAUSE_SECONDS while the forces run, with
+        the sub-classes visited and the share of the class's boards the search has passed.
+        """
         opts = self.options
         cells = self.shape.cells
         root, nodes, paths = self._build(cls)
@@ -221,8 +226,11 @@ class TreeBounder:
         counts = np.zeros(5, dtype=np.int64)
         build_top = int(self.arena.state[ak.TOP])
         build_live = int(self.arena.state[ak.LIVE])
+        pacer = _Pacer() if progress is not None else None
+        resume = False
         while True:
-            found = self._found_buffer(cells)
+            if not resume:
+                found = self._found_buffer(cells)
             r = fk.search(
                 self.arena.mem,
                 self.arena.state,
@@ -233,10 +241,16 @@ class TreeBounder:
                 opts.switchover_cells,
                 opts.max_tree_nodes,
                 visits_cap,
+                pacer.next_pause(counts[0]) if pacer else NEVER,
+                resume,
                 counts,
                 found,
                 self.work,
             )
+            resume = r == fk.PAUSED
+            if resume:
+                progress(int(counts[0]), covered_share(self.work, n_letters))
+                continue
             self.arena.state[ak.TOP] = build_top
             self.arena.state[ak.LIVE] = build_live
             if r == fk.ARENA_FULL:
@@ -274,6 +288,36 @@ class TreeBounder:
         if self._found is None or len(self._found.bounds) < size:
             self._found = fk.Found(np.zeros((size, cells), np.int8), np.zeros(size, np.int64))
         return self._found
+
+
+PAUSE_SECONDS = 1.0  # a long search returns to Python about this often (progress, Ctrl-C)
+FIRST_PAUSE_VISITS = 1 << 14
+
+
+class _Pacer:
+    """Visits between a search's pauses, adapted so that a pause comes about every PAUSE_SECONDS."""
+
+    def __init__(self):
+        self.step = FIRST_PAUSE_VISITS
+        self.last = time.perf_counter()
+
+    def next_pause(self, visits: int) -> int:
+        now = time.perf_counter()
+        elapsed, self.last = now - self.last, now
+        if visits:  # not the first call: scale the step to the time the last one took
+            self.step = int(min(max(self.step * PAUSE_SECONDS / max(elapsed, 1e-3), 1 << 8), 1 << 30))
+        return int(visits) + self.step
+
+
+def covered_share(work: fk.Work, n_letters: np.ndarray) -> float:
+    """The share of a class's boards a paused search has passed (its letter choices done, level by level)."""
+    level = int(work.at[0])
+    share, width = 0.0, 1.0
+    for lev in range(level + 1):
+        width /= int(n_letters[lev])
+        done = int(work.level_j[lev]) - (1 if lev < level else 0)  # levels above: their current letter is open
+        share += done * width
+    return share
 
 
 # ---------------------------------------------------------------- pure-Python twins (tests)

@@ -60,7 +60,7 @@ from puzzlesearch.boggle.proof._kernels.arena import (
 SUM, CHOICE = 0, 1
 PUSHED = -10  # _start_*: a frame was pushed (its node is not finished yet)
 # outcomes of a search
-DONE, VISIT_CAP, ARENA_FULL, STACK_FULL = 0, 1, 2, 3
+DONE, VISIT_CAP, ARENA_FULL, STACK_FULL, PAUSED = 0, 1, 2, 3, 4
 
 
 class Work(NamedTuple):
@@ -93,6 +93,7 @@ class Work(NamedTuple):
     mark_top: np.ndarray
     mark_live: np.ndarray
     level_j: np.ndarray
+    at: np.ndarray  # [the force level a PAUSED search continues at]
 
 
 class Found(NamedTuple):
@@ -116,6 +117,7 @@ def new_work(positions: int, room: int) -> Work:
         np.zeros((levels, positions), dtype=np.int64),
         *[np.zeros(levels, dtype=np.int64) for _ in range(5)],
         *[np.zeros(levels, dtype=np.int64) for _ in range(4)],
+        np.zeros(1, dtype=np.int64),
     )
 
 
@@ -460,25 +462,46 @@ def orderly_bound(mem, t, level0, j_lo, j_hi, n_letters, min_score, max_visits, 
 
 
 @njit(cache=True, _nrt=False)
-def search(mem, state, root, n_letters, min_score, switch_score, switch_cells, max_live, max_visits, counts, found, w):
+def search(
+    mem,
+    state,
+    root,
+    n_letters,
+    min_score,
+    switch_score,
+    switch_cells,
+    max_live,
+    max_visits,
+    pause_visits,
+    resume,
+    counts,
+    found,
+    w,
+):
     """Branch and bound of the tree at `root` (no position forced yet).
 
     counts = [visits, boards found, forces, bound runs, capped forces] (filled). Returns
-    DONE, VISIT_CAP, ARENA_FULL (grow mem and run again) or STACK_FULL (grow the stacks).
+    DONE, VISIT_CAP, ARENA_FULL (grow mem and run again), STACK_FULL (grow the stacks) or
+    PAUSED: once `pause_visits` sub-classes are visited between forces, the search stops
+    where it is (its place in `w`, the arena as it is) and a call with `resume` true and the
+    same arrays goes on from there, as if it had not stopped.
     """
     n = n_letters.shape[0]
-    counts[:] = 0
-    counts[0] = 1
-    if mem[root + BOUND] < min_score:
-        return DONE
-    if mem[root + BOUND] < switch_score or n <= switch_cells:
-        counts[3] += 1
-        return orderly_bound(mem, root, 0, 0, n_letters[0], n_letters, min_score, max_visits, counts, found, w)
-    level = 0
-    w.roots[0] = root
-    w.mark_top[0] = state[TOP]
-    w.mark_live[0] = state[LIVE]
-    w.level_j[0] = 0
+    if resume:
+        level = w.at[0]
+    else:
+        counts[:] = 0
+        counts[0] = 1
+        if mem[root + BOUND] < min_score:
+            return DONE
+        if mem[root + BOUND] < switch_score or n <= switch_cells:
+            counts[3] += 1
+            return orderly_bound(mem, root, 0, 0, n_letters[0], n_letters, min_score, max_visits, counts, found, w)
+        level = 0
+        w.roots[0] = root
+        w.mark_top[0] = state[TOP]
+        w.mark_live[0] = state[LIVE]
+        w.level_j[0] = 0
     while level >= 0:
         state[TOP] = w.mark_top[level]
         state[LIVE] = w.mark_live[level]
@@ -488,6 +511,9 @@ def search(mem, state, root, n_letters, min_score, switch_score, switch_cells, m
             continue
         if counts[0] >= max_visits:
             return VISIT_CAP
+        if counts[0] >= pause_visits:
+            w.at[0] = level
+            return PAUSED
         t = w.roots[level]
         cap = force_cap(mem, t, level, j)
         if cap < min_score:  # the merge could only be lower: skip it
