@@ -220,17 +220,17 @@ def _batched_search(cube: CubieCube, st: SearchTables, data, coords, options: Op
     inv = InverseData(bound, lower, cubie_moves(), inverse_luts())
     big = BigLookup(data.class_sym, data.twist_conj, data.table, data.slice_div, data.flip_mod)
     moves = SearchMoves(data.move_flip, data.move_ss, data.move_twist, data.move_cperm, data.axis_moves)
-    limits = Limits(
-        options.node_budget,
-        options.time_limit,
-        MAX_LENGTH,
-        options.axes,
-        use_corners,
-        use_inverse,
-        options.axis_rules,
-        use_coset,
+    limits = Limits(  # fixed types: an int time limit from YAML and a float one from a flag compile the same kernel
+        int(options.node_budget),
+        float(options.time_limit),
+        int(MAX_LENGTH),
+        int(options.axes),
+        bool(use_corners),
+        bool(use_inverse),
+        bool(options.axis_rules),
+        bool(use_coset),
         bool(options.big or not use_coset),
-        coset_inverse,
+        bool(coset_inverse),
     )
     tables = KernelTables(big, moves, corners, inv, coset)
     return ida_search(tables, Start(fl, ss, tw, hh, cp, hc, ctop0, hn0), views(cube), limits)
