@@ -331,9 +331,11 @@ def cmd_fill(args) -> int:
         write_filled(result, language, args.ipuz, args.html, args.summary, settings, clue=tables.clue)
         return 0
     from puzzlesearch import store
+    from puzzlesearch.crossword.io import pattern_text
     from puzzlesearch.crossword.tables import open_language
 
     settings, config, root = _fill_settings(args)
+    pattern_text(args.pattern)  # an unreadable pattern is refused before the word tables are built
     tables, language = open_language(
         args.lang, config, root, settings.min_frequency, args.lexicon, settings.min_score, settings.min_entry
     )

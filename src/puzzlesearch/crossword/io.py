@@ -233,6 +233,16 @@ def show(grid: np.ndarray, language: Language) -> str:
 # ---------------------------------------------------------------- patterns (fill mode)
 
 
+def pattern_text(path: str | Path) -> str:
+    """The text of a pattern file (a one-line error when it cannot be read)."""
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise PuzzleError(f"pattern {path}: cannot read ({exc.strerror})") from None
+    except UnicodeDecodeError:
+        raise PuzzleError(f"pattern {path}: not UTF-8 text") from None
+
+
 def read_pattern(path: str | Path, alphabet: Alphabet) -> np.ndarray:
     """A pattern file: lines of '#' (black), '.' (empty) or letters (given); -> int8 grid, -1 = empty.
 
@@ -241,10 +251,7 @@ def read_pattern(path: str | Path, alphabet: Alphabet) -> np.ndarray:
     ';' are ignored. Every row must have the same width.
     """
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise PuzzleError(f"pattern {path}: cannot read ({exc.strerror})") from None
+    text = pattern_text(path)
     index = {ch: i + 1 for i, ch in enumerate(alphabet.letters)}
     rows, width = [], None
     for line_no, raw in enumerate(text.splitlines(), 1):
