@@ -3,6 +3,7 @@
     python benchmarks/boggle_prove_bench.py --peer /work/peers/hybrid-boggle          # 3x3 >= 500, both
     python benchmarks/boggle_prove_bench.py --mode sample --shape 3x4 --classes 300   # project a whole proof
     python benchmarks/boggle_prove_bench.py --mode sample --shape 4x4 --classes 300 --board perslatgsineters
+    python benchmarks/boggle_prove_bench.py --mode sample --shape 4x4 --classes 300 --jobs 2   # both cores
 
 Mode `3x3` (default) runs the whole 3x3 ENABLE2K >= 500 proof with `puzzlesearch boggle
 prove` (class list, bounds, exact scores; fresh output folder, so nothing is reused) and
@@ -141,6 +142,7 @@ def bench_sample(args) -> int:
         tmp = Path(tmp)
         cmd = ours(tmp, "prove-sample", "--shape", shape, "--lexicon", "enable2k")
         cmd += ["--classes", str(args.classes), "--seed", str(args.seed), "--out", str(tmp / "sample")]
+        cmd += ["--jobs", str(args.jobs)]
         for board in args.board:
             cmd += ["--board", board]
         cmd += [x for item in args.set for x in ("--set", item)]
@@ -172,6 +174,7 @@ def main() -> int:
     ap.add_argument("--shape", default="4x4", choices=sorted(MIN_SCORE), help="mode sample: the shape")
     ap.add_argument("--classes", type=int, default=300, help="mode sample: classes drawn")
     ap.add_argument("--seed", type=int, default=2025)
+    ap.add_argument("--jobs", type=int, default=1, help="mode sample: classes in N processes (CPU per class unchanged)")
     ap.add_argument("--board", action="append", default=[], help="mode sample: also prove this board's class")
     ap.add_argument("--set", action="append", default=[], help="mode sample: a boggle.proof KEY=VALUE override")
     ap.add_argument("--peer-classes", type=int, default=0, help="mode sample: the peer's random classes (0: none)")
