@@ -149,7 +149,12 @@ def test_pausing_after_every_visit_changes_nothing(small_lexicon, monkeypatch, o
     monkeypatch.setattr(tree_mod._Pacer, "next_pause", lambda self, visits: int(visits) + 1)
     seen = []
     res = TreeBounder(scorer, shape, options).search(cls, 5, progress=lambda v, c: seen.append((v, c)))
-    assert (res.bound, res.visits, res.forces, res.bound_runs) == (want.bound, want.visits, want.forces, want.bound_runs)
+    assert (res.bound, res.visits, res.forces, res.bound_runs) == (
+        want.bound,
+        want.visits,
+        want.forces,
+        want.bound_runs,
+    )
     assert sorted(zip(map(tuple, res.boards.tolist()), res.leaf_bounds.tolist())) == sorted(
         zip(map(tuple, want.boards.tolist()), want.leaf_bounds.tolist())
     )
