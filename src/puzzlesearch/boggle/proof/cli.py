@@ -276,7 +276,8 @@ def cmd_prove_sample(args) -> int:
         result = prover.run(codes, f"proof sample {shape}", progress.load(codes), progress.save, jobs=jobs)
         summary = prove.sample_summary(result.table, prover.space, settings, seed)
         summary["lexicon"] = lexicon
-        summary["classes_of_boards"] = [prove.board_class_run(prover, board) for board in args.board]
+        boards = args.board if result.complete else []  # after Ctrl-C or the time cap: not another long class
+        summary["classes_of_boards"] = [prove.board_class_run(prover, board) for board in boards]
         prove.write_sample(result.table, summary, out / "sample.parquet", out / "sample.json")
         if result.complete:
             progress.remove()
