@@ -227,26 +227,20 @@ class TreeBounder:
         build_top = int(self.arena.state[ak.TOP])
         build_live = int(self.arena.state[ak.LIVE])
         pacer = _Pacer() if progress is not None else None
+        limits = fk.Limits(
+            min_score=int(min_score),
+            switch_score=int(opts.switch_score(min_score)),
+            switch_cells=int(opts.switchover_cells),
+            max_live=int(opts.max_tree_nodes),
+            max_visits=int(visits_cap),
+            pause_visits=NEVER,
+        )
         resume = False
         while True:
             if not resume:
                 found = self._found_buffer(cells)
-            r = fk.search(
-                self.arena.mem,
-                self.arena.state,
-                root,
-                n_letters,
-                min_score,
-                opts.switch_score(min_score),
-                opts.switchover_cells,
-                opts.max_tree_nodes,
-                visits_cap,
-                pacer.next_pause(counts[0]) if pacer else NEVER,
-                resume,
-                counts,
-                found,
-                self.work,
-            )
+            limits = limits._replace(pause_visits=pacer.next_pause(counts[0]) if pacer else NEVER)
+            r = fk.search(self.arena.mem, self.arena.state, root, n_letters, limits, resume, counts, found, self.work)
             resume = r == fk.PAUSED
             if resume:
                 progress(int(counts[0]), covered_share(self.work, n_letters))

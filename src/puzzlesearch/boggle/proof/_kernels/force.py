@@ -96,6 +96,17 @@ class Work(NamedTuple):
     at: np.ndarray  # [the force level a PAUSED search continues at]
 
 
+class Limits(NamedTuple):
+    """The scalar settings of one search (all int64, so the kernel compiles once)."""
+
+    min_score: int  # boards below it are dropped
+    switch_score: int  # sub-classes with a bound below it go to the stack bound, not forced
+    switch_cells: int  # ... and so do those with at most this many cells unforced
+    max_live: int  # live arena nodes a force may reach (more: CAPPED)
+    max_visits: int  # sub-classes visited before VISIT_CAP
+    pause_visits: int  # sub-classes visited before PAUSED (the search continues with `resume`)
+
+
 class Found(NamedTuple):
     """Boards whose bound reaches min_score: letter choices by position, and the bound."""
 
@@ -391,7 +402,7 @@ def _enter_level(w, level, points, n):
 
 
 @njit(cache=True, _nrt=False)
-def orderly_bound(mem, t, level0, j_lo, j_hi, n_letters, min_score, max_visits, counts, found, w):
+def orderly_bound(mem, t, level0, j_lo, j_hi, n_letters, limits, counts, found, w):
     """Depth-first stack bound of tree t from position level0 (letters j_lo..j_hi-1 there).
 
     A letter's bound is the level's rest plus the bounds of the sum nodes it picks (a sum
@@ -400,6 +411,8 @@ def orderly_bound(mem, t, level0, j_lo, j_hi, n_letters, min_score, max_visits, 
     counts = [visits, boards found] (updated). Returns DONE, VISIT_CAP or STACK_FULL.
     """
     n = n_letters.shape[0]
+    min_score = limits.min_score
+    max_visits = limits.max_visits
     room = w.stack.shape[0] // n
     for p in range(level0, n):
         w.top[p] = p * room
@@ -462,22 +475,7 @@ def orderly_bound(mem, t, level0, j_lo, j_hi, n_letters, min_score, max_visits, 
 
 
 @njit(cache=True, _nrt=False)
-def search(
-    mem,
-    state,
-    root,
-    n_letters,
-    min_score,
-    switch_score,
-    switch_cells,
-    max_live,
-    max_visits,
-    pause_visits,
-    resume,
-    counts,
-    found,
-    w,
-):
+def search(mem, state, root, n_letters, limits, resume, counts, found, w):
     """Branch and bound of the tree at `root` (no position forced yet).
 
     counts = [visits, boards found, forces, bound runs, capped forces] (filled). Returns
@@ -487,6 +485,10 @@ def search(
     same arrays goes on from there, as if it had not stopped.
     """
     n = n_letters.shape[0]
+    min_score = limits.min_score
+    switch_score = limits.switch_score
+    switch_cells = limits.switch_cells
+    max_live = limits.max_live
     if resume:
         level = w.at[0]
     else:
@@ -496,7 +498,7 @@ def search(
             return DONE
         if mem[root + BOUND] < switch_score or n <= switch_cells:
             counts[3] += 1
-            return orderly_bound(mem, root, 0, 0, n_letters[0], n_letters, min_score, max_visits, counts, found, w)
+            return orderly_bound(mem, root, 0, 0, n_letters[0], n_letters, limits, counts, found, w)
         level = 0
         w.roots[0] = root
         w.mark_top[0] = state[TOP]
@@ -509,9 +511,9 @@ def search(
         if j >= n_letters[level]:
             level -= 1
             continue
-        if counts[0] >= max_visits:
+        if counts[0] >= limits.max_visits:
             return VISIT_CAP
-        if counts[0] >= pause_visits:
+        if counts[0] >= limits.pause_visits:
             w.at[0] = level
             return PAUSED
         t = w.roots[level]
@@ -523,7 +525,7 @@ def search(
         if cap < switch_score:
             w.level_j[level] = j + 1
             counts[3] += 1
-            r = orderly_bound(mem, t, level, j, j + 1, n_letters, min_score, max_visits, counts, found, w)
+            r = orderly_bound(mem, t, level, j, j + 1, n_letters, limits, counts, found, w)
             if r != DONE:
                 return r
             continue
@@ -536,7 +538,7 @@ def search(
             counts[3] += 1
             counts[4] += 1
             w.level_j[level] = n_letters[level]
-            r = orderly_bound(mem, t, level, j, n_letters[level], n_letters, min_score, max_visits, counts, found, w)
+            r = orderly_bound(mem, t, level, j, n_letters[level], n_letters, limits, counts, found, w)
             if r != DONE:
                 return r
             continue
@@ -553,7 +555,7 @@ def search(
             continue
         if b < switch_score or n - nxt <= switch_cells:
             counts[3] += 1
-            r = orderly_bound(mem, child, nxt, 0, n_letters[nxt], n_letters, min_score, max_visits, counts, found, w)
+            r = orderly_bound(mem, child, nxt, 0, n_letters[nxt], n_letters, limits, counts, found, w)
             if r != DONE:
                 return r
             continue
