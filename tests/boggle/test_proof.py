@@ -366,6 +366,30 @@ def small_proof(shards: int = 3, **extra):
 COMPARED = ["code", "class", "bound", "tree_nodes", "visits", "leaves", "outcome", "boards", "scores"]
 
 
+def test_a_long_class_logs_its_place_in_the_class_list(monkeypatch, caplog):
+    # Progress lines of a long class name it by its place in the canonical list (looked up
+    # only when a line is logged). Every pause logs here: the search forces every sub-class.
+    from puzzlesearch.boggle.proof import prove as prove_mod
+    from puzzlesearch.boggle.proof import tree as tree_mod
+
+    shape, three, scorer = small_proof(switchover_ratio=0)
+    prover = Prover(scorer, shape, three)
+    monkeypatch.setattr(prove_mod, "LOG_EVERY_SECONDS", 0)
+    monkeypatch.setattr(tree_mod._Pacer, "next_pause", lambda self, visits: int(visits) + 1)
+    codes = prover.classes()
+    logged = []
+    with caplog.at_level(logging.INFO):
+        for place in range(len(codes) - 1, -1, -7):  # from the end of the list: the label is not a count
+            caplog.clear()
+            row = prover.prove_class(int(codes[place]))
+            lines = [r.getMessage() for r in caplog.records if "sub-classes visited" in r.getMessage()]
+            assert all(line.startswith(f"boggle: class #{place}: ") for line in lines), lines
+            if lines:
+                logged.append(place)
+                assert int(lines[-1].split(": ")[2].split()[0].replace(",", "")) <= row["visits"]
+    assert len(logged) >= 3
+
+
 def test_sharded_run_equals_unsharded_and_the_gather_checks_the_shards(tmp_path):
     shape, three, scorer = small_proof()
     prover = Prover(scorer, shape, three)

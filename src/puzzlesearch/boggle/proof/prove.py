@@ -137,7 +137,7 @@ class Prover:
         """One row of the shard table."""
         t0 = time.process_time()
         cls = self.space.board_class(code)
-        res = self.engine.search(cls, self.min_score, progress=_ClassProgress(self.space.position(code), t0))
+        res = self.engine.search(cls, self.min_score, progress=_ClassProgress(self.space, code, t0))
         found = self.exact(res.boards)
         if not res.complete:
             outcome = CAPPED
@@ -229,10 +229,13 @@ class Prover:
 
 
 class _ClassProgress:
-    """Logs a long class's search (every LOG_EVERY_SECONDS): visits and the share of its boards passed."""
+    """Logs a long class's search (every LOG_EVERY_SECONDS): visits and the share of its boards passed.
 
-    def __init__(self, position: int, t0: float):
-        self.position, self.t0 = position, t0
+    The class's place in the canonical list (the log's label) is looked up only when a line is logged.
+    """
+
+    def __init__(self, space, code: int, t0: float):
+        self.space, self.code, self.t0 = space, code, t0
         self.last = time.perf_counter()
 
     def __call__(self, visits: int, covered: float) -> None:
@@ -241,7 +244,7 @@ class _ClassProgress:
             self.last = now
             log(
                 "boggle",
-                f"class #{self.position}: {visits:,} sub-classes visited, {100 * covered:.2f}% of its boards passed, "
+                f"class #{self.space.position(self.code)}: {visits:,} sub-classes visited, {100 * covered:.2f}% of its boards passed, "
                 f"{time.process_time() - self.t0:.0f} CPU s",
             )
 
