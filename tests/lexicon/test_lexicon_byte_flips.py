@@ -25,11 +25,13 @@ from puzzlesearch.lexicon.artifacts import lexicon_from_files
 
 work = Path(sys.argv[1])
 
-def snapshot():
+def snapshot(first=None):
+    # everything the loader gives; the flipped file's DAWG is loaded first (a refusal comes sooner)
     lex = lexicon_from_files(work / "words.parquet")
-    out = {"stats": {k: v for k, v in lex.stats.items() if k != "manifest"}, "words": lex.words.to_dicts()}
-    for kind in ("dawg", "boggle_dawg"):
+    out = {"stats": {k: v for k, v in lex.stats.items() if k != "manifest"}}
+    for kind in sorted(("dawg", "boggle_dawg"), key=lambda kind: kind != first):
         out[kind] = {k: v.tolist() for k, v in getattr(lex, kind).arrays().items()}
+    out["words"] = lex.words.to_dicts()
     return out
 
 want = snapshot()
@@ -43,7 +45,7 @@ for path in sorted(work.iterdir()):
             bad[i] ^= mask
             path.write_bytes(bytes(bad))
             try:
-                got = snapshot()
+                got = snapshot(path.name.split(".")[0])
             except PuzzleError:
                 refused += 1
                 continue
