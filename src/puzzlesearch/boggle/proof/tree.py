@@ -305,11 +305,21 @@ class _Pacer:
 
 def covered_share(work: fk.Work, n_letters: np.ndarray) -> float:
     """The share of a class's boards a paused search has passed (its letter choices done, level by level)."""
-    level = int(work.at[0])
     share, width = 0.0, 1.0
-    for lev in range(level + 1):
+    level0, at = int(work.stack_at[0]), int(work.stack_at[1])
+    if level0 < 0:  # paused in the force loop: the letters before each level's next are done
+        level = int(work.at[0])
+        for lev in range(level + 1):
+            width /= int(n_letters[lev])
+            done = int(work.level_j[lev]) - (1 if lev < level else 0)  # levels above: their current letter is open
+            share += done * width
+        return share
+    for lev in range(at + 1):  # paused in a stack bound: forced letters above level0, its own below
         width /= int(n_letters[lev])
-        done = int(work.level_j[lev]) - (1 if lev < level else 0)  # levels above: their current letter is open
+        if lev < level0:
+            done = int(work.chosen[lev])
+        else:
+            done = int(work.next_j[lev]) - (1 if lev < at else 0)
         share += done * width
     return share
 

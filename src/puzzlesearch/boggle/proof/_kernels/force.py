@@ -94,6 +94,7 @@ class Work(NamedTuple):
     mark_live: np.ndarray
     level_j: np.ndarray
     at: np.ndarray  # [the force level a PAUSED search continues at]
+    stack_at: np.ndarray  # [level0, level] of the stack bound it continues first (level0 -1: none)
 
 
 class Limits(NamedTuple):
@@ -129,6 +130,7 @@ def new_work(positions: int, room: int) -> Work:
         *[np.zeros(levels, dtype=np.int64) for _ in range(5)],
         *[np.zeros(levels, dtype=np.int64) for _ in range(4)],
         np.zeros(1, dtype=np.int64),
+        np.full(2, -1, dtype=np.int64),
     )
 
 
@@ -408,11 +410,10 @@ def orderly_bound(mem, t, level0, j_lo, j_hi, n_letters, limits, counts, found, 
     A letter's bound is the level's rest plus the bounds of the sum nodes it picks (a sum
     node's bound is its points and its children's bounds, all at later positions), so a
     sub-class below min_score is dropped before anything is pushed.
-    counts = [visits, boards found] (updated). Returns DONE, VISIT_CAP or STACK_FULL.
+    counts = [visits, boards found] (updated). Returns DONE, VISIT_CAP, STACK_FULL or PAUSED
+    (see stack_search).
     """
     n = n_letters.shape[0]
-    min_score = limits.min_score
-    max_visits = limits.max_visits
     room = w.stack.shape[0] // n
     for p in range(level0, n):
         w.top[p] = p * room
@@ -422,18 +423,37 @@ def orderly_bound(mem, t, level0, j_lo, j_hi, n_letters, limits, counts, found, 
     _enter_level(w, level0, points_of(mem, t), n)
     w.next_j[level0] = j_lo
     w.end_j[level0] = j_hi
+    return stack_search(mem, level0, level0, n_letters, limits, counts, found, w)
+
+
+@njit(cache=True, _nrt=False)
+def stack_search(mem, level0, level, n_letters, limits, counts, found, w):
+    """The depth-first loop of orderly_bound, at `level` of a stack bound begun at level0.
+
+    Everything it needs between visits is in `w`, so once `limits.pause_visits` sub-classes
+    are visited it returns PAUSED with w.stack_at = [level0, level], and a call with those
+    goes on as if it had not stopped.
+    """
+    n = n_letters.shape[0]
+    min_score = limits.min_score
+    room = w.stack.shape[0] // n
     visits = counts[0]
     n_found = counts[1]
-    level = level0
     while level >= level0:
         j = w.next_j[level]
         if j >= w.end_j[level]:
             level -= 1
             continue
-        if visits >= max_visits:
+        if visits >= limits.max_visits:
             counts[0] = visits
             counts[1] = n_found
             return VISIT_CAP
+        if visits >= limits.pause_visits:
+            counts[0] = visits
+            counts[1] = n_found
+            w.stack_at[0] = level0
+            w.stack_at[1] = level
+            return PAUSED
         w.next_j[level] = j + 1
         lo = level * room
         hi = w.saved_top[level, level]
@@ -480,9 +500,9 @@ def search(mem, state, root, n_letters, limits, resume, counts, found, w):
 
     counts = [visits, boards found, forces, bound runs, capped forces] (filled). Returns
     DONE, VISIT_CAP, ARENA_FULL (grow mem and run again), STACK_FULL (grow the stacks) or
-    PAUSED: once `pause_visits` sub-classes are visited between forces, the search stops
-    where it is (its place in `w`, the arena as it is) and a call with `resume` true and the
-    same arrays goes on from there, as if it had not stopped.
+    PAUSED: once `pause_visits` sub-classes are visited (in the force loop or inside a stack
+    bound), the search stops where it is (its place in `w`, the arena as it is) and a call
+    with `resume` true and the same arrays goes on from there, as if it had not stopped.
     """
     n = n_letters.shape[0]
     min_score = limits.min_score
@@ -491,13 +511,21 @@ def search(mem, state, root, n_letters, limits, resume, counts, found, w):
     max_live = limits.max_live
     if resume:
         level = w.at[0]
+        if w.stack_at[0] >= 0:  # paused inside a stack bound: finish it first
+            level0 = w.stack_at[0]
+            w.stack_at[0] = -1
+            r = stack_search(mem, level0, w.stack_at[1], n_letters, limits, counts, found, w)
+            if r != DONE:
+                return r
     else:
+        w.stack_at[0] = -1
         counts[:] = 0
         counts[0] = 1
         if mem[root + BOUND] < min_score:
             return DONE
         if mem[root + BOUND] < switch_score or n <= switch_cells:
             counts[3] += 1
+            w.at[0] = -1  # no force level to go back to
             return orderly_bound(mem, root, 0, 0, n_letters[0], n_letters, limits, counts, found, w)
         level = 0
         w.roots[0] = root
@@ -527,6 +555,7 @@ def search(mem, state, root, n_letters, limits, resume, counts, found, w):
             counts[3] += 1
             r = orderly_bound(mem, t, level, j, j + 1, n_letters, limits, counts, found, w)
             if r != DONE:
+                w.at[0] = level  # PAUSED: the force loop goes on here after the stack bound
                 return r
             continue
         child = force(mem, state, t, level, j, max_live, w)
@@ -540,6 +569,7 @@ def search(mem, state, root, n_letters, limits, resume, counts, found, w):
             w.level_j[level] = n_letters[level]
             r = orderly_bound(mem, t, level, j, n_letters[level], n_letters, limits, counts, found, w)
             if r != DONE:
+                w.at[0] = level  # PAUSED: the force loop goes on here after the stack bound
                 return r
             continue
         w.level_j[level] = j + 1
@@ -557,6 +587,7 @@ def search(mem, state, root, n_letters, limits, resume, counts, found, w):
             counts[3] += 1
             r = orderly_bound(mem, child, nxt, 0, n_letters[nxt], n_letters, limits, counts, found, w)
             if r != DONE:
+                w.at[0] = level  # PAUSED: the force loop goes on here after the stack bound
                 return r
             continue
         level = nxt
