@@ -164,6 +164,16 @@ def test_pausing_after_every_visit_changes_nothing(small_lexicon, monkeypatch, o
     assert want.forces > 10 or (options is NEVER_FORCE and want.forces == 0 and seen[-1][1] > 0.5)
 
 
+def test_pacer_adapts_only_after_a_pause():
+    # A search restarted after a full arena or stack returns at once: that must not stretch
+    # the visits between pauses (it did, up to 2**30: minutes without a progress line).
+    pacer = tree_mod._Pacer()
+    first = pacer.next_pause(0)
+    assert pacer.next_pause(5) == 5 + first  # a restart: the same step
+    pacer.paused()  # a pause right away: the step grows, within its bounds
+    assert first < pacer.next_pause(0) <= 1 << 30
+
+
 def test_caps(small_lexicon):
     words, scorer = small_lexicon
     shape = Shape(3, 3)

@@ -243,6 +243,7 @@ class TreeBounder:
             r = fk.search(self.arena.mem, self.arena.state, root, n_letters, limits, resume, counts, found, self.work)
             resume = r == fk.PAUSED
             if resume:
+                pacer.paused()
                 progress(int(counts[0]), covered_share(self.work, n_letters))
                 continue
             self.arena.state[ak.TOP] = build_top
@@ -293,14 +294,17 @@ class _Pacer:
 
     def __init__(self):
         self.step = FIRST_PAUSE_VISITS
-        self.last = time.perf_counter()
+        self.start = time.perf_counter()
 
     def next_pause(self, visits: int) -> int:
-        now = time.perf_counter()
-        elapsed, self.last = now - self.last, now
-        if visits:  # not the first call: scale the step to the time the last one took
-            self.step = int(min(max(self.step * PAUSE_SECONDS / max(elapsed, 1e-3), 1 << 8), 1 << 30))
+        """The visit count at which a search called now pauses."""
+        self.start = time.perf_counter()
         return int(visits) + self.step
+
+    def paused(self) -> None:
+        """Scale the step to the time the call took to pause (only then: a restart after a full arena says nothing)."""
+        elapsed = time.perf_counter() - self.start
+        self.step = int(min(max(self.step * PAUSE_SECONDS / max(elapsed, 1e-3), 1 << 8), 1 << 30))
 
 
 def covered_share(work: fk.Work, n_letters: np.ndarray) -> float:
