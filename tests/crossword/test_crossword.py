@@ -127,11 +127,11 @@ def test_cost_matches_brute_force():
 def test_generated_english_grid_words_are_in_the_word_list(english):
     tables, words = english
     settings = SearchSettings(size=12, max_down=4, time_budget=30)
-    for seed in range(ENGLISH_SEEDS):  # with names and abbreviations out, not every seed reaches cost 0 in max_pops
+    for seed in ENGLISH_SEEDS:  # with names and abbreviations out, not every seed reaches cost 0 in max_pops
         g = generate(tables, english_language(tables), settings, seed=seed, progress=False)
         if g.cost == 0:
             break
-    assert g.cost == 0, f"no seed of {ENGLISH_SEEDS} reached cost 0"
+    assert g.cost == 0, f"none of the seeds {ENGLISH_SEEDS} reached cost 0"
     downs = down_words(g.grid, tables.alphabet)
     assert downs and all(len(w) <= 4 for w in downs)
     assert all(w in words for w in downs), [w for w in downs if w not in words]
@@ -377,7 +377,9 @@ def test_bitset_fill_agrees_with_brute_force_on_tiny_grids(tmp_path):
 
 # ---------------------------------------------------------------- CLI outputs (default folders)
 
-ENGLISH_SEEDS = 16  # seeds tried for a cost-0 English 12x12 grid
+# Seeds tried for a cost-0 English 12x12 grid, seed 2 first: on 2026-11-26 it reached cost 0 in
+# 14 CPU s, while seeds 0 and 1 stopped at cost 0.8 after 26 s each (any cost-0 grid is checked).
+ENGLISH_SEEDS = (2, 0, 1, *range(3, 16))
 
 DOCUMENTED_COLUMNS = [
     "rank",

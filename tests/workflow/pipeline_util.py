@@ -39,41 +39,24 @@ def planned_rules(root: Path, *targets: str, config: list[str] | None = None) ->
     )
 
 
-def copy_numba_cache(root: Path) -> None:
-    """Give the copy this checkout's compiled numba kernels (*.nbi index, *.nbc code).
+def share_numba_cache(root: Path) -> None:
+    """Let the copy's src/ use this checkout's numba cache: each copied package folder's __pycache__
+    is a link to the checkout's.
 
     copytree keeps the sources' mtimes, and numba keys its cache on the source's mtime and size
-    and the function's bytecode, not its path: the copy's jobs load the kernels instead of
-    compiling them again in every project copy (an edited source is simply compiled anew).
-    Hard links where the file system allows: numba replaces a cache file (temp file + rename),
-    never writes into one, so the checkout's files are never changed through the copy.
+    and the function's bytecode, not its path: the copy's jobs load the checkout's kernels, and a
+    kernel one copy compiles (the first time, on a fresh clone) is there for every other copy and
+    for the checkout, instead of being compiled again in each. numba and Python replace a cache
+    file (temp file + rename), never write into one; a copy that edits a source (a test of
+    reruns) only makes Python rewrite that module's .pyc.
     """
-    for index in (PROJECT / "src").glob("**/__pycache__/*.nbi"):
-        target = root / index.parent.relative_to(PROJECT)
-        target.mkdir(parents=True, exist_ok=True)
-        for path in [index, *index.parent.glob(index.name.removesuffix(".nbi") + ".*.nbc")]:
-            try:
-                os.link(path, target / path.name)
-            except OSError:  # another file system
-                shutil.copy2(path, target / path.name)
-
-
-def warm_crossword_kernels(folder: Path) -> None:
-    """Compile the crossword kernels into this checkout's numba cache (one small numeric puzzle).
-
-    numba writes its cache beside the sources (cache=True) and copy_numba_cache hands it to
-    each project copy; a kernel the checkout has not compiled yet is compiled again by the
-    jobs of every copy (about 25 CPU s of a numeric puzzle run, on CI before test_crossword
-    has run). Run before copy_project; about 3 s when the cache is already warm.
-    """
-    out = subprocess.run(
-        [*PUZZLESEARCH, "crossword", "generate", "--lang", "num", "--size", "4", "--seeds", "1", "--quiet"]
-        + ["--max-pops", "2000", "--out", str(folder / "warm")],
-        cwd=folder,
-        capture_output=True,
-        text=True,
-    )
-    assert out.returncode == 0, out.stderr[-3000:]
+    for folder in sorted({path.parent for path in (PROJECT / "src").glob("**/*.py")}):
+        cache = folder / "__pycache__"
+        cache.mkdir(exist_ok=True)
+        link = root / cache.relative_to(PROJECT)
+        link.parent.mkdir(parents=True, exist_ok=True)
+        if not link.exists():
+            link.symlink_to(cache, target_is_directory=True)
 
 
 def copy_project(root: Path) -> Path:
@@ -82,7 +65,7 @@ def copy_project(root: Path) -> Path:
     shutil.copy(PROJECT / "Snakefile", root)
     shutil.copytree(PROJECT / "workflow", root / "workflow", symlinks=True)
     shutil.copytree(PROJECT / "src", root / "src", ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
-    copy_numba_cache(root)
+    share_numba_cache(root)
     if (PROJECT / "profiles").is_dir():
         shutil.copytree(PROJECT / "profiles", root / "profiles")
     (root / "tiny.txt").write_text("cat\r\ncats\r\ndog\r\nDogs\r\nqueen\r\n")

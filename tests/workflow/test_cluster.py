@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 import pytest
-from pipeline_util import copy_project, start_snakemake, warm_crossword_kernels
+from pipeline_util import copy_project, start_snakemake
 
 BOGGLE_CAP_SECONDS = 120  # boggle.seconds: the search's safety cap, far above its real time
 PUZZLE_SEEDS = 4  # = group-components of crossword_puzzles in the profile: one submission
@@ -46,7 +46,6 @@ def finish(proc: subprocess.Popen, root: Path) -> None:
 def runs(tmp_path_factory) -> tuple[Path, Path]:
     """(local project, fake-cluster project), the same target built in each (concurrently)."""
     base = tmp_path_factory.mktemp("cluster")
-    warm_crossword_kernels(base)  # compiled once here, not by the puzzle jobs of both copies
     local, cluster = copy_project(base / "local"), copy_project(base / "cluster")
     procs = [
         start_snakemake(local, *TARGETS, "--config", *CONFIG),

@@ -36,6 +36,7 @@ from puzzlesearch.crossword.model import Slot, runs, slots
 from puzzlesearch.crossword.settings import FillSettings
 from puzzlesearch.crossword.tables import WordTables
 from puzzlesearch.errors import PuzzleError
+from puzzlesearch.jit import compile_lock
 from puzzlesearch.progress import log
 
 # The attempts of one fill on a search kernel: (struct, words, weights, start, fail_count, out_word) -> a
@@ -357,7 +358,8 @@ def _warm_up(attempts: Attempts, words: WordBits, weights: Weights) -> None:
     i2 = np.zeros((0, 1), dtype=np.int64)
     empty_words = words._replace(slot_row0=i1, slot_off=i1, slot_nw=i1, slot_pb=i1)
     start = Start(np.zeros(0, dtype=np.uint64), np.zeros(1, dtype=np.int64))
-    attempts(Struct(i1, i2, i2, i2), empty_words, weights, start, i1.copy(), i1.copy())(Run(1, 0.0, 0, True, True))
+    with compile_lock("puzzlesearch.crossword.fill"):  # one process of a machine compiles them
+        attempts(Struct(i1, i2, i2, i2), empty_words, weights, start, i1.copy(), i1.copy())(Run(1, 0.0, 0, True, True))
 
 
 # ---------------------------------------------------------------- patterns

@@ -38,6 +38,7 @@ from puzzlesearch.crossword.model import DOWN, Language, runs, slots, without_lo
 from puzzlesearch.crossword.settings import FillSettings, GenerateSettings
 from puzzlesearch.crossword.tables import WordTables
 from puzzlesearch.errors import PuzzleError
+from puzzlesearch.jit import compile_lock
 from puzzlesearch.progress import log
 
 CHUNK_POPS = 256  # pops per kernel call between time checks
@@ -300,7 +301,8 @@ def generate(
         )
 
     warm = time.perf_counter()
-    search(n_pat, 0)  # zero pops: loads (or compiles) the kernel outside the timer
+    with compile_lock("puzzlesearch.crossword.generate"):  # one process of a machine compiles it
+        search(n_pat, 0)  # zero pops: loads (or compiles) the kernel outside the timer
     t0 += time.perf_counter() - warm  # kernel loading is not search time
     qn, pops, last_log = n_pat, 0, t0
     restarts, last_gain, last_best = 0, 0, best_info[INFO_COST]

@@ -163,6 +163,7 @@ def cmd_prove(args) -> int:
     shape, settings, _config, scorer, lexicon, out = _interactive(args)
     out = Path(args.out) if args.out else out
     prover = prove.Prover(scorer, shape, settings)
+    prover.warm_up()
     count = prover.space.count()
     log(
         "boggle",
@@ -217,6 +218,7 @@ def cmd_prove_shard(args) -> int:
     if args.stop_after_minutes is not None:
         stop = max(60.0, args.stop_after_minutes * 60 - STOP_MARGIN_SECONDS)
     prover = prove.Prover(scorer, shape, settings)
+    prover.warm_up()  # shards start together: one of them compiles the kernels, the others load them
     result = prove.prove_shard(prover, args.shard, settings.shards, args.out, lexicon["words_sha256"], stop, jobs)
     if result.interrupted:
         return EXIT_INTERRUPTED

@@ -36,6 +36,7 @@ from puzzlesearch.boggle.proof.classes import BoardClass, canonical_board, split
 from puzzlesearch.boggle.proof.partition import ClassSpace, shard_range
 from puzzlesearch.boggle.proof.tree import TreeBounder, TreeOptions
 from puzzlesearch.errors import PuzzleError
+from puzzlesearch.jit import compile_lock
 from puzzlesearch.manifest import damaged, load_parquet, verify, write_manifest
 from puzzlesearch.parallel import forked_map
 from puzzlesearch.progress import log
@@ -168,7 +169,8 @@ class Prover:
 
     def warm_up(self) -> None:
         """Load (or compile) the engine's kernels on a one-board class, so no class pays for it."""
-        self.engine.search(BoardClass(self.shape, ((WARM_UP_LETTER,),) * self.shape.cells), self.min_score)
+        with compile_lock(f"puzzlesearch.boggle.proof.{type(self.engine).__name__}"):  # one process compiles them
+            self.engine.search(BoardClass(self.shape, ((WARM_UP_LETTER,),) * self.shape.cells), self.min_score)
 
     def stopped_row(self, code: int) -> dict:
         return {

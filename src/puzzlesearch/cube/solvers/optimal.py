@@ -60,6 +60,7 @@ from puzzlesearch.cube.tables.bound import BoundTable, load_bound
 from puzzlesearch.cube.tables.corners import CornerTable
 from puzzlesearch.cube.tables.coset import CosetTable
 from puzzlesearch.errors import PuzzleError
+from puzzlesearch.jit import compile_once
 from puzzlesearch.progress import log
 
 __all__ = ["OptimalOptions", "OptimalResult", "SearchTables", "axis_coords", "search"]
@@ -233,7 +234,9 @@ def _batched_search(cube: CubieCube, st: SearchTables, data, coords, options: Op
         bool(coset_inverse),
     )
     tables = KernelTables(big, moves, corners, inv, coset)
-    return ida_search(tables, Start(fl, ss, tw, hh, cp, hc, ctop0, hn0), views(cube), limits)
+    args = (tables, Start(fl, ss, tw, hh, cp, hc, ctop0, hn0), views(cube), limits)
+    compile_once(ida_search, *args)  # ~100 CPU s the first time: one process of a machine compiles it
+    return ida_search(*args)
 
 
 def _coset_start(cube: CubieCube, st: SearchTables, options: OptimalOptions, coords):

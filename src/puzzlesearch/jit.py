@@ -1,0 +1,52 @@
+"""Compile a numba kernel once per machine, not once per process.
+
+numba compiles a kernel on its first call in a process and, with `cache=True`, writes the
+result beside the source, where later processes load it. Processes that start together
+on a fresh install (`snakemake --cores N`, a test run's workers, `--jobs`) would each
+compile the same kernel before any of them has written it: the optimal cube search
+takes about 100 CPU s to compile, the crossword fill about 60. Under `compile_lock` the
+first process compiles and writes the cache while the others wait, then load it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import hashlib
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import numba
+
+LOCK_FOLDER = Path(tempfile.gettempdir()) / "puzzlesearch-numba-locks"
+
+
+def lock_path(name: str) -> Path:
+    """The lock file of one kernel group (by name: copies of the project share it)."""
+    return LOCK_FOLDER / f"{hashlib.sha256(name.encode()).hexdigest()[:16]}.lock"
+
+
+@contextlib.contextmanager
+def compile_lock(name: str) -> Iterator[None]:
+    """Hold the machine-wide lock of kernel group `name` while its kernels are compiled or loaded."""
+    try:
+        LOCK_FOLDER.mkdir(parents=True, exist_ok=True)
+        fh = open(lock_path(name), "a+")
+    except OSError:  # no lock here (a folder another user owns): compile without waiting
+        yield
+        return
+    with fh:
+        fcntl.flock(fh, fcntl.LOCK_EX)  # released when the file closes
+        yield
+
+
+def compile_once(kernel, *args) -> None:
+    """Compile (or load from the cache) `kernel` for these arguments' types, under its group's lock.
+
+    Only compiles: nothing runs. A second call with the same types returns at once."""
+    signature = tuple(numba.typeof(a) for a in args)
+    if signature in kernel.overloads:
+        return
+    with compile_lock(f"{kernel.py_func.__module__}.{kernel.py_func.__qualname__}"):
+        kernel.compile(signature)
