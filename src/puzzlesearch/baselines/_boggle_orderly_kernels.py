@@ -38,7 +38,7 @@ import numpy as np
 from numba import njit
 
 from puzzlesearch.bits import popcount as _popcount
-from puzzlesearch.boggle.proof._kernels.build import next_neighbour
+from puzzlesearch.boggle.proof._kernels.build import frame_next, next_neighbour
 
 MASK_BITS = (1 << 26) - 1
 TERMINAL_BIT = 26
@@ -187,17 +187,12 @@ def build_tree(letters, n_letters, nbr, nbr_n, order_pos, dawg, points, tree, st
             used = np.int64(1) << s
             depth = 0
             while depth >= 0:
-                c = st_cell[depth]
-                bits = st_bits[depth]
+                nb, bits = frame_next(depth, st_cell, st_node, st_k, st_bits, used, nbr, nbr_n, cell_mask)
+                if nb < 0:
+                    used &= ~(np.int64(1) << st_cell[depth])
+                    depth -= 1
+                    continue
                 pw = st_node[depth]
-                if bits == 0:
-                    k, bits = next_neighbour(st_k[depth], c, used, pw, nbr, nbr_n, cell_mask)
-                    st_k[depth] = k
-                    if k >= nbr_n[c]:
-                        used &= ~(np.int64(1) << c)
-                        depth -= 1
-                        continue
-                nb = nbr[c, st_k[depth]]
                 low = bits & -bits
                 st_bits[depth] = bits ^ low
                 letter = _popcount(low - 1)

@@ -140,6 +140,20 @@ def next_neighbour(k, c, cells, pw, nbr, nbr_n, cell_mask):
     return k, pw & 0
 
 
+@njit(cache=True, inline="always")
+def frame_next(depth, st_cell, st_node, st_k, st_bits, cells, nbr, nbr_n, cell_mask):
+    """(neighbour, letters) the path-walk frame at `depth` tries next: its current neighbour while
+    letters are left, else the next one with letters (st_k, st_bits updated); neighbour -1 when none is."""
+    c = st_cell[depth]
+    bits = st_bits[depth]
+    if bits == 0:
+        k, bits = next_neighbour(st_k[depth], c, cells, st_node[depth], nbr, nbr_n, cell_mask)
+        st_k[depth] = k
+        if k >= nbr_n[c]:
+            return -1, bits
+    return nbr[c, st_k[depth]], bits
+
+
 @njit(cache=True, _nrt=False)
 def collect_paths(layout, trie, paths, work):
     """Write the records of every word path of the class; returns their number.
@@ -178,17 +192,14 @@ def collect_paths(layout, trie, paths, work):
             cells = np.int64(1) << s
             depth = 0
             while depth >= 0:
-                c = st_cell[depth]
-                bits = st_bits[depth]
+                nb, bits = frame_next(
+                    depth, st_cell, st_node, st_k, st_bits, cells, layout.nbr, layout.nbr_n, layout.cell_mask
+                )
+                if nb < 0:
+                    cells &= ~(np.int64(1) << st_cell[depth])
+                    depth -= 1
+                    continue
                 pw = st_node[depth]
-                if bits == 0:
-                    k, bits = next_neighbour(st_k[depth], c, cells, pw, layout.nbr, layout.nbr_n, layout.cell_mask)
-                    st_k[depth] = k
-                    if k >= layout.nbr_n[c]:
-                        cells &= ~(np.int64(1) << c)
-                        depth -= 1
-                        continue
-                nb = layout.nbr[c, st_k[depth]]
                 x = _lowest_bit(bits)
                 st_bits[depth] = bits & (bits - 1)
                 ni = _child(pw, x)
