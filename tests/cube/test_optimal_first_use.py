@@ -36,12 +36,17 @@ def _run(args: list[str], store: Path) -> tuple[subprocess.CompletedProcess, flo
 def test_first_use_answers_a_9_move_scramble_optimally_without_the_full_table(tmp_path):
     moves = scramble(random.Random(2809), 9)
     cube = SOLVED.apply(moves)
-    text = " ".join("URFDLB"[m // 3] + ("", "2", "'")[m % 3] for m in moves)
-    done, cpu = _run(["cube", "solve", text, "--solver", "optimal", "--jobs", "2"], tmp_path)
+    longer = SOLVED.apply(scramble(random.Random(2810), 14))  # within the first budget too
+    (tmp_path / "cubes.txt").write_text(f"{cube.to_text()}\n{longer.to_text()}\n")
+    done, cpu = _run(
+        ["cube", "solve", "--file", str(tmp_path / "cubes.txt"), "--solver", "optimal", "--jobs", "2"], tmp_path
+    )
     assert done.returncode == 0, done.stderr
-    answer = parse_moves(done.stdout.strip().splitlines()[-1])
+    lines = done.stdout.strip().splitlines()
+    answer = parse_moves(lines[0])
     assert cube.apply(answer).is_solved
     assert len(answer) == meet_in_the_middle_distance(cube, limit=9)
+    assert longer.apply(parse_moves(lines[1])).is_solved and len(parse_moves(lines[1])) <= 14
     first = [line for line in done.stderr.splitlines() if "first use of --solver optimal" in line]
     assert len(first) == 1 and "830 MB" in first[0] and "build-tables --optimal" in first[0]
     assert "cube_optimal_all" in first[0]
