@@ -138,6 +138,30 @@ def test_growing_buffers_gives_the_same_result(small_lexicon, monkeypatch):
     assert board_set(res.boards) == board_set(want.boards)
 
 
+def test_a_paused_search_grows_its_found_buffer_without_starting_again(small_lexicon, monkeypatch):
+    # With room for one board and a pause after every sub-class, the buffer grows at the
+    # pauses and the search goes on: the same boards as one run, and no sub-class visited twice.
+    _, scorer = small_lexicon
+    shape = Shape(3, 3)
+    cls = BoardClass.parse("aest rsq aet saq ert asq tre aes rst", shape)
+    want = TreeBounder(scorer, shape, FORCE_ALL).search(cls, 5)
+    monkeypatch.setattr(tree_mod, "START_FOUND", 1)
+    monkeypatch.setattr(tree_mod._Pacer, "next_pause", lambda self, visits: int(visits) + 1)
+    kernel = tree_mod.fk.search
+    starts = []
+
+    def counting(*args):
+        starts.append(not args[5])  # args[5]: resume
+        return kernel(*args)
+
+    monkeypatch.setattr(tree_mod.fk, "search", counting)
+    engine = TreeBounder(scorer, shape, FORCE_ALL)
+    res = engine.search(cls, 5, progress=lambda visits, covered: None)
+    assert len(want.boards) > 1 and board_set(res.boards) == board_set(want.boards)
+    assert (res.bound, res.visits) == (want.bound, want.visits)
+    assert len(starts) > len(want.boards) and sum(starts) == 1  # many pauses, one start: never from scratch again
+
+
 @pytest.mark.parametrize("options", OPTIONS, ids=["force-all", "default", "ratio1.2", "never-force"])
 def test_pausing_after_every_visit_changes_nothing(small_lexicon, monkeypatch, options):
     # A search that returns to Python after each sub-class (for progress and Ctrl-C), in the

@@ -49,7 +49,7 @@ from puzzlesearch.errors import PuzzleError
 DONE, NODE_CAP, VISIT_CAP = "done", "node cap", "visit cap"
 START_PATHS = 1 << 16
 START_WORDS = 1 << 24  # arena words (64 MB; pages are touched only when used)
-START_FOUND = 1 << 10
+START_FOUND = 1 << 14  # boards a search records before its buffer grows (24 bytes each on 4x4)
 START_ROOM = 64  # bound stack entries per position
 BYTES_PER_WORD = 4
 NEVER = 2**62  # a switchover score no bound reaches: never force
@@ -244,6 +244,8 @@ class TreeBounder:
             resume = r == fk.PAUSED
             if resume:
                 pacer.paused()
+                if len(found.bounds) < 2 * counts[1] <= 2 * len(found.bounds):  # half full, nothing lost yet
+                    found = self._grown_found(found, int(counts[1]))  # grown here, not by a search from scratch
                 progress(int(counts[0]), covered_share(self.work, n_letters))
                 continue
             self.arena.state[ak.TOP] = build_top
@@ -278,6 +280,15 @@ class TreeBounder:
             peak_nodes=int(state[ak.PEAK_LIVE]),
             peak_bytes=int(state[ak.PEAK_TOP]) * BYTES_PER_WORD,
         )
+
+    def _grown_found(self, found: fk.Found, k: int) -> fk.Found:
+        """A found buffer twice the size holding the first k boards of `found` (a paused search goes on in it)."""
+        size = 2 * len(found.bounds)
+        grown = fk.Found(np.zeros((size, found.choices.shape[1]), np.int8), np.zeros(size, np.int64))
+        grown.choices[:k] = found.choices[:k]
+        grown.bounds[:k] = found.bounds[:k]
+        self._found = grown
+        return grown
 
     def _found_buffer(self, cells: int, size: int = START_FOUND) -> fk.Found:
         if self._found is None or len(self._found.bounds) < size:
