@@ -138,6 +138,44 @@ def test_growing_buffers_gives_the_same_result(small_lexicon, monkeypatch):
     assert board_set(res.boards) == board_set(want.boards)
 
 
+@pytest.mark.parametrize("options", OPTIONS[:3], ids=["force-all", "default", "ratio1.2"])
+def test_a_full_arena_or_stack_grows_and_the_search_goes_on(small_lexicon, monkeypatch, options):
+    # A tiny arena and one entry per bound stack: the search stops each time one is full,
+    # the engine grows it and the search resumes there (one start), with the same bound,
+    # visits, forces and boards as a search that never ran out of room.
+    _, scorer = small_lexicon
+    shape = Shape(3, 3)
+    cls = BoardClass.parse("aest rsq aet saq ert asq tre aes rst", shape)
+    want = TreeBounder(scorer, shape, options).search(cls, 5)
+    monkeypatch.setattr(tree_mod, "START_WORDS", 1)
+    monkeypatch.setattr(tree_mod, "START_ROOM", 1)
+    monkeypatch.setattr(tree_mod, "START_FOUND", 1 << 20)  # (a full found buffer starts again without pauses)
+    grown = tree_mod.ak.grown
+    monkeypatch.setattr(tree_mod.ak, "grown", lambda arena, words: grown(arena, len(arena.mem) + 64))  # little slack
+    kernel = tree_mod.fk.search
+    calls = []
+
+    def counting(*args):
+        r = kernel(*args)
+        calls.append((not args[5], r))  # args[5]: resume
+        return r
+
+    monkeypatch.setattr(tree_mod.fk, "search", counting)
+    res = TreeBounder(scorer, shape, options).search(cls, 5)
+    outcomes = [r for _, r in calls]
+    assert tree_mod.fk.ARENA_FULL in outcomes and sum(start for start, _ in calls) == 1
+    assert (tree_mod.fk.STACK_FULL in outcomes) == (options is not FORCE_ALL)  # force-all has no stack bound
+    assert (res.bound, res.visits, res.forces, res.bound_runs) == (
+        want.bound,
+        want.visits,
+        want.forces,
+        want.bound_runs,
+    )
+    assert sorted(zip(map(tuple, res.boards.tolist()), res.leaf_bounds.tolist())) == sorted(
+        zip(map(tuple, want.boards.tolist()), want.leaf_bounds.tolist())
+    )
+
+
 def test_a_paused_search_grows_its_found_buffer_without_starting_again(small_lexicon, monkeypatch):
     # With room for one board and a pause after every sub-class, the buffer grows at the
     # pauses and the search goes on: the same boards as one run, and no sub-class visited twice.

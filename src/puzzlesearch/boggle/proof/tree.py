@@ -248,13 +248,20 @@ class TreeBounder:
                     found = self._grown_found(found, int(counts[1]))  # grown here, not by a search from scratch
                 progress(int(counts[0]), covered_share(self.work, n_letters))
                 continue
+            if r == fk.ARENA_FULL:  # grown and resumed: the force that did not fit is done again
+                self.arena = ak.grown(self.arena, 2 * len(self.arena.mem))
+                resume = True
+                continue
+            if r == fk.STACK_FULL:  # grown and resumed (started again if the kernel has no place to resume)
+                self.work = fk.grown_work(self.work, 2 * len(self.work.stack) // cells)
+                resume = bool(self.work.stack_at[0] >= 0)
+                if not resume:
+                    self.arena.state[ak.TOP] = build_top
+                    self.arena.state[ak.LIVE] = build_live
+                continue
             self.arena.state[ak.TOP] = build_top
             self.arena.state[ak.LIVE] = build_live
-            if r == fk.ARENA_FULL:
-                self.arena = ak.grown(self.arena, 2 * len(self.arena.mem))
-            elif r == fk.STACK_FULL:
-                self.work = fk.new_work(cells, 2 * len(self.work.stack) // cells)
-            elif counts[1] > len(found.bounds):
+            if counts[1] > len(found.bounds):
                 self._found = None
                 self._found_buffer(cells, 2 * int(counts[1]))
             else:
@@ -290,7 +297,9 @@ class TreeBounder:
         self._found = grown
         return grown
 
-    def _found_buffer(self, cells: int, size: int = START_FOUND) -> fk.Found:
+    def _found_buffer(self, cells: int, size: int = 0) -> fk.Found:
+        """The engine's found buffer, of at least `size` boards (START_FOUND when 0)."""
+        size = size or START_FOUND
         if self._found is None or len(self._found.bounds) < size:
             self._found = fk.Found(np.zeros((size, cells), np.int8), np.zeros(size, np.int64))
         return self._found

@@ -137,6 +137,17 @@ def new_work(positions: int, room: int) -> Work:
     )
 
 
+def grown_work(w: Work, room: int) -> Work:
+    """The same scratch with `room` entries per bound stack: the stacks' entries and marks move with them."""
+    positions = w.top.shape[0]
+    old = w.stack.shape[0] // positions
+    shift = np.arange(positions, dtype=np.int64) * (room - old)  # position p's stack starts p * room
+    stack = np.zeros(positions * room, dtype=np.int32)
+    for p in range(positions):
+        stack[p * room : p * room + old] = w.stack[p * old : (p + 1) * old]
+    return w._replace(stack=stack, top=w.top + shift, saved_top=w.saved_top + shift[None, :])
+
+
 # ---------------------------------------------------------------- merge
 
 
@@ -433,7 +444,8 @@ def orderly_bound(mem, t, level0, j_lo, j_hi, n_letters, limits, counts, found, 
     for p in range(level0, n):
         w.top[p] = p * room
         w.sums[p] = 0
-    if not _push_children(mem, t, w, room):
+    if not _push_children(mem, t, w, room):  # cannot happen: one child per position, stacks empty
+        w.stack_at[0] = -1  # no place to resume: the caller starts again
         return STACK_FULL
     _enter_level(w, level0, points_of(mem, t), n)
     w.next_j[level0] = j_lo
@@ -493,9 +505,12 @@ def stack_search(mem, level0, level, n_letters, limits, counts, found, w):
             if s < 0:
                 continue
             points += points_of(mem, s)
-            if not _push_children(mem, s, w, room):
-                counts[0] = visits
+            if not _push_children(mem, s, w, room):  # grow the stacks (grown_work), then resume
+                w.next_j[level] = j  # this letter is visited again
+                counts[0] = visits - 1
                 counts[1] = n_found
+                w.stack_at[0] = level0
+                w.stack_at[1] = level
                 return STACK_FULL
         level += 1
         _enter_level(w, level, points, n)
@@ -514,10 +529,13 @@ def search(mem, state, root, n_letters, limits, resume, counts, found, w):
     """Branch and bound of the tree at `root` (no position forced yet).
 
     counts = [visits, boards found, forces, bound runs, capped forces] (filled). Returns
-    DONE, VISIT_CAP, ARENA_FULL (grow mem and run again), STACK_FULL (grow the stacks) or
-    PAUSED: once `pause_visits` sub-classes are visited (in the force loop or inside a stack
-    bound), the search stops where it is (its place in `w`, the arena as it is) and a call
-    with `resume` true and the same arrays goes on from there, as if it had not stopped.
+    DONE, VISIT_CAP, ARENA_FULL, STACK_FULL or PAUSED: once `pause_visits` sub-classes are
+    visited (in the force loop or inside a stack bound), the search stops where it is (its
+    place in `w`, the arena as it is) and a call with `resume` true and the same arrays goes
+    on from there, as if it had not stopped. ARENA_FULL and STACK_FULL stop the same way
+    (the force or the letter that did not fit is done again): the caller grows mem
+    (arena.grown) or the stacks (grown_work) and resumes; after a STACK_FULL with
+    w.stack_at[0] < 0 it starts again instead.
     """
     n = n_letters.shape[0]
     min_score = limits.min_score
@@ -574,7 +592,9 @@ def search(mem, state, root, n_letters, limits, resume, counts, found, w):
                 return r
             continue
         child = force(mem, state, t, level, j, max_live, w)
-        if child == FULL:
+        if child == FULL:  # grow mem (the words below state[TOP] kept), then resume: j is forced again
+            w.at[0] = level
+            w.stack_at[0] = -1
             return ARENA_FULL
         if child == CAPPED:  # too many nodes: bound the rest of this level with the stacks
             state[TOP] = w.mark_top[level]
