@@ -184,7 +184,7 @@ def test_pipeline_files(tiny, tmp_path, capsys):
     rules = BeeRules()
     meta = build_masks_file(tiny.dir / "words.parquet", tmp_path / "masks.parquet", rules.table_rules())
     assert (meta["words"], meta["masks"], meta["words_in_lexicon"]) == (9, 9, 12)
-    build_puzzles_file(tmp_path / "masks.parquet", tmp_path / "puzzles.parquet", rules)
+    build_puzzles_file(tmp_path / "masks.parquet", tmp_path / "puzzles.parquet", rules, tiny.dir / "words.parquet")
     puzzles = pl.read_parquet(tmp_path / "puzzles.parquet")
     assert centers(puzzles) == HAND and puzzles["center"].to_list() == HAND_ORDER
     assert sorted(p.name for p in tmp_path.iterdir()) == [
@@ -411,8 +411,9 @@ def build_masks(words: Path, out: Path, rules: TableRules = TableRules()) -> sub
     return run("bee", "build-masks", "--settings", rules.to_json(), "--words", str(words), "--out", str(out))
 
 
-def build_puzzles(masks: Path, out: Path, rules: BeeRules = BeeRules()) -> subprocess.CompletedProcess:
-    return run("bee", "build-puzzles", "--settings", rules.to_json(), "--masks", str(masks), "--out", str(out))
+def build_puzzles(masks: Path, out: Path, words: Path, rules: BeeRules = BeeRules()) -> subprocess.CompletedProcess:
+    args = ["--masks", str(masks), "--words", str(words), "--out", str(out)]
+    return run("bee", "build-puzzles", "--settings", rules.to_json(), *args)
 
 
 def flip_byte(path: Path, at: float = 0.5) -> None:
@@ -425,7 +426,7 @@ def flip_byte(path: Path, at: float = 0.5) -> None:
 def test_pipeline_commands_write_manifests_and_match_the_hand_list(words_copy, tmp_path):
     masks, puzzles = tmp_path / "out" / "masks.parquet", tmp_path / "out" / "puzzles.parquet"
     assert build_masks(words_copy, masks).returncode == 0
-    assert build_puzzles(masks, puzzles).returncode == 0
+    assert build_puzzles(masks, puzzles, words_copy).returncode == 0
     assert centers(pl.read_parquet(puzzles)) == HAND
     meta = json.loads(masks.with_suffix(".json").read_text())["manifest"]
     assert meta["kind"] == "bee-masks" and set(meta["files"]) == {"masks.parquet"}
@@ -468,7 +469,7 @@ def test_damaged_masks_parquet_is_one_line_naming_the_file(words_copy, tmp_path,
     masks = tmp_path / "masks.parquet"
     build_masks_file(words_copy, masks, TableRules())
     damage(masks)
-    out = build_puzzles(masks, tmp_path / "puzzles.parquet")
+    out = build_puzzles(masks, tmp_path / "puzzles.parquet", words_copy)
     assert_one_line_error(out, str(masks.with_suffix(".json") if "manifest" in needle else masks), needle)
     assert not (tmp_path / "puzzles.parquet").exists()
 
@@ -478,11 +479,25 @@ def test_masks_of_other_rules_or_out_of_range_are_refused(words_copy, tmp_path):
 
     masks = tmp_path / "masks.parquet"
     build_masks_file(words_copy, masks, TableRules(min_length=3))
-    assert_one_line_error(build_puzzles(masks, tmp_path / "puzzles.parquet"), str(masks), "bee.min_length")
+    assert_one_line_error(build_puzzles(masks, tmp_path / "puzzles.parquet", words_copy), str(masks), "bee.min_length")
     # a table whose manifest matches but whose masks have more letters than the puzzle size
     build_masks_file(words_copy, masks, TableRules())
     meta = json.loads(masks.with_suffix(".json").read_text())
     frame = pl.read_parquet(masks).with_columns(mask=pl.lit(letters_mask("abcdefgh"), pl.UInt32))
     frame.write_parquet(masks)
     write_manifest(masks.with_suffix(".json"), [masks], "bee-masks", meta["manifest"]["settings"])
-    assert_one_line_error(build_puzzles(masks, tmp_path / "puzzles.parquet"), str(masks), "outside")
+    assert_one_line_error(build_puzzles(masks, tmp_path / "puzzles.parquet", words_copy), str(masks), "outside")
+
+
+def test_masks_built_from_another_lexicon_are_refused(words_copy, tmp_path):
+    # issue 30 case 4: a masks table whose manifest is sound but records another word
+    # table's sha256 (built from another lexicon) is one line naming it, and nothing is written.
+    other = tmp_path / "other.txt"
+    other.write_text(TINY + "facade 100\n")  # one word more: another word table
+    folder = Path(json.loads(run("lexicon", "info", str(other), cwd=tmp_path).stdout)["dir"])
+    masks = tmp_path / "masks.parquet"
+    assert build_masks(folder / "words.parquet", masks).returncode == 0
+    out = build_puzzles(masks, tmp_path / "puzzles.parquet", words_copy)
+    assert_one_line_error(out, str(masks), f"not built from {words_copy}")
+    assert not (tmp_path / "puzzles.parquet").exists()
+    assert build_puzzles(masks, tmp_path / "puzzles.parquet", folder / "words.parquet").returncode == 0

@@ -77,11 +77,11 @@ def stage(tmp_path_factory) -> Path:
     rules = BeeRules()
     run("bee", "build-masks", "--settings", rules.table_rules().to_json(), "--words", "words.parquet",
         "--out", "masks.parquet", cwd=work)  # fmt: skip
-    run("bee", "build-puzzles", "--settings", rules.to_json(), "--masks", "masks.parquet",
+    run("bee", "build-puzzles", "--settings", rules.to_json(), "--masks", "masks.parquet", "--words", "words.parquet",
         "--out", "puzzles.parquet", cwd=work)  # fmt: skip
     run("bee", "build-wordlist", "--settings", WordListRules().to_json(), "--words", "words.parquet",
         "--out", "wordlist.parquet", cwd=work)  # fmt: skip
-    run("bee", "schedule", "--settings", SCHEDULE.to_json(), "--wordlist", "wordlist.parquet",
+    run("bee", "schedule", "--settings", SCHEDULE.to_json(), "--wordlist", "wordlist.parquet", "--words", "words.parquet",
         "--out", "schedule.parquet", "--pages", "pages", cwd=work)  # fmt: skip
     return work
 

@@ -256,6 +256,29 @@ def test_schedule_file_pages_and_table(tmp_path, english):
     assert table["answers"][0][0] not in page.split("<script>")[1]  # answers not in clear text
 
 
+def test_a_word_list_of_another_lexicon_is_refused(tmp_path, english):
+    # The schedule is given its lexicon's words.parquet: a word list whose manifest records
+    # another word table's sha256 is refused (naming it) and nothing is written.
+    from puzzlesearch import manifest
+    from puzzlesearch.bee.io import WORDLIST_KIND
+    from puzzlesearch.io import write_parquet
+
+    _, wordlist, _ = english
+    ours, theirs = tmp_path / "ours.parquet", tmp_path / "theirs.parquet"
+    ours.write_bytes(b"our words")
+    theirs.write_bytes(b"their words")
+    path = tmp_path / "wordlist.parquet"
+    write_parquet(wordlist, path)
+    settings = {"words_sha256": manifest.file_sha256(theirs)}
+    manifest.write_manifest(tmp_path / "wordlist.json", [path], WORDLIST_KIND, settings)
+    rules = ScheduleRules(schedule_days=2, schedule_seed=7)
+    with pytest.raises(manifest.ArtifactError, match=f"not built from {ours}"):
+        build_schedule_file(path, tmp_path / "schedule.parquet", tmp_path / "pages", rules, ours)
+    assert not (tmp_path / "schedule.parquet").exists() and not (tmp_path / "pages").exists()
+    build_schedule_file(path, tmp_path / "schedule.parquet", tmp_path / "pages", rules, theirs)
+    assert pl.read_parquet(tmp_path / "schedule.parquet").height == 2
+
+
 def test_cli_schedule_errors_are_one_line(tmp_path):
     cases = [
         (["--days", "0"], "bee.schedule_days"),

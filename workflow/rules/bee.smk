@@ -30,6 +30,7 @@ rule bee_puzzles:
     input:
         masks="results/bee/{lexicon}/masks.parquet",
         manifest="results/bee/{lexicon}/masks.json",
+        words=lambda w: lexicon_words(w.lexicon),
         code=lib_files("bee"),
     output:
         puzzles="results/bee/{lexicon}/puzzles.parquet",
@@ -46,7 +47,7 @@ rule bee_puzzles:
         settings=BEE_RULES.to_json(),
     shell:
         "puzzlesearch bee build-puzzles --settings {params.settings:q} --masks {input.masks:q}"
-        " --out {output.puzzles:q} 2> {log:q}"
+        " --words {input.words:q} --out {output.puzzles:q} 2> {log:q}"
 
 
 # The Bee word list (bee/wordlist.py): the lexicon's words that WordNet knows as common
@@ -79,6 +80,7 @@ rule bee_schedule:
     input:
         wordlist="results/bee/{lexicon}/wordlist.parquet",
         manifest="results/bee/{lexicon}/wordlist.json",
+        words=lambda w: lexicon_words(w.lexicon),
         code=lib_files("bee"),
         template=BEE_PAGE_TEMPLATE,
     output:
@@ -95,4 +97,4 @@ rule bee_schedule:
         settings=BEE_SCHEDULE_RULES.to_json(),
     shell:
         "puzzlesearch bee schedule --settings {params.settings:q} --wordlist {input.wordlist:q}"
-        " --out {output.schedule:q} --pages {output.pages:q} 2> {log:q}"
+        " --words {input.words:q} --out {output.schedule:q} --pages {output.pages:q} 2> {log:q}"

@@ -51,6 +51,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     _common(p, ScheduleRules)
     add_settings_flag(p, "(pipeline) the schedule rules as JSON (ScheduleRules keys); with --wordlist, --out, --pages")
     p.add_argument("--wordlist", help="(pipeline) wordlist.parquet (wordlist.json beside it)")
+    p.add_argument("--words", help="(pipeline) the lexicon's words.parquet the word list must have been built from")
     p.add_argument("--out", help="(pipeline) schedule.parquet to write (schedule.json beside it)")
     p.add_argument("--pages", help="(pipeline) folder of the pages to write (replaced)")
     p.set_defaults(func=cmd_schedule)
@@ -70,6 +71,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = cmds.add_parser("build-puzzles", help="(pipeline) masks.parquet -> puzzles.parquet + puzzles.json")
     add_settings_flag(p, "every bee rule as JSON (BeeRules keys)", required=True)
     p.add_argument("--masks", required=True, help="masks.parquet (masks.json beside it)")
+    p.add_argument("--words", required=True, help="the lexicon's words.parquet the masks must have been built from")
     p.add_argument("--out", required=True, help="puzzles.parquet to write (puzzles.json beside it)")
     p.set_defaults(func=cmd_build_puzzles)
 
@@ -129,16 +131,16 @@ def cmd_build_masks(args) -> int:
 
 def cmd_build_puzzles(args) -> int:
     """Write puzzles.parquet and puzzles.json for the pipeline."""
-    build_puzzles_file(args.masks, args.out, BeeRules.from_json(args.settings))
+    build_puzzles_file(args.masks, args.out, BeeRules.from_json(args.settings), args.words)
     return 0
 
 
 def cmd_schedule(args) -> int:
     """Print a schedule (interactive) or write schedule.parquet and the pages (pipeline)."""
-    paths = {"--wordlist": args.wordlist, "--out": args.out, "--pages": args.pages}
+    paths = {"--wordlist": args.wordlist, "--words": args.words, "--out": args.out, "--pages": args.pages}
     flags = {"--set": args.set, "--lexicon": args.lexicon, "--days": args.days, "--seed": args.seed}
     if pipeline_mode(args, paths, flags, pipeline_only=tuple(paths)):
-        build_schedule_file(args.wordlist, args.out, args.pages, ScheduleRules.from_json(args.settings))
+        build_schedule_file(args.wordlist, args.out, args.pages, ScheduleRules.from_json(args.settings), args.words)
         return 0
     rules, config, root = interactive_settings(
         args,

@@ -12,7 +12,9 @@
 
 `build_masks_file` reads a verified words.parquet (lexicon.artifacts.read_words);
 `build_puzzles_file` verifies masks.parquet against masks.json, checks that it was built
-with the same table rules, and range-checks it before the scoring kernel indexes with it.
+with the same table rules from the lexicon's words.parquet it is given (the sha256 the
+manifest records), and range-checks it before the scoring kernel indexes with it; the
+schedule checks its word list the same way.
 """
 
 from __future__ import annotations
@@ -48,10 +50,20 @@ def manifest_path(parquet_path: str | Path) -> Path:
     return Path(parquet_path).with_suffix(".json")
 
 
-def read_masks(path: str | Path, rules: TableRules) -> pl.DataFrame:
-    """masks.parquet, verified against masks.json, built with `rules`, range-checked."""
+def check_built_from(path: Path, meta: dict, words_path: str | Path | None) -> None:
+    """ArtifactError unless the table's manifest records the sha256 of `words_path` (None: not checked)."""
+    if words_path is None:
+        return
+    recorded = meta["manifest"]["settings"].get("words_sha256")
+    if recorded != manifest.file_sha256(words_path):
+        raise manifest.damaged(path, f"it was not built from {words_path} (another lexicon's word table)")
+
+
+def read_masks(path: str | Path, rules: TableRules, words_path: str | Path | None = None) -> pl.DataFrame:
+    """masks.parquet, verified against masks.json, built with `rules` (from words_path), range-checked."""
     path = Path(path)
     meta = manifest.verify(manifest_path(path), MASKS_KIND, [path.name])
+    check_built_from(path, meta, words_path)
     built = {k: v for k, v in meta["manifest"]["settings"].items() if k in TableRules.keys()}
     if built != rules.to_dict():
         key = next((k for k in TableRules.keys() if built.get(k) != getattr(rules, k)), "?")
@@ -106,10 +118,10 @@ def build_masks_file(words_path, out_path, rules: TableRules) -> dict:
     return meta
 
 
-def build_puzzles_file(masks_path, out_path, rules: BeeRules) -> dict:
-    """Write puzzles.parquet and its manifest puzzles.json from a verified masks.parquet."""
+def build_puzzles_file(masks_path, out_path, rules: BeeRules, words_path=None) -> dict:
+    """Write puzzles.parquet and its manifest puzzles.json from a verified masks.parquet (built from words_path)."""
     masks_path, out_path = Path(masks_path), Path(out_path)
-    masks = read_masks(masks_path, rules.table_rules())
+    masks = read_masks(masks_path, rules.table_rules(), words_path)
     with Timer() as t:
         table = MaskTable.from_frame(masks, rules.size)
         puzzles = rank_puzzles(table, masks, rules)
@@ -158,10 +170,11 @@ def build_wordlist_file(words_path, out_path, rules: WordListRules) -> dict:
     return meta
 
 
-def read_wordlist(path: str | Path) -> pl.DataFrame:
-    """wordlist.parquet, verified against wordlist.json, with the word-list schema."""
+def read_wordlist(path: str | Path, words_path: str | Path | None = None) -> pl.DataFrame:
+    """wordlist.parquet, verified against wordlist.json (built from words_path), with the word-list schema."""
     path = Path(path)
-    manifest.verify(manifest_path(path), WORDLIST_KIND, [path.name])
+    meta = manifest.verify(manifest_path(path), WORDLIST_KIND, [path.name])
+    check_built_from(path, meta, words_path)
     wordlist = manifest.load_parquet(path)
     if dict(wordlist.schema) != WORDLIST_SCHEMA:
         raise manifest.damaged(path, "not a Bee word list (columns or types differ)")
@@ -184,10 +197,10 @@ def write_pages(folder: Path, files: dict[str, str]) -> None:
             shutil.rmtree(tmp)
 
 
-def build_schedule_file(wordlist_path, out_path, pages_dir, rules: ScheduleRules) -> dict:
-    """Write schedule.parquet, schedule.json and the pages from a verified wordlist.parquet."""
+def build_schedule_file(wordlist_path, out_path, pages_dir, rules: ScheduleRules, words_path=None) -> dict:
+    """Write schedule.parquet, schedule.json and the pages from a verified wordlist.parquet (built from words_path)."""
     wordlist_path, out_path = Path(wordlist_path), Path(out_path)
-    wordlist = read_wordlist(wordlist_path)
+    wordlist = read_wordlist(wordlist_path, words_path)
     with Timer() as t:
         puzzles, pool = make_schedule(wordlist, rules, strict=False)
         table = schedule_frame(puzzles)
