@@ -111,3 +111,31 @@ def test_the_report_reads_the_summary_kind_the_crossword_stage_writes():
     from puzzlesearch.report.data import CROSSWORD_PUZZLE_KIND
 
     assert CROSSWORD_PUZZLE_KIND == PUZZLE_KIND
+
+
+@pytest.mark.parametrize("swap", ["other seed", "same seed twice"])
+def test_a_swapped_summary_is_refused_by_gather(stage, tmp_path, swap):
+    # issue 30 case 2: a seed's summary copied over another seed's (intact files, checksums
+    # sound) listed seed 1 twice and dropped seed 0; gather now names the file and writes nothing.
+    import shutil
+    import subprocess
+
+    from byte_flips import PUZZLESEARCH
+
+    for path in stage.glob(f"num_{SIZE}_seed*"):
+        shutil.copy(path, tmp_path / path.name)
+    if swap == "other seed":  # seed 1's summary in seed 0's place
+        shutil.copy(stage / f"num_{SIZE}_seed1.json", tmp_path / f"{STEM}.json")
+        summaries, needle = [f"num_{SIZE}_seed{s}.json" for s in SEEDS], f"it describes num_{SIZE}_seed1.ipuz"
+    else:  # the same summary given twice
+        summaries, needle = [f"{STEM}.json", f"{STEM}.json"], "seed 0 again"
+    out = subprocess.run(
+        [str(PUZZLESEARCH), "crossword", "gather", "--summaries", *summaries, "--out", "puzzles.parquet"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+    )
+    assert out.returncode == 2 and "Traceback" not in out.stderr, out.stderr
+    lines = out.stderr.strip().splitlines()
+    assert len(lines) == 1 and needle in lines[0] and STEM in lines[0], lines
+    assert not (tmp_path / "puzzles.parquet").exists()

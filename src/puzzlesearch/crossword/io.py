@@ -379,13 +379,27 @@ def write_generated_with_clues(g, tables, ipuz_path, html_path, summary_path=Non
 
 
 def read_rows(summary_paths) -> list[dict]:
-    """The rows of per-seed summaries, each verified against its manifest."""
-    rows = []
-    for path in summary_paths:
+    """The rows of per-seed summaries, each verified against its manifest and its own file name.
+
+    A summary must describe the puzzle beside it (its row's .ipuz has the summary's name),
+    and the rows must be one language and size with each seed once: a summary copied over
+    another seed's is an error, not a seed counted twice.
+    """
+    rows, seen = [], {}
+    for path in map(Path, summary_paths):
         data = verify(path, PUZZLE_KIND)
-        if not isinstance(data.get("row"), dict):
+        row = data.get("row")
+        if not isinstance(row, dict) or not all(k in row for k in ("file", "lang", "size", "seed")):
             raise damaged(path, "no puzzle row")
-        rows.append(data["row"])
+        if row["file"] != path.with_suffix(".ipuz").name:
+            raise damaged(path, f"it describes {row['file']}, not {path.with_suffix('.ipuz').name}")
+        key = (row["lang"], row["size"])
+        if rows and key != (rows[0]["lang"], rows[0]["size"]):
+            raise damaged(path, f"a {key[0]} {key[1]}x{key[1]} puzzle among {rows[0]['lang']} {rows[0]['size']}s")
+        if row["seed"] in seen:
+            raise damaged(path, f"seed {row['seed']} again (also {seen[row['seed']]})")
+        seen[row["seed"]] = path
+        rows.append(row)
     return rows
 
 
