@@ -36,6 +36,7 @@ NON_EMPTY = (
     "ipuz",
     "html",
 )
+NON_NEGATIVE = ("seed",)  # a negative seed is no seed (numpy refuses it deep in a search)
 FILE_OUTPUTS = ("out", "summary", "ipuz", "html")  # a value ending in '/' is a folder, refused ...
 FOLDER_HELP = ("folder", "{out}/")  # ... unless the flag's help says it takes a folder
 
@@ -103,7 +104,7 @@ def _actions(parser: argparse.ArgumentParser, args: argparse.Namespace):
 
 
 def check_flag_values(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
-    """PuzzleError for values no command can use: integers beyond int64, empty paths, a folder for a file output."""
+    """PuzzleError for values no command can use: integers beyond int64, a negative seed, empty paths, a folder for a file output."""
     actions = {a.dest: a for a in _actions(parser, args) if a.option_strings}
     for dest, value in vars(args).items():
         action = actions.get(dest)
@@ -113,6 +114,8 @@ def check_flag_values(parser: argparse.ArgumentParser, args: argparse.Namespace)
         for item in value if isinstance(value, list) else [value]:
             if isinstance(item, int) and not isinstance(item, bool) and abs(item) > INT64_MAX:
                 raise PuzzleError(f"{flag} {item}: too large (at most {INT64_MAX})")
+            if dest in NON_NEGATIVE and isinstance(item, int) and item < 0:
+                raise PuzzleError(f"{flag} {item}: must be 0 or more")
             if dest in NON_EMPTY and isinstance(item, str) and not item.strip():
                 raise PuzzleError(f"{flag} {item!r}: empty; give a value (or leave the flag out)")
             if dest in FILE_OUTPUTS and isinstance(item, str) and item.endswith("/"):

@@ -53,6 +53,25 @@ def test_a_seed_above_int64_is_refused_before_the_search(folder):
     assert "stopped by" not in out.stderr and not (folder / "seed.parquet").exists()
 
 
+@pytest.mark.parametrize(
+    "command",
+    [
+        ("crossword", "generate", "--size", "5", "--lang", "num"),
+        ("crossword", "fill", "--pattern", "p.txt", "--lang", "en", "--lexicon", "w.txt"),
+        ("boggle", "search", "--lexicon", "w.txt", "--shape", "3x3"),
+        ("cube", "random", "--count", "2", "--out", "cubes.txt"),
+        ("bee", "schedule", "--lexicon", "w.txt"),
+    ],
+    ids=lambda c: " ".join(c[:2]),
+)
+def test_a_negative_seed_is_one_line(folder, command):
+    # crossword generate --seed -1 was a numpy traceback (issue 30)
+    (folder / "p.txt").write_text("..#\n...\n#..\n")
+    out = run(*command, "--seed", "-1", cwd=folder)
+    one_line_error(out, "--seed -1", "0 or more")
+    assert sorted(p.name for p in folder.iterdir()) == ["p.txt", "w.txt"]  # nothing written, not even a store
+
+
 def test_a_count_above_int64_is_one_line(folder):
     one_line_error(run("bee", "top", "-n", HUGE, cwd=folder), "-n")
 
