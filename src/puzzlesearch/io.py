@@ -18,8 +18,11 @@ from puzzlesearch.errors import PuzzleError
 def atomic_path(path: str | os.PathLike) -> Iterator[Path]:
     """Yield a temporary path beside `path`; rename it onto `path` only on success."""
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    except OSError as exc:  # a read-only or missing folder: name the file asked for, not a temporary one
+        raise PuzzleError(f"{path}: cannot write ({exc.strerror or exc})") from None
     os.close(fd)
     tmp_path = Path(tmp)
     try:

@@ -72,6 +72,40 @@ def test_a_negative_seed_is_one_line(folder, command):
     assert sorted(p.name for p in folder.iterdir()) == ["p.txt", "w.txt"]  # nothing written, not even a store
 
 
+@pytest.fixture
+def read_only(folder):
+    """A folder no process may write into (chattr +i for root, who ignores permission bits)."""
+    ro = folder / "ro"
+    ro.mkdir()
+    if os.geteuid() == 0:
+        done = subprocess.run(["chattr", "+i", str(ro)], capture_output=True, text=True)
+        if done.returncode != 0:
+            pytest.skip(f"cannot make a read-only folder as root here: chattr: {done.stderr.strip()}")
+    else:
+        ro.chmod(0o555)
+    yield ro
+    if os.geteuid() == 0:
+        subprocess.run(["chattr", "-i", str(ro)], check=True)
+    else:
+        ro.chmod(0o755)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ("boggle", "search", "--lexicon", "w.txt", "--shape", "3x3", "--max-boards", "300", "--out", "ro/x.parquet"),
+        ("crossword", "generate", "--size", "5", "--lang", "num", "--out", "ro"),
+        ("crossword", "generate", "--size", "5", "--lang", "num", "--out", "ro/sub"),
+    ],
+    ids=["file", "folder", "sub-folder"],
+)
+def test_a_read_only_output_folder_is_one_line_naming_the_file(folder, read_only, command):
+    # the error named a temporary file (.x.parquet.<random>.tmp) or was a traceback (issue 30)
+    out = run(*command, cwd=folder)
+    line = one_line_error(out, "cannot write", str(command[-1]))
+    assert ".tmp" not in line and list(read_only.iterdir()) == []
+
+
 def test_a_count_above_int64_is_one_line(folder):
     one_line_error(run("bee", "top", "-n", HUGE, cwd=folder), "-n")
 
