@@ -41,7 +41,10 @@ from puzzlesearch.errors import PuzzleError
 from puzzlesearch.jit import compile_lock
 from puzzlesearch.progress import log
 
-CHUNK_POPS = 256  # pops per kernel call between time checks
+CHUNK_POPS = 256  # at most this many pops per kernel call between time (and stall) checks ...
+CHUNK_WORK = 1 << 20  # ... and at most this many mutant cells (mutants x size^2): fewer pops when a pop is big.
+# The chunk depends on the settings only, never on the clock: the stall restarts happen
+# between calls, so a chunk sized by time would make the grids depend on the machine's speed.
 PATTERN = "pattern"  # the strategy: random symmetric patterns filled by the fixed-pattern fill
 PATTERN_SEED_STRIDE = 100_003  # pattern k of seed s is made with seed s x stride + k (distinct per seed)
 STOP_COST, STOP_POPS, STOP_TIME = "cost", "pops", "time"  # what ended a search (Generated.stopped_by)
@@ -241,7 +244,8 @@ def generate(
     """One grid by progressive search from `settings.queue` random initial grids (or by patterns).
 
     The search stops at cost 0, after settings.max_pops pops, or at the time_budget cap
-    (checked every CHUNK_POPS pops); `stopped_by` records which.
+    (checked between kernel calls of at most CHUNK_POPS pops and CHUNK_WORK mutant cells,
+    and between the initial grids of a queue); `stopped_by` records which.
     """
     settings = settings.clipped()
     if settings.strategy == PATTERN:
@@ -265,9 +269,11 @@ def generate(
     qcost = np.zeros(n_pat, dtype=np.int64)
     qkey = np.zeros(n_pat, dtype=np.int64)
 
-    def fresh_queue() -> None:
-        """Q new random initial grids (each with its own black pattern)."""
+    def fresh_queue() -> int:
+        """Q new random initial grids (each with its own black pattern): how many, fewer once the time cap is spent."""
         for p in range(n_pat):
+            if p and time.perf_counter() - t0 >= settings.time_budget:
+                return p
             grid = make(filler, settings)
             qgrid[p] = grid
             sl, cs = across_slots(grid)
@@ -276,10 +282,11 @@ def generate(
             n_slots[p], cell_slot[p] = k, cs
             qcost[p] = grid_cost(grid, words).cost5
             qkey[p] = grid_key(grid)
+        return n_pat
 
-    fresh_queue()
+    made = fresh_queue()
     qpat = np.arange(n_pat, dtype=np.int64)
-    best = int(np.argmin(qcost))
+    best = int(np.argmin(qcost[:made]))
     best_grid = qgrid[best].copy()
     best_info = np.array([qcost[best], best], dtype=np.int64)
     len_start, len_count = filler.start, filler.count
@@ -304,25 +311,28 @@ def generate(
     with compile_lock("puzzlesearch.crossword.generate"):  # one process of a machine compiles it
         search(n_pat, 0)  # zero pops: loads (or compiles) the kernel outside the timer
     t0 += time.perf_counter() - warm  # kernel loading is not search time
-    qn, pops, last_log = n_pat, 0, t0
+    qn, pops, last_log = made, 0, t0
     restarts, last_gain, last_best = 0, 0, best_info[INFO_COST]
-    stopped_by = STOP_COST
+    stopped_by = STOP_COST if made == n_pat or best_info[INFO_COST] == 0 else STOP_TIME
     trace = [(0, 0.0, int(best_info[INFO_COST]))]  # the best cost over the search (read only, results unchanged)
-    while best_info[INFO_COST] > 0:
+    pops_per_call = int(min(max(CHUNK_WORK // (settings.mutants * n * n), 1), CHUNK_POPS))
+    while best_info[INFO_COST] > 0 and stopped_by != STOP_TIME:
         if settings.max_pops and pops >= settings.max_pops:
             stopped_by = STOP_POPS
             break
         if qn == 0 or (settings.stall_pops and pops - last_gain >= settings.stall_pops):
-            fresh_queue()  # stagnation: start again from new initial grids, keep the best grid
-            qn, restarts, last_gain = n_pat, restarts + 1, pops
+            made = fresh_queue()  # stagnation: start again from new initial grids, keep the best grid
+            qn, restarts, last_gain = made, restarts + 1, pops
             qpat[:] = np.arange(n_pat)
-            i = int(np.argmin(qcost))
+            i = int(np.argmin(qcost[:made]))
             if qcost[i] < best_info[INFO_COST]:
                 best_grid[:, :] = qgrid[i]
                 best_info[INFO_COST], best_info[INFO_PATTERN] = qcost[i], i
                 trace.append((pops, time.perf_counter() - t0, int(best_info[INFO_COST])))
+            if made < n_pat and best_info[INFO_COST] > 0:
+                stopped_by = STOP_TIME  # the cap came while the new grids were made
             continue
-        chunk = CHUNK_POPS if not settings.max_pops else min(CHUNK_POPS, settings.max_pops - pops)
+        chunk = pops_per_call if not settings.max_pops else min(pops_per_call, settings.max_pops - pops)
         qn, done = search(qn, chunk)
         pops += done
         now = time.perf_counter()
