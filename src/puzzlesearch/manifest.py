@@ -195,13 +195,18 @@ def load_parquet(path: str | Path, columns=None):
 
 
 def data_sha256(data) -> str:
-    """sha256 of a table's column names and values (a polars DataFrame) or of JSON-able data.
+    """sha256 of a table's column names, types and values (a polars DataFrame) or of JSON-able data.
 
     Values go through Python's JSON (floats in their shortest repr), so the hash does not
-    depend on the Parquet encoding or the polars version.
+    depend on the Parquet encoding or the polars version; the types are polars' names
+    (a flipped byte can turn an Int8 column into an Int32 one with the same values).
     """
     if hasattr(data, "to_dict"):
-        data = {"columns": data.columns, "values": data.to_dict(as_series=False)}
+        data = {
+            "columns": data.columns,
+            "dtypes": [str(dtype) for dtype in data.dtypes],
+            "values": data.to_dict(as_series=False),
+        }
     text = json.dumps(data, sort_keys=True, separators=(",", ":"), default=str, allow_nan=True)
     return hashlib.sha256(text.encode()).hexdigest()
 

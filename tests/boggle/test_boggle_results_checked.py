@@ -195,3 +195,65 @@ def test_the_report_checks_the_tables_it_draws(tables, tmp_path):
         "--seeds", "seed0.parquet", "seed1.parquet", *outs, cwd=folder,
     )  # fmt: skip
     assert "best.parquet" in one_line_error(out)
+
+
+SCAN_READERS = """
+from puzzlesearch.manifest import read_result_json, read_result_parquet
+from puzzlesearch.report import data
+from puzzlesearch.report.summary import _boggle
+
+
+def scan_table(work):  # scan.parquet through the checked reader of result tables
+    table, entry = read_result_parquet(work / "scan.parquet", "boggle-scan", {"shape": "3x3"})
+    return table, entry
+
+
+def scan_summary(work):  # scan.json as `boggle scan` writes it
+    return read_result_json(work / "scan.json", "boggle-scan-summary", {"shape": "3x3"})
+
+
+def report_scan(work):  # `report boggle-scan`: the rows of its figure
+    return data.scan_rows(data.read_boggle_scan(work / "scan.json"))
+
+
+def run_summary(work):  # the end-of-run summary's Boggle line (best.parquet with scan.json beside it)
+    return _boggle(work)
+"""
+
+
+@pytest.fixture(scope="module")
+def scanned(tables, tmp_path_factory):
+    """scan.parquet and scan.json of the ranking's best board, laid out as the pipeline writes them."""
+    folder = tmp_path_factory.mktemp("boggle_scan")
+    results = folder / "results" / "boggle" / "w" / "3x3" / "free"
+    results.mkdir(parents=True)
+    shutil.copy(tables / "words.txt", folder / "words.txt")
+    shutil.copy(tables / "best.parquet", results / "best.parquet")
+    out = run(
+        "boggle", "scan", "--lexicon", "words.txt", "--from", str(results / "best.parquet"), "--shape", "3x3",
+        "--boards", "1", "--distance", "1", "--keep", "3", "--out", "scan.parquet", "--summary", "scan.json",
+        cwd=folder,
+    )  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    for name in ("scan.parquet", "scan.json"):
+        shutil.copy(folder / name, results / name)
+    return folder
+
+
+@pytest.mark.parametrize(
+    "cases",
+    [
+        [("scan.parquet", "scan_table")],
+        [
+            ("scan.json", "scan_summary"),
+            ("scan.json", "report_scan"),
+            ("results/boggle/w/3x3/free/scan.json", "run_summary"),
+        ],
+    ],
+    ids=["scan.parquet", "scan.json"],
+)
+def test_no_flipped_byte_of_a_scan_file_changes_what_is_read(scanned, cases):
+    sys.path.insert(0, str(PROJECT / "tests"))
+    from byte_flips import assert_no_silent_change, flip_files
+
+    assert_no_silent_change(flip_files(scanned, SCAN_READERS, cases))

@@ -155,7 +155,7 @@ def cmd_boggle_scan(args) -> int:
     """The scan summary as a figure."""
     from puzzlesearch.report import plots
 
-    rows = data.scan_rows(data.read_json(args.summary, "Boggle scan summary"))
+    rows = data.scan_rows(data.read_boggle_scan(args.summary))
     plots.save(plots.draw_scan(rows, args.title), args.out)
     return 0
 

@@ -23,6 +23,7 @@ CROSSWORD_PUZZLE_KIND = "crossword-puzzle"
 # Result-entry kinds of the cube tables: cube.cli.SOLVES_KIND and cube.tables.phases.SUMMARY_KIND
 CUBE_SOLVES_KIND = "cube-solves"
 BOGGLE_SEED_KIND, BOGGLE_BEST_KIND = "boggle-seed", "boggle-best"  # boggle.rank's kinds
+BOGGLE_SCAN_SUMMARY_KIND = "boggle-scan-summary"  # boggle.scan's scan.json
 CUBE_TABLES_KIND = "cube-table-manifest"
 
 
@@ -145,6 +146,11 @@ def best_board(best: pl.DataFrame) -> dict:
         raise PuzzleError("Boggle ranking is empty")
     row = best.row(0, named=True)
     return {"board": row["board"], "score": int(row["score"]), "n_words": int(row["n_words"])}
+
+
+def read_boggle_scan(path: str | Path) -> dict:
+    """A Boggle scan summary (scan.json): its result entry required and checked (one line naming the file)."""
+    return manifest.read_result_json(path, BOGGLE_SCAN_SUMMARY_KIND)
 
 
 def scan_rows(summary: dict) -> list[dict]:

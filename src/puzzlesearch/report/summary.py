@@ -9,7 +9,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from puzzlesearch.report.data import BOGGLE_BEST_KIND, CUBE_SOLVES_KIND, read_json, read_result_table, read_table
+from puzzlesearch.report.data import (
+    BOGGLE_BEST_KIND,
+    CUBE_SOLVES_KIND,
+    read_boggle_scan,
+    read_result_table,
+    read_table,
+)
 
 HEADER = "puzzlesearch results (best per puzzle; files relative to the project folder):"
 REPORT_HINT = "pictures: snakemake --report report.html   (or report.zip)"
@@ -35,7 +41,7 @@ def _boggle(root: Path) -> list[str]:
         )
         scan = path.with_name("scan.json")
         if scan.is_file():
-            boards = read_json(scan, "Boggle scan summary").get("boards") or [{}]
+            boards = read_boggle_scan(scan).get("boards") or [{}]
             if boards[0].get("board") == row["board"]:
                 verdict = (
                     "a local optimum"
