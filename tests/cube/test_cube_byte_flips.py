@@ -80,7 +80,7 @@ def stage(tmp_path_factory) -> Path:
     settings = step_settings_json("thistlethwaite", {})
     run_cli(
         "cube", "solve", "--settings", settings, "--solver", "thistlethwaite", "--tables", "tables/manifest.parquet",
-        "--file", "cubes.txt", "--out", "thistlethwaite.parquet", cwd=work,
+        "--file", "cubes.txt", "--testset", "cubes", "--out", "thistlethwaite.parquet", cwd=work,
     )  # fmt: skip
     return work
 
@@ -96,3 +96,28 @@ def test_the_report_reads_the_kinds_the_cube_stage_writes():
     from puzzlesearch.report import data
 
     assert (data.CUBE_SOLVES_KIND, data.CUBE_TABLES_KIND) == (SOLVES_KIND, SUMMARY_KIND)
+
+
+@pytest.mark.parametrize(
+    "solver, testset, needle",
+    [("twophase", "cubes", "built with solver = 'thistlethwaite', expected 'twophase'"),
+     ("thistlethwaite", "random_100", "built with testset = 'cubes', expected 'random_100'")],
+    ids=["another solver's table", "another test set's table"],
+)  # fmt: skip
+def test_a_solve_table_in_another_ones_place_is_refused(stage, tmp_path, solver, testset, needle):
+    # issue 30 case 2 (cube): a solve table copied over another solver's or test set's was drawn as that one
+    import shutil
+    import subprocess
+
+    from byte_flips import PUZZLESEARCH
+
+    shutil.copy(stage / "thistlethwaite.parquet", tmp_path / "solves.parquet")
+    out = subprocess.run(
+        [str(PUZZLESEARCH), "report", "cube-solves", "--testset", testset, "--solvers", solver, "--solves",
+         "solves.parquet", "--moves-out", "m.svg", "--times-out", "t.svg"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    lines = [line for line in out.stderr.splitlines() if line.startswith("puzzlesearch: error:")]
+    assert out.returncode == 2 and len(lines) == 1 and "Traceback" not in out.stderr, out.stderr[-2000:]
+    assert needle in lines[0] and "solves.parquet" in lines[0]
+    assert not (tmp_path / "m.svg").exists() and not (tmp_path / "t.svg").exists()

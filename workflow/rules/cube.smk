@@ -114,4 +114,5 @@ rule cube_solve:
         settings=lambda w: CUBE_SOLVE_SETTINGS[w.solver],
     shell:
         "puzzlesearch cube solve --settings {params.settings:q} --solver {wildcards.solver:q}"
-        " --tables {input.tables:q} --file {input.cubes:q} --out {output:q} 2> {log:q}"
+        " --tables {input.tables:q} --file {input.cubes:q} --testset {wildcards.testset:q} --out {output:q}"
+        " 2> {log:q}"

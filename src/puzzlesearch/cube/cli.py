@@ -71,6 +71,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "default: the artifact store, built there on first use)",
     )
     p.add_argument("--out", help="write a Parquet table (cube, solution, moves, milliseconds, stopped_by) here")
+    p.add_argument("--testset", help="(pipeline) the test set's name, recorded in the table's manifest entry")
     p.add_argument("--target-length", type=int, help="two-phase: stop at a solution this short")
     p.add_argument("--node-budget", type=int, help="two-phase: nodes searched after a first solution")
     p.add_argument("--phase2-max", type=int, help="two-phase: longest phase 2 tried")
@@ -176,8 +177,9 @@ def _given_flags(args) -> dict[str, object]:
 def _settings(args) -> tuple[bool, SolveSettings]:
     """(pipeline mode?, the settings): the step's --settings JSON (no config, no flags), else config
     `cube:` (in a project), then --set, --format and the budget flags."""
-    paths = {"--tables": args.tables, "--file": args.file, "--out": args.out}
-    if pipeline_mode(args, paths, {**_given_flags(args), "--set": args.set, "--format": args.format}):
+    paths = {"--tables": args.tables, "--file": args.file, "--out": args.out, "--testset": args.testset}
+    interactive = {**_given_flags(args), "--set": args.set, "--format": args.format}
+    if pipeline_mode(args, paths, interactive, pipeline_only=("--testset",)):
         return True, STEP_SETTINGS[args.solver].from_json(args.settings)
     settings, _config, _root = interactive_settings(
         args, SECTION, SolveSettings.from_config, {("--format", "format"): args.format}
@@ -284,7 +286,7 @@ def cmd_solve(args) -> int:
     if not pipeline:
         _report_time_stops(run, args, settings)
     if args.out and not (pipeline and run.interrupted):
-        built = {"solver": args.solver, "cubes": len(cubes), "solved": len(run.rows)}
+        built = {"solver": args.solver, "testset": args.testset, "cubes": len(cubes), "solved": len(run.rows)}
         write_result_parquet(run.frame(), args.out, SOLVES_KIND, settings.to_dict(), built)
     if run.interrupted:
         kept = (

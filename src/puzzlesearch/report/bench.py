@@ -193,12 +193,12 @@ def verified_solves(solver: str, path: str | Path, table: pl.DataFrame) -> None:
             raise PuzzleError(f"cube benchmark: {solver} answer {i + 1} of {path} does not solve its cube")
 
 
-def run_cube(solvers: list[str], paths: list[str]) -> dict:
+def run_cube(solvers: list[str], paths: list[str], testset: str | None = None) -> dict:
     """Our solvers' figures from their solve tables, the published peers, and the kociemba package if importable."""
     from puzzlesearch.baselines.cube_peers import CUBE_PEERS, KOCIEMBA_LIVE, kociemba_solves
     from puzzlesearch.cube.model.cubie import parse_cubies
 
-    solves = cube_solves(solvers, paths)
+    solves = cube_solves(solvers, paths, testset)
     rows = []
     for (solver, table), path in zip(solves.items(), paths):
         need_columns(table, ("cube", "solution"), f"cube solves {path}")

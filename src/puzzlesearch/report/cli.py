@@ -190,7 +190,7 @@ def cmd_cube_solves(args) -> int:
     """Move-count distribution and time per cube of each solver on one test set."""
     from puzzlesearch.report import plots
 
-    solves = data.cube_solves(args.solvers, args.solves)
+    solves = data.cube_solves(args.solvers, args.solves, args.testset)
     n = max(df.height for df in solves.values())
     plots.save(
         plots.draw_cube_moves(solves, f"Rubik's cube {args.testset} ({n} cubes): solution lengths"), args.moves_out
@@ -269,7 +269,7 @@ def cmd_bench_cube(args) -> int:
     """Our solvers' figures (every answer verified) beside the peers'; figures and plot."""
     from puzzlesearch.report import plots
 
-    figures = bench.run_cube(args.solvers, args.solves)
+    figures = bench.run_cube(args.solvers, args.solves, args.testset)
     live = "kociemba timed here" if figures["kociemba_installed"] else "kociemba package not installed"
     title = f"Rubik's cube {args.testset} ({figures['cubes']} cubes, all verified) vs published solvers; {live}"
     write_text(json.dumps(figures, indent=1) + "\n", args.json_out)

@@ -182,13 +182,19 @@ def in_window(puzzles: pl.DataFrame, window=BEE_WINDOW) -> int:
 # ---------------------------------------------------------------- Rubik's cube
 
 
-def cube_solves(solvers, paths) -> dict[str, pl.DataFrame]:
-    """solver -> its solve table (moves, milliseconds), in the order given."""
+def read_cube_solves(path: str | Path, solver: str, testset: str | None = None) -> pl.DataFrame:
+    """A cube solve table, checked: its entry says it is `solver`'s (and `testset`'s when given), not another's."""
+    expect = {"solver": solver} if testset is None else {"solver": solver, "testset": testset}
+    return manifest.read_result_parquet(path, CUBE_SOLVES_KIND, expect)[0]
+
+
+def cube_solves(solvers, paths, testset: str | None = None) -> dict[str, pl.DataFrame]:
+    """solver -> its solve table (moves, milliseconds), in the order given, each checked to be that solver's."""
     if len(solvers) != len(paths):
         raise PuzzleError(f"{len(solvers)} solver names for {len(paths)} solve tables")
     out = {}
     for solver, path in zip(solvers, paths):
-        df = read_result_table(path, CUBE_SOLVES_KIND)
+        df = read_cube_solves(path, solver, testset)
         need_columns(df, ("moves", "milliseconds"), f"cube solves {path}")
         out[solver] = df
     return out

@@ -11,8 +11,8 @@ from pathlib import Path
 
 from puzzlesearch.report.data import (
     BOGGLE_BEST_KIND,
-    CUBE_SOLVES_KIND,
     read_boggle_scan,
+    read_cube_solves,
     read_result_table,
     read_table,
 )
@@ -75,7 +75,7 @@ def _cube(root: Path) -> list[str]:
     for path in sorted(root.glob("results/cube/*/*.parquet")):
         if path.parent.name in ("tables", "testsets"):
             continue
-        df = read_result_table(path, CUBE_SOLVES_KIND).select("moves", "milliseconds")
+        df = read_cube_solves(path, path.parent.name, path.stem).select("moves", "milliseconds")
         if df.is_empty():
             continue
         out.append(
