@@ -501,3 +501,19 @@ def test_masks_built_from_another_lexicon_are_refused(words_copy, tmp_path):
     assert_one_line_error(out, str(masks), f"not built from {words_copy}")
     assert not (tmp_path / "puzzles.parquet").exists()
     assert build_puzzles(masks, tmp_path / "puzzles.parquet", folder / "words.parquet").returncode == 0
+
+
+def test_points_that_could_sum_past_int64_are_refused_where_the_sums_are_made(tiny):
+    # The schema's maxima keep every sum in int64 (issue 30 case 1); settings that reach the
+    # table past the schema (built in code) are refused by the check beside the sums, not wrapped.
+    from puzzlesearch.bee.tables import INT64_MAX, mask_frame
+
+    words = pl.read_parquet(tiny.dir / "words.parquet")
+    rules = TableRules()
+    object.__setattr__(rules, "pangram_bonus", INT64_MAX // 4)  # past the schema: 9 words x this wraps
+    with pytest.raises(PuzzleError, match="could sum past int64"):
+        mask_frame(words, rules)
+    with pytest.raises(PuzzleError, match="could sum past int64"):
+        puzzle_words(words, parse_puzzle("ABCDEFG", "e", rules), rules)
+    object.__setattr__(rules, "pangram_bonus", 10**6)  # the schema's maximum: fine
+    assert mask_frame(words, rules)["points"].max() >= 10**6

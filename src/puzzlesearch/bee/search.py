@@ -11,7 +11,7 @@ import polars as pl
 
 from puzzlesearch.bee._kernels import masks as kernels
 from puzzlesearch.bee.model import LETTERS, BeeRules, Puzzle, TableRules, letters_mask
-from puzzlesearch.bee.tables import MaskTable, masks_text, playable_words
+from puzzlesearch.bee.tables import MaskTable, check_sums_fit, masks_text, playable_words
 
 PUZZLES_SCHEMA = {
     "rank": pl.UInt32,
@@ -78,9 +78,10 @@ def rank_puzzles(table: MaskTable, masks: pl.DataFrame, rules: BeeRules) -> pl.D
 def puzzle_words(words: pl.DataFrame, puzzle: Puzzle, rules: TableRules) -> pl.DataFrame:
     """The words of one puzzle with their points (and frequency, zipf when given), best first (a scan)."""
     fits = ((pl.col("mask") & ~pl.lit(puzzle.letters, pl.UInt32)) == 0) & ((pl.col("mask") & puzzle.center_mask) != 0)
+    playable = playable_words(words, rules)
+    check_sums_fit(playable, rules)  # its total is summed by the caller
     return (
-        playable_words(words, rules)
-        .filter(fits)
+        playable.filter(fits)
         .select("word", "points", "pangram", *[c for c in ANSWER_EXTRAS if c in words.columns])
         .sort(["points", "word"], descending=[True, False])
     )

@@ -58,9 +58,28 @@ def playable_words(words: pl.DataFrame, rules: TableRules) -> pl.DataFrame:
     )
 
 
+INT64_MAX = 2**63 - 1
+
+
+def check_sums_fit(playable: pl.DataFrame, rules: TableRules) -> None:
+    """PuzzleError unless every sum of word points (a mask's, a puzzle's) fits int64, in exact integers.
+
+    The schema's maxima already make this so (1e6 points a word, far fewer than 9e12 words);
+    this is the check where the sums are made, for settings that reach here another way.
+    """
+    longest = int(playable["length"].max() or 0)
+    per_word = max(int(rules.short_points), longest) + int(rules.pangram_bonus)
+    if per_word * playable.height > INT64_MAX:
+        raise PuzzleError(
+            f"bee points: {playable.height} words of up to {per_word} points could sum past int64 "
+            f"(short_points {rules.short_points}, pangram_bonus {rules.pangram_bonus}); lower them"
+        )
+
+
 def mask_frame(words: pl.DataFrame, rules: TableRules) -> pl.DataFrame:
     """masks.parquet: per distinct mask its word count, points and pangram flag."""
     playable = playable_words(words, rules)
+    check_sums_fit(playable, rules)
     table = (
         playable.group_by("mask")
         .agg(
