@@ -239,6 +239,20 @@ def test_split_order_is_centre_first():
     assert sorted(order.tolist()) == list(range(12)) and set(order[:2].tolist()) == {5, 6}
 
 
+def test_class_split_order_puts_the_fewest_letters_first_within_each_ring():
+    from puzzlesearch.boggle.proof.classes import CENTRE, CENTRE_FEWEST, class_split_order
+
+    shape = Shape(4, 4)
+    # rings of a 4x4 board, nearest the centre first: 5 6 9 10 | 1 2 4 7 8 11 13 14 | 0 3 12 15
+    assert split_order(shape).tolist() == [5, 6, 9, 10, 1, 2, 4, 7, 8, 11, 13, 14, 0, 3, 12, 15]
+    sizes = {5: "abc", 6: "ab", 9: "abc", 10: "a", 2: "abcd", 13: "a", 0: "ab"}
+    cls = BoardClass.parse(" ".join(sizes.get(c, "abc") for c in range(16)), shape)
+    assert class_split_order(cls, CENTRE).tolist() == split_order(shape).tolist()
+    assert class_split_order(cls, CENTRE_FEWEST).tolist() == [10, 6, 5, 9, 13, 1, 4, 7, 8, 11, 14, 2, 0, 3, 12, 15]
+    with pytest.raises(PuzzleError, match="split order"):
+        class_split_order(cls, "spiral")
+
+
 def test_shard_resources_come_from_the_cost_table():
     proof = section_defaults("boggle")["proof"]
     res = shard_resources(proof, "4x4")

@@ -27,6 +27,7 @@ from tests.boggle.test_proof import POINTS, make_scorer, random_class, random_wo
 FORCE_ALL = TreeOptions(switchover_ratio=0.0, switchover_cells=0)  # force every cell
 NEVER_FORCE = TreeOptions(switchover_ratio=1e18)  # the stack bound from the root (the old search)
 OPTIONS = [FORCE_ALL, TreeOptions(), TreeOptions(switchover_ratio=1.2, switchover_cells=2), NEVER_FORCE]
+FEWEST = TreeOptions(split_order="centre_fewest_letters")  # a split order per class (the 4x4 default)
 COARSE = ("aeiosuy", "bcdfghjklmnpqrtvwxz")  # the published 3x3 buckets
 PUBLISHED_CLASS = "lnrsy aeiou chkmpt chkmpt aeiou lnrsy lnrsy aeiou bdfgjvwxz"  # orderly bound 1,231
 
@@ -61,7 +62,9 @@ def test_root_bound_is_the_orderly_bound_and_holds(small_lexicon):
             assert bound >= best, (str(cls), bound, best)
 
 
-@pytest.mark.parametrize("options", OPTIONS, ids=["force-all", "default", "ratio1.2", "never-force"])
+@pytest.mark.parametrize(
+    "options", [*OPTIONS, FEWEST], ids=["force-all", "default", "ratio1.2", "never-force", "fewest-first"]
+)
 def test_search_equals_its_python_twin_and_keeps_every_board(small_lexicon, options):
     words, scorer = small_lexicon
     rng = np.random.default_rng(5)
@@ -104,7 +107,7 @@ def test_never_forcing_is_the_old_orderly_search(small_lexicon):
         (Shape(3, 3), "aes", ("ae", "s", "b"), 55),
     ],
 )
-@pytest.mark.parametrize("options", OPTIONS[:3], ids=["force-all", "default", "ratio1.2"])
+@pytest.mark.parametrize("options", [*OPTIONS[:3], FEWEST], ids=["force-all", "default", "ratio1.2", "fewest-first"])
 def test_every_class_keeps_exactly_the_boards_brute_force_finds(shape, alive, buckets, min_score, options):
     """Over the canonical classes of the buckets ('b' stands for the letters no word uses)."""
     scorer = make_scorer(random_words(alive, 40, seed=3))

@@ -74,6 +74,27 @@ def split_order(shape: Shape) -> np.ndarray:
     return np.array([cell for _, cell in sorted(key)], dtype=np.int64)
 
 
+CENTRE, CENTRE_FEWEST = "centre", "centre_fewest_letters"  # split order rules (boggle.proof.split_order)
+SPLIT_ORDER_RULES = (CENTRE, CENTRE_FEWEST)
+
+
+def class_split_order(cls: BoardClass, rule: str = CENTRE) -> np.ndarray:
+    """A class's split order: the shape's (CENTRE), or, for CENTRE_FEWEST, the cells at each
+    distance from the centre (a ring) reordered by their letter count, fewest first (then as
+    the shape's order has them): a cell with few letters makes few sub-classes when forced.
+    """
+    base = split_order(cls.shape)
+    if rule == CENTRE:
+        return base
+    if rule != CENTRE_FEWEST:
+        raise PuzzleError(f"split order {rule!r}: expected one of {', '.join(SPLIT_ORDER_RULES)}")
+    shape = cls.shape
+    cr, cc = (shape.rows - 1) / 2, (shape.cols - 1) / 2
+    ring = {c: (c // shape.cols - cr) ** 2 + (c % shape.cols - cc) ** 2 for c in range(shape.cells)}
+    rank = {int(c): i for i, c in enumerate(base)}
+    return np.array(sorted(rank, key=lambda c: (ring[c], len(cls.cells[c]), rank[c])), dtype=np.int64)
+
+
 def canonical_board(cells, shape: Shape) -> str:
     """The smallest text of a board's symmetric images."""
     arr = np.asarray(cells)

@@ -78,6 +78,7 @@ def tree_options(settings) -> TreeOptions:
         switchover_cells=settings.switchover_cells,
         max_tree_nodes=settings.max_tree_nodes,
         max_visits=settings.max_visits,
+        split_order=settings.split_order,
     )
 
 
@@ -100,6 +101,7 @@ def engine_description(settings) -> dict:
         "switchover_cells": settings.switchover_cells,
         "max_tree_nodes": settings.max_tree_nodes,
         "max_visits": settings.max_visits,
+        "split_order": settings.split_order,
     }
 
 
@@ -443,7 +445,7 @@ def gather(table: pl.DataFrame, settings, shape: Shape, lexicon: dict) -> tuple[
         "min_score": settings.min_score,
         "points": settings.points,
         "engine": engine_description(settings),
-        "split_order": [int(c) for c in split_order(shape)],
+        "split_order": [int(c) for c in split_order(shape)],  # per class under engine.split_order (see docs)
         "shards": settings.shards,
         "classes_total": space.count(),
         "classes_before_symmetry": space.total,

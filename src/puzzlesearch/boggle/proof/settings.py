@@ -1,6 +1,6 @@
 """Proof settings: one object per proof of one shape (`boggle prove`, prove-shard, prove-gather), from boggle.schema.yaml.
 
-The schema's per-shape keys (partition, min_score, shards, max_tree_nodes, cost) are resolved for one
+The schema's per-shape keys (partition, min_score, shards, max_tree_nodes, split_order, cost) are resolved for one
 shape here: its own entry, else `other`. The cost table sets the pipeline's resources
 (`shard_resources`): a shard job's runtime and memory come from the measured cost of a
 class, so a cluster never kills a shard that would finish; the job stops itself at its
@@ -21,7 +21,7 @@ from puzzlesearch.settings import Settings, default, section_defaults, section_s
 SECTION = "boggle"
 OTHER = "other"  # the per-shape entry of every shape not listed
 
-PER_SHAPE_KEYS = ("partition", "min_score", "shards", "max_tree_nodes")
+PER_SHAPE_KEYS = ("partition", "min_score", "shards", "max_tree_nodes", "split_order")
 PROOF_KEYS = (
     "partition",
     "min_score",
@@ -30,6 +30,7 @@ PROOF_KEYS = (
     "switchover_cells",
     "checkpoint_seconds",
     "max_tree_nodes",
+    "split_order",
     "max_visits",
     "seconds",
 )
@@ -59,7 +60,7 @@ def for_shape(mapping: dict, shape: Shape | str, key: str):
 
 @dataclass(frozen=True)
 class ProofSettings(Settings):
-    """One proof of a shape: keys of boggle.proof, the per-shape ones (partition, min_score, shards, max_tree_nodes) resolved."""
+    """One proof of a shape: keys of boggle.proof, the per-shape ones (partition, min_score, shards, max_tree_nodes, split_order) resolved."""
 
     SECTION: ClassVar[str] = SECTION
 
@@ -70,6 +71,7 @@ class ProofSettings(Settings):
     switchover_cells: int = _proof_defaults()["switchover_cells"]
     checkpoint_seconds: float = _proof_defaults()["checkpoint_seconds"]
     max_tree_nodes: int = _proof_defaults()["max_tree_nodes"][OTHER]
+    split_order: str = _proof_defaults()["split_order"][OTHER]
     max_visits: int = _proof_defaults()["max_visits"]
     seconds: float = _proof_defaults()["seconds"]
     points: list = default(SECTION, "points")

@@ -43,7 +43,7 @@ from puzzlesearch.boggle.model import LETTERS, Shape, neighbours, points_table
 from puzzlesearch.boggle.proof._kernels import arena as ak
 from puzzlesearch.boggle.proof._kernels import build as bk
 from puzzlesearch.boggle.proof._kernels import force as fk
-from puzzlesearch.boggle.proof.classes import BoardClass, split_order
+from puzzlesearch.boggle.proof.classes import CENTRE, BoardClass, class_split_order, split_order
 from puzzlesearch.errors import PuzzleError
 
 DONE, NODE_CAP, VISIT_CAP = "done", "node cap", "visit cap"
@@ -63,6 +63,9 @@ class TreeOptions:
     switchover_cells: int = 4
     max_tree_nodes: int = 50_000_000
     max_visits: int = 2**62
+    split_order: str = (
+        CENTRE  # classes.SPLIT_ORDER_RULES: the shape's order, or per class (fewest letters first in a ring)
+    )
 
     def switch_score(self, min_score: int) -> int:
         """Sub-classes with a bound below this are bounded by the stacks, not forced."""
@@ -99,6 +102,7 @@ class TreeBounder:
     def __init__(self, scorer, shape: Shape, options: TreeOptions | None = None, order=None):
         self.shape = shape
         self.options = options or TreeOptions()
+        self.fixed_order = order is not None  # else the options' rule, per class (_use_order)
         self.order = np.asarray(split_order(shape) if order is None else order, dtype=np.int64)
         self.order_pos = np.argsort(self.order).astype(np.int64)
         self.nbr, self.nbr_n = neighbours(shape)
@@ -158,8 +162,16 @@ class TreeBounder:
             bk.collect_paths(layout, self.trie, a, self.build_work)
         return layout, (b if bk.sort_paths(a, b, n, self.build_work) else a), n
 
+    def _use_order(self, cls: BoardClass) -> None:
+        """Split `cls` in its order under the options' rule (unless the engine was given one order)."""
+        if self.fixed_order or self.options.split_order == CENTRE:
+            return
+        self.order = class_split_order(cls, self.options.split_order)
+        self.order_pos = np.argsort(self.order).astype(np.int64)
+
     def _build(self, cls: BoardClass) -> tuple[int, int, int]:
-        """(root, tree nodes, word paths) of a class in a fresh arena; root < 0: over a cap."""
+        """(root, tree nodes, word paths) of a class in a fresh arena, in its split order; root < 0: over a cap."""
+        self._use_order(cls)
         layout, paths, n = self._collect(cls)
         max_live = self.options.max_tree_nodes
         while True:
@@ -451,8 +463,8 @@ def py_force(t: PySum, level: int, j: int) -> PySum:
 
 
 def py_search(cls: BoardClass, words, min_score: int, options: TreeOptions, points=None, order=None):
-    """(root bound, visits, {board: bound}) of the force/merge branch and bound (no node cap)."""
-    order = list(split_order(cls.shape) if order is None else order)
+    """(root bound, visits, {board: bound}) of the force/merge branch and bound (no node cap), in the options' split order."""
+    order = list(class_split_order(cls, options.split_order) if order is None else order)
     n = len(order)
     n_letters = [len(cls.cells[c]) for c in order]
     switch = options.switch_score(min_score)
