@@ -141,6 +141,19 @@ def test_growing_buffers_gives_the_same_result(small_lexicon, monkeypatch):
     assert board_set(res.boards) == board_set(want.boards)
 
 
+def assert_same_search(res, want) -> None:
+    """The same bound, visits, forces, stack bounds, and boards with their bounds."""
+    assert (res.bound, res.visits, res.forces, res.bound_runs) == (
+        want.bound,
+        want.visits,
+        want.forces,
+        want.bound_runs,
+    )
+    assert sorted(zip(map(tuple, res.boards.tolist()), res.leaf_bounds.tolist())) == sorted(
+        zip(map(tuple, want.boards.tolist()), want.leaf_bounds.tolist())
+    )
+
+
 @pytest.mark.parametrize("options", OPTIONS[:3], ids=["force-all", "default", "ratio1.2"])
 def test_a_full_arena_or_stack_grows_and_the_search_goes_on(small_lexicon, monkeypatch, options):
     # A tiny arena and one entry per bound stack: the search stops each time one is full,
@@ -168,15 +181,7 @@ def test_a_full_arena_or_stack_grows_and_the_search_goes_on(small_lexicon, monke
     outcomes = [r for _, r in calls]
     assert tree_mod.fk.ARENA_FULL in outcomes and sum(start for start, _ in calls) == 1
     assert (tree_mod.fk.STACK_FULL in outcomes) == (options is not FORCE_ALL)  # force-all has no stack bound
-    assert (res.bound, res.visits, res.forces, res.bound_runs) == (
-        want.bound,
-        want.visits,
-        want.forces,
-        want.bound_runs,
-    )
-    assert sorted(zip(map(tuple, res.boards.tolist()), res.leaf_bounds.tolist())) == sorted(
-        zip(map(tuple, want.boards.tolist()), want.leaf_bounds.tolist())
-    )
+    assert_same_search(res, want)
 
 
 def test_a_paused_search_grows_its_found_buffer_without_starting_again(small_lexicon, monkeypatch):
@@ -215,15 +220,7 @@ def test_pausing_after_every_visit_changes_nothing(small_lexicon, monkeypatch, o
     monkeypatch.setattr(tree_mod._Pacer, "next_pause", lambda self, visits: int(visits) + 1)
     seen = []
     res = TreeBounder(scorer, shape, options).search(cls, 5, progress=lambda v, c: seen.append((v, c)))
-    assert (res.bound, res.visits, res.forces, res.bound_runs) == (
-        want.bound,
-        want.visits,
-        want.forces,
-        want.bound_runs,
-    )
-    assert sorted(zip(map(tuple, res.boards.tolist()), res.leaf_bounds.tolist())) == sorted(
-        zip(map(tuple, want.boards.tolist()), want.leaf_bounds.tolist())
-    )
+    assert_same_search(res, want)
     assert len(seen) > 10 and seen == sorted(seen)  # visits and the share passed only grow
     assert all(0 <= c < 1 for _, c in seen)
     assert want.forces > 10 or (options is NEVER_FORCE and want.forces == 0 and seen[-1][1] > 0.5)
