@@ -186,6 +186,8 @@ def test_pipeline_mode_writes_a_verified_table(cube_tables, tmp_path):
             str(cube_tables.dir / "manifest.parquet"),
             "--file",
             str(tmp_path / "cubes.txt"),
+            "--testset",
+            "cubes",
             "--out",
             str(out),
             cwd=tmp_path,
@@ -226,6 +228,8 @@ def test_pipeline_time_cap_fails_the_job(cube_tables, tmp_path, solver, settings
         str(cube_tables.dir),
         "--file",
         str(tmp_path / "cubes.txt"),
+        "--testset",
+        "cubes",
         "--out",
         str(out),
         cwd=tmp_path,
@@ -286,6 +290,8 @@ def test_pipeline_mode_errors(cube_tables, tmp_path, capsys, extra, fragment):
             str(cube_tables.dir),
             "--file",
             str(tmp_path / "cubes.txt"),
+            "--testset",
+            "cubes",
             *extra,
         ]
     )
