@@ -216,6 +216,34 @@ def test_incremental_scoring_equals_full_rescoring(scorer, text, rows, cols, n):
     assert np.array_equal(full[0][::-1], again[0])
 
 
+def random_run(base: np.ndarray, n: int, rng) -> np.ndarray:
+    """A proof-like run: each board changes 1-3 cells of the one before, now and then 8 (a new base)."""
+    boards = np.empty((n, len(base)), dtype=np.uint8)
+    board = base.copy()
+    for i in range(n):
+        k = 8 if rng.random() < 0.05 else int(rng.integers(1, 4))
+        board[rng.choice(len(base), k, replace=False)] = rng.integers(0, 26, k)
+        boards[i] = board
+    return boards
+
+
+@pytest.mark.parametrize("text, rows, cols", [("perslatgsineters", 4, 4), ("plseairtnsed", 4, 3)])
+def test_a_run_of_alike_boards_scores_as_each_board_in_full(scorer, text, rows, cols):
+    shape = Shape(rows, cols)
+    boards = random_run(parse_board(text, rows, cols).array, 800, np.random.default_rng(rows * cols))
+    full = scorer.scores(boards, shape)
+    for changed in (0, 1, 2, 3):  # every board its own base .. few bases
+        assert np.array_equal(scorer.score_run(boards, shape, changed), full)
+    assert np.array_equal(scorer.score_run(boards[::-1], shape), full[::-1])
+
+
+def test_a_run_of_alike_boards_matches_brute_force(scorer, reference):
+    words, pre = reference
+    boards = random_run(parse_board("perslatgsineters").array, 5, np.random.default_rng(7))
+    for cells, s in zip(boards, scorer.score_run(boards, Shape(4, 4))):
+        assert int(s) == reference_score(Board(4, 4, tuple(int(x) for x in cells)), words, prefix_set=pre)[0]
+
+
 def test_incremental_scoring_matches_brute_force(scorer, reference):
     words, pre = reference
     base = parse_board("perslatgsineters").array

@@ -24,6 +24,7 @@ import pytest
 
 from puzzlesearch.baselines.boggle_orderly import OrderlyBounder, boggle_words, py_max_nomark, py_orderly_search
 from puzzlesearch.boggle.model import LETTERS, Shape, symmetries
+from puzzlesearch.boggle.proof import prove as prove_module
 from puzzlesearch.boggle.proof.classes import BoardClass, canonical_board, split_order
 from puzzlesearch.boggle.proof.partition import BoardPartition, ClassSpace, Partition, cell_kind, shard_range
 from puzzlesearch.boggle.proof.prove import Prover, board_class_run, gather, load_shards, prove_shard, sample_codes
@@ -365,6 +366,20 @@ def test_prover_lists_exactly_the_boards_brute_force_finds(shape, alive, partiti
     assert cert["complete"] and cert["classes_done"] == classes.height == cert["classes_total"] == prover.space.count()
     assert cert["best"]["score"] == max(want.values()) and cert["max_bound_remaining"] is None
     assert cert["classes_before_symmetry"] > cert["classes_total"]
+
+
+def test_leaves_scored_a_few_at_a_time_give_the_boards_brute_force_finds(monkeypatch):
+    shape, alive, min_score = Shape(3, 3), "aes", 55
+    scorer = make_scorer(random_words(alive, 40, seed=3))
+    monkeypatch.setattr(prove_module, "EXACT_CHUNK", 3)  # many kernel calls per class
+    chosen = settings(PER_KIND, min_score, switchover_ratio=1.2)
+    prover = Prover(scorer, shape, chosen)
+    table = prover.run(prover.classes(), "test").table
+    assert table["leaves"].max() > 3 * prove_module.EXACT_CHUNK
+    boards = gather(table, chosen, shape, {"name": "test"})[0]
+    assert dead_mapped(dict(zip(boards["board"], boards["score"])), alive, shape) == brute_force(
+        scorer, shape, alive + DEAD, min_score
+    )
 
 
 def small_proof(shards: int = 3, **extra):

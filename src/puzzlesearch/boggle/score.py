@@ -25,6 +25,7 @@ from puzzlesearch.manifest import damaged, file_sha256, read_manifest, verify
 BOGGLE_DAWG_KIND = "boggle_dawg"
 
 MAX_CHANGED = 4  # score_deviations: boards with more changed cells are scored in full
+RUN_CHANGED = 2  # score_run: a board more than this many cells from its base starts a new base (measured best)
 STAMP_LIMIT = 2**31 - 2**24  # reset the stamps (int32) well before they overflow
 
 
@@ -108,6 +109,18 @@ class Scorer:
         """(scores, word counts) of boards near one `base` board, scored incrementally (exact)."""
         base = self._checked(np.asarray(base)[None, :], shape)
         return self.score_near(base, np.zeros(len(boards), dtype=np.int64), boards, shape, max_changed)
+
+    def score_run(self, boards: np.ndarray, shape: Shape, max_changed: int = RUN_CHANGED) -> np.ndarray:
+        """Scores of boards listed so that neighbours are alike (a proof's leaves), scored incrementally (exact).
+
+        Each board is scored against the last board chosen as a base (kernels.run_bases):
+        on a 4x4 proof's leaves, 0.4 of the time of scoring each board in full.
+        """
+        boards = self._checked(boards, shape)
+        base_at = np.zeros(len(boards), dtype=np.int64)
+        base_of = np.zeros(len(boards), dtype=np.int64)
+        n_bases = kernels.run_bases(boards, max_changed, base_at, base_of)
+        return self.score_near(boards[base_at[:n_bases]], base_of, boards, shape, max_changed)[0]
 
     def score_near(
         self, bases: np.ndarray, base_of: np.ndarray, boards: np.ndarray, shape: Shape, max_changed: int = MAX_CHANGED

@@ -398,3 +398,29 @@ def score_deviations(bases, base_of, boards, order, changed, nbm, trie, stamp0, 
         counts[i] = nwords
         stamp += 1
     return stamp
+
+
+@njit(cache=True)
+def run_bases(boards, max_changed, base_at, base_of):
+    """Greedy bases of a run of boards (neighbours alike, as a proof's leaves): returns the number of bases.
+
+    The first board is a base; each next board keeps the current base when it differs
+    from it in at most max_changed cells, else becomes the new base. base_at[k] is the
+    board index of base k, base_of[i] the base of board i.
+    """
+    n_bases = 0
+    current = -1
+    for i in range(boards.shape[0]):
+        if current >= 0:
+            differ = 0
+            for c in range(boards.shape[1]):
+                if boards[i, c] != boards[current, c]:
+                    differ += 1
+            if differ <= max_changed:
+                base_of[i] = n_bases - 1
+                continue
+        current = i
+        base_at[n_bases] = i
+        base_of[i] = n_bases
+        n_bases += 1
+    return n_bases

@@ -46,6 +46,7 @@ PROGRESS_KIND = "boggle-proof-progress"
 PROOF_KIND = "boggle-proof"
 SAMPLE_KIND = "boggle-proof-sample"
 LOG_EVERY_SECONDS = 30.0
+EXACT_CHUNK = 2**16  # leaves scored per kernel call (a few seconds): Ctrl-C and the log get a turn between calls
 WARM_UP_LETTER = LETTERS.index("z")  # a one-board class of it is bounded at once
 # class outcomes: done (pruned, searched) or not (capped: over a work cap; stopped: not run)
 PRUNED, SEARCHED, CAPPED, STOPPED = "pruned", "searched", "capped", "stopped"
@@ -141,7 +142,7 @@ class Prover:
         t0 = time.process_time()
         cls = self.space.board_class(code)
         res = self.engine.search(cls, self.min_score, progress=_ClassProgress(self.space, code, t0))
-        found = self.exact(res.boards)
+        found = self.exact(res.boards, lambda: f"class #{self.space.position(code)} leaves")
         if not res.complete:
             outcome = CAPPED
         elif res.bound < self.min_score:
@@ -161,12 +162,22 @@ class Prover:
             "scores": list(found.values()),
         }
 
-    def exact(self, boards: np.ndarray) -> dict[str, int]:
-        """Canonical board -> exact score of the boards reaching min_score (best first)."""
-        if not len(boards):
-            return {}
-        exact = self.scorer.scores(boards, self.shape)
-        found = {canonical_board(b, self.shape): int(s) for b, s in zip(boards, exact) if s >= self.min_score}
+    def exact(self, boards: np.ndarray, label=lambda: "leaves") -> dict[str, int]:
+        """Canonical board -> exact score of the boards reaching min_score (best first).
+
+        The leaves come in search order, neighbours alike, so they are scored as runs
+        (Scorer.score_run), EXACT_CHUNK at a time, with a log line every LOG_EVERY_SECONDS
+        (`label()` names them; called only then).
+        """
+        found: dict[str, int] = {}
+        last = time.perf_counter()
+        for at in range(0, len(boards), EXACT_CHUNK):
+            chunk = boards[at : at + EXACT_CHUNK]
+            exact = self.scorer.score_run(chunk, self.shape)
+            found.update((canonical_board(b, self.shape), int(s)) for b, s in zip(chunk, exact) if s >= self.min_score)
+            if time.perf_counter() - last >= LOG_EVERY_SECONDS:
+                last = time.perf_counter()
+                log("boggle", f"{label()}: exact scores of {at + len(chunk):,}/{len(boards):,}")
         return {b: found[b] for b in sorted(found, key=lambda b: (-found[b], b))}
 
     def warm_up(self) -> None:
