@@ -416,9 +416,11 @@ DOCUMENTED_COLUMNS = [
 ]  # README, Crossword > Results
 
 
-def run_ps(args, cwd, check=True):
+def run_ps(args, cwd, check=True, timeout=None):
     """The real CLI in a subprocess (exit code, stdout, stderr)."""
-    out = subprocess.run([sys.executable, "-m", "puzzlesearch", *args], cwd=cwd, capture_output=True, text=True)
+    out = subprocess.run(
+        [sys.executable, "-m", "puzzlesearch", *args], cwd=cwd, capture_output=True, text=True, timeout=timeout
+    )
     if check:
         assert out.returncode == 0, out.stderr
     return out
@@ -665,7 +667,7 @@ def build_numeric(folder, max_factor=20):
     return npz
 
 
-def pipeline_generate(tables, folder, settings, lang="num", seed=0, check=True):
+def pipeline_generate(tables, folder, settings, lang="num", seed=0, check=True, timeout=None):
     """One pipeline puzzle job (explicit paths); the subprocess result."""
     stem = folder / f"{lang}_seed{seed}"
     return run_ps(
@@ -689,6 +691,7 @@ def pipeline_generate(tables, folder, settings, lang="num", seed=0, check=True):
         ],
         folder,
         check=check,
+        timeout=timeout,
     )
 
 
@@ -723,6 +726,41 @@ def test_damaged_tables_give_one_line_naming_the_file(tmp_path):
     write_manifest(tmp_path / "tables.json", [npz], info["kind"], info["settings"], meta)
     line = one_error_line(pipeline_generate(npz, tmp_path, settings, check=False))
     assert "tables.npz" in line and "word_table" in line
+
+
+def rewrite_tables(npz, change) -> None:
+    """Apply change(arrays) to tables.npz and recompute its manifest entry (a crafted, consistent file)."""
+    from puzzlesearch.manifest import read_manifest, write_manifest
+
+    with np.load(npz) as data:
+        arrays = {k: data[k] for k in data.files}
+    change(arrays)
+    np.savez(npz, **arrays)
+    meta = read_manifest(npz.with_name("tables.json"))
+    info = meta.pop("manifest")
+    files = [npz.with_name(name) for name in info["files"]]  # tables.npz and clues.parquet
+    write_manifest(npz.with_name("tables.json"), files, info["kind"], info["settings"], meta)
+
+
+def fill_slots(table):
+    """Every empty slot of a hash table given an in-range row (a look-up of a missing word never ends)."""
+    table[table < 0] = 0
+
+
+def swap_two_rows(table):
+    """Two filled slots exchanged (in range, each row once, but found at the wrong word)."""
+    filled = np.flatnonzero(table >= 0)
+    table[filled[[0, -1]]] = table[filled[[-1, 0]]]
+
+
+@pytest.mark.parametrize("name", ["word_table", "sig_table"])
+@pytest.mark.parametrize("damage", [fill_slots, swap_two_rows])
+def test_a_crafted_hash_table_in_range_is_refused_not_a_hang(tmp_path, name, damage):
+    npz = build_numeric(tmp_path)
+    settings = {"size": 5, "max_pops": 20000, "strategy": "fill1", "min_entry": 2, "min_score": 0}
+    rewrite_tables(npz, lambda arrays: damage(arrays[name]))
+    line = one_error_line(pipeline_generate(npz, tmp_path, settings, check=False, timeout=120))
+    assert "tables.npz" in line and name in line and not list(tmp_path.glob("num_seed0.*"))
 
 
 def test_pipeline_time_cap_fails_naming_the_key(tmp_path, english, config, project):

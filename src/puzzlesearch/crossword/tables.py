@@ -481,6 +481,17 @@ def check_arrays(path: Path, a: dict, n_letters: int) -> None:
     counts = np.diff(a["len_start"])
     if (counts < 0).any() or not np.array_equal(np.repeat(np.arange(width + 1), counts), a["lengths"]):
         raise manifest.damaged(path, "array 'len_start' does not match the word lengths")
+    _check_hash_table(path, "word_table", a["word_table"], a["codes"], a["lengths"])
+    _check_hash_table(path, "sig_table", a["sig_table"], a["sig_codes"], a["sig_lengths"])
+
+
+def _check_hash_table(path: Path, name: str, table: np.ndarray, codes: np.ndarray, lengths: np.ndarray) -> None:
+    """ArtifactError unless the hash table has an empty slot (a look-up ends) and finds every row at its own word."""
+    if (table < 0).sum() == 0 or (table >= 0).sum() != len(codes):
+        raise manifest.damaged(path, f"array {name!r} is not a hash table of the {len(codes)} rows")
+    row = cost_kernels.first_missing_row(table, codes, lengths)
+    if row >= 0:
+        raise manifest.damaged(path, f"array {name!r} does not find row {row} (a damaged or crafted table)")
 
 
 def code_sha256() -> str:

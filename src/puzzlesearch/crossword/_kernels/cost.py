@@ -90,6 +90,18 @@ def find(table, codes, lengths, q, n):
 
 
 @njit(cache=True)
+def first_missing_row(table, codes, lengths):
+    """First row that `find` does not return for its own word, or -1: the table holds each row once.
+
+    The caller makes sure the table has an empty slot (so every probe ends).
+    """
+    for row in range(codes.shape[0]):
+        if find(table, codes, lengths, codes[row], lengths[row]) != row:
+            return row
+    return -1
+
+
+@njit(cache=True)
 def sort_small(q, n):
     """Insertion sort of q[:n] in place (words are short)."""
     for i in range(1, n):
