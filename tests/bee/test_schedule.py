@@ -170,7 +170,36 @@ def test_every_puzzle_follows_the_rules_by_brute_force(english, schedule):
             share = Decimal(pct) * total / 100
             assert t == int(share.quantize(Decimal(1), rounding=ROUND_HALF_UP)), (name, total, t)
             assert abs(t - share) <= Decimal("0.5")
-        assert 0 <= p.difficulty <= 100
+        assert p.difficulty == pytest.approx(difficulty_by_hand(answers, wordlist, rules), abs=0.01)
+
+
+def difficulty_by_hand(answers: list[str], wordlist: pl.DataFrame, rules: ScheduleRules) -> float:
+    """The documented difficulty, word by word: rarity by Zipf (points-weighted) and the answer count."""
+    zipf = dict(zip(wordlist["word"].to_list(), wordlist["zipf"].to_list()))
+    common, floor = rules.difficulty_common_zipf, rules.min_zipf
+    rarity = {w: min(max((common - zipf[w]) / (common - floor), 0.0), 1.0) for w in answers}
+    rare = sum(points_of(w) * rarity[w] for w in answers) / sum(points_of(w) for w in answers)
+    few = (rules.schedule_max_words - len(answers)) / (rules.schedule_max_words - rules.schedule_min_words)
+    w = rules.difficulty_count_weight
+    return 100 * ((1 - w) * rare + w * min(max(few, 0.0), 1.0))
+
+
+def test_a_difficulty_window_keeps_only_puzzles_inside_it(english, schedule):
+    _, wordlist, _ = english
+    rules = ScheduleRules(schedule_days=6, schedule_min_difficulty=55, schedule_max_difficulty=62)
+    puzzles, _ = make_schedule(wordlist, rules)
+    assert len(puzzles) == 6 and len({p.letters for p in puzzles}) == 6
+    for p in puzzles:
+        by_hand = difficulty_by_hand(p.answers["word"].to_list(), wordlist, rules)
+        assert 55 - 0.01 <= by_hand <= 62 + 0.01
+    _, everyday = schedule
+    assert any(not 55 <= p.difficulty <= 62 for p in everyday)  # the window did choose
+    again, _ = make_schedule(wordlist, rules)
+    assert schedule_frame(again).equals(schedule_frame(puzzles))
+    with pytest.raises(PuzzleError, match="difficulty 99.9-100 .*bee.schedule_min_difficulty"):
+        make_schedule(wordlist, rules.replace(schedule_min_difficulty=99.9, schedule_max_difficulty=100))
+    with pytest.raises(ConfigError, match="bee.schedule_max_difficulty"):
+        ScheduleRules(schedule_min_difficulty=50, schedule_max_difficulty=40)
 
 
 def test_thresholds_round_half_up():
@@ -284,6 +313,8 @@ def test_cli_schedule_errors_are_one_line(tmp_path):
         (["--days", "0"], "bee.schedule_days"),
         (["--settings", "{}", "--out", str(tmp_path / "x.parquet")], "needs --wordlist"),
         (["--wordlist", "w.parquet"], "--wordlist is a pipeline flag"),
+        (["--difficulty", "60,50"], "--difficulty '60,50': give LOW,HIGH"),
+        (["--difficulty", "nan,1"], "--difficulty 'nan,1': give LOW,HIGH"),
     ]
     for extra, needle in cases:
         out = subprocess.run(

@@ -48,6 +48,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = cmds.add_parser("schedule", help="N distinct puzzles people would play, one a day (deterministic for a seed)")
     p.add_argument("--days", type=int, help="puzzles in the schedule (config key bee.schedule_days)")
     p.add_argument("--seed", type=int, help="seed of the draw (config key bee.schedule_seed)")
+    p.add_argument(
+        "--difficulty",
+        metavar="LOW,HIGH",
+        help="only puzzles of this difficulty 0-100, e.g. 0,40 (config keys bee.schedule_min/max_difficulty)",
+    )
     _common(p, ScheduleRules)
     add_settings_flag(p, "(pipeline) the schedule rules as JSON (ScheduleRules keys); with --wordlist, --out, --pages")
     p.add_argument("--wordlist", help="(pipeline) wordlist.parquet (wordlist.json beside it)")
@@ -138,15 +143,27 @@ def cmd_build_puzzles(args) -> int:
 def cmd_schedule(args) -> int:
     """Print a schedule (interactive) or write schedule.parquet and the pages (pipeline)."""
     paths = {"--wordlist": args.wordlist, "--words": args.words, "--out": args.out, "--pages": args.pages}
-    flags = {"--set": args.set, "--lexicon": args.lexicon, "--days": args.days, "--seed": args.seed}
+    flags = {
+        "--set": args.set,
+        "--lexicon": args.lexicon,
+        "--days": args.days,
+        "--seed": args.seed,
+        "--difficulty": args.difficulty,
+    }
     if pipeline_mode(args, paths, flags, pipeline_only=tuple(paths)):
         build_schedule_file(args.wordlist, args.out, args.pages, ScheduleRules.from_json(args.settings), args.words)
         return 0
+    low, high = _difficulty_window(args.difficulty)
     rules, config, root = interactive_settings(
         args,
         "bee",
         ScheduleRules.from_config,
-        {("--days", "schedule_days"): args.days, ("--seed", "schedule_seed"): args.seed},
+        {
+            ("--days", "schedule_days"): args.days,
+            ("--seed", "schedule_seed"): args.seed,
+            ("--difficulty", "schedule_min_difficulty"): low,
+            ("--difficulty", "schedule_max_difficulty"): high,
+        },
     )
     lex = _lexicon(args, config, root)
     log(
@@ -167,6 +184,20 @@ def cmd_schedule(args) -> int:
             f"{p.hints.pangrams:8d}  {p.difficulty:10.1f}  {p.thresholds[genius]:6d}"
         )
     return 0
+
+
+def _difficulty_window(text: str | None) -> tuple[float | None, float | None]:
+    """(low, high) of `--difficulty LOW,HIGH`, or (None, None) without the flag."""
+    if text is None:
+        return None, None
+    parts = text.split(",")
+    try:
+        low, high = (float(x) for x in parts) if len(parts) == 2 else (None, None)
+    except ValueError:
+        low = high = None
+    if low is None or high is None or not (0 <= low <= high <= 100):
+        raise PuzzleError(f"--difficulty {text!r}: give LOW,HIGH with 0 <= LOW <= HIGH <= 100, e.g. 0,40")
+    return low, high
 
 
 def cmd_build_wordlist(args) -> int:

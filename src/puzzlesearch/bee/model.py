@@ -130,9 +130,11 @@ class ScheduleRules(TableRules):
     min_zipf: float = default(SECTION, "min_zipf")  # the word list's floor: rarity 1 in the difficulty
     difficulty_count_weight: float = default(SECTION, "difficulty_count_weight")
     difficulty_common_zipf: float = default(SECTION, "difficulty_common_zipf")
+    schedule_min_difficulty: float = default(SECTION, "schedule_min_difficulty")
+    schedule_max_difficulty: float = default(SECTION, "schedule_max_difficulty")
 
     def check(self) -> None:
-        """Table rules, a window with max >= min, ranks from 0 up to 100 percent."""
+        """Table rules, windows with max >= min, ranks from 0 up to 100 percent."""
         super().check()
         if self.schedule_max_words < self.schedule_min_words:
             raise _bad(
@@ -141,6 +143,11 @@ class ScheduleRules(TableRules):
         shares = [r["percent"] for r in self.ranks]
         if shares[0] != 0 or shares[-1] != 100 or any(b <= a for a, b in zip(shares, shares[1:])):
             raise _bad("ranks", f"percents must rise from 0 to 100, got {shares}")
+        if self.schedule_max_difficulty < self.schedule_min_difficulty:
+            raise _bad(
+                "schedule_max_difficulty",
+                f"{self.schedule_max_difficulty} is below schedule_min_difficulty {self.schedule_min_difficulty}",
+            )
         if self.difficulty_common_zipf <= self.min_zipf:
             raise _bad(
                 "difficulty_common_zipf", f"{self.difficulty_common_zipf} must be above min_zipf {self.min_zipf}"

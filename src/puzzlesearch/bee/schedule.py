@@ -3,9 +3,10 @@
 1. The pool: every (letters, center) of the Bee word list that follows the rules (7
    letters, no excluded letter, a pangram) and has `schedule_min_words` to
    `schedule_max_words` answers, found by the mask table (search.rank_puzzles).
-2. The draw: `schedule_days` distinct letter sets drawn from the pool's sets (sorted
-   alphabetically) with numpy's PCG64 generator seeded by `schedule_seed`, then one of
-   each set's in-window centers. Same word list, rules and seed: the same schedule.
+2. The draw: the pool's letter sets (sorted alphabetically) shuffled by numpy's PCG64
+   generator seeded by `schedule_seed`; each set gives the first of its in-window centers
+   (shuffled too) whose difficulty is in `schedule_min_difficulty`..`schedule_max_difficulty`,
+   until `schedule_days` puzzles. Same word list, rules and seed: the same schedule.
 3. Each puzzle: its answers (a scan of the word list), points, pangrams, rank thresholds
    (model.rank_thresholds), the hints (hints.py) and a difficulty score 0-100:
 
@@ -19,6 +20,8 @@
 
 from __future__ import annotations
 
+import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -30,6 +33,8 @@ from puzzlesearch.bee.search import puzzle_words, rank_puzzles
 from puzzlesearch.bee.tables import build_table
 from puzzlesearch.errors import PuzzleError
 from puzzlesearch.progress import log
+
+LOG_EVERY_SECONDS = 30.0
 
 SCHEDULE_SCHEMA = {
     "day": pl.UInt32,  # 1 = the first puzzle
@@ -96,30 +101,21 @@ def puzzle_pool(wordlist: pl.DataFrame, rules: ScheduleRules) -> pl.DataFrame:
     return rank_puzzles(table, masks, selection)
 
 
-def draw(pool: pl.DataFrame, days: int, seed: int, strict: bool = True) -> list[tuple[str, str]]:
-    """`days` distinct (letters, center) from the pool, in calendar order (deterministic for a seed).
-
-    When the pool has fewer letter sets than days: a PuzzleError if `strict`, else all of
-    them (the pipeline's schedule of a small lexicon: shorter, with a log line).
-    """
-    sets = sorted(pool["letters"].unique().to_list())
-    if days > len(sets):
-        why = (
-            f"only {len(sets)} letter sets have a puzzle within the rules and the word window "
-            "(lower bee.schedule_days or widen bee.schedule_min_words/schedule_max_words)"
-        )
-        if strict:
-            raise PuzzleError(f"--days {days}: {why}")
-        log("bee", f"schedule of {len(sets)} days, not {days}: {why}")
-        days = len(sets)
-    rng = np.random.default_rng(seed)
+def shuffled_sets(pool: pl.DataFrame, seed: int) -> Iterator[tuple[str, list[str]]]:
+    """The pool's letter sets in a seeded random order, each with its in-window centers in a seeded random order."""
     centers = pool.group_by("letters").agg(pl.col("center").sort()).sort("letters")
-    by_set = dict(zip(centers["letters"].to_list(), centers["center"].to_list()))
-    chosen = []
-    for i in rng.choice(len(sets), size=days, replace=False):
-        options = by_set[sets[int(i)]]
-        chosen.append((sets[int(i)], options[int(rng.integers(len(options)))]))
-    return chosen
+    sets, options = centers["letters"].to_list(), centers["center"].to_list()
+    rng = np.random.default_rng(seed)
+    for i in rng.permutation(len(sets)):
+        yield sets[int(i)], [options[int(i)][int(j)] for j in rng.permutation(len(options[int(i)]))]
+
+
+def _too_few(found: int, days: int, why: str, strict: bool) -> int:
+    """The days a schedule can have when only `found` letter sets qualify: a PuzzleError if strict, else a log line."""
+    if strict:
+        raise PuzzleError(f"--days {days}: only {found} letter sets {why}")
+    log("bee", f"schedule of {found} days, not {days}: only {found} letter sets {why}")
+    return found
 
 
 def difficulty(answers: pl.DataFrame, rules: ScheduleRules) -> float:
@@ -135,11 +131,12 @@ def difficulty(answers: pl.DataFrame, rules: ScheduleRules) -> float:
 
 
 def scheduled_puzzle(
-    day: int, letters: str, center: str, wordlist: pl.DataFrame, rules: ScheduleRules
+    day: int, letters: str, center: str, wordlist: pl.DataFrame, rules: ScheduleRules, answers=None
 ) -> ScheduledPuzzle:
-    """One day's puzzle with its answers, thresholds, difficulty and hints."""
+    """One day's puzzle with its answers (found here unless given), thresholds, difficulty and hints."""
     puzzle = Puzzle(letters_mask(letters.lower()), center.lower())
-    answers = puzzle_words(wordlist, puzzle, rules).sort("word")
+    if answers is None:
+        answers = puzzle_answers(puzzle, wordlist, rules)
     points = int(answers["points"].sum())
     pangram_words = answers.filter(pl.col("pangram"))["word"].to_list()
     return ScheduledPuzzle(
@@ -152,13 +149,53 @@ def scheduled_puzzle(
     )
 
 
+def puzzle_answers(puzzle: Puzzle, wordlist: pl.DataFrame, rules: ScheduleRules) -> pl.DataFrame:
+    """The answers of one puzzle, alphabetical."""
+    return puzzle_words(wordlist, puzzle, rules).sort("word")
+
+
 def make_schedule(
     wordlist: pl.DataFrame, rules: ScheduleRules, strict: bool = True
 ) -> tuple[list[ScheduledPuzzle], int]:
-    """The schedule's puzzles, and the number of puzzles in the pool it was drawn from (see draw)."""
+    """The schedule's puzzles, and the number of puzzles in the pool it was drawn from.
+
+    The letter sets come in a seeded random order (shuffled_sets); each gives the first of
+    its centers (in a seeded random order) whose difficulty lies in the schedule's window,
+    or nothing. Fewer qualifying sets than days: a PuzzleError if `strict`, else all of
+    them (the pipeline's schedule of a small lexicon: shorter, with a log line). Same word
+    list, rules and seed: the same schedule. The work is bounded by the pool (each
+    puzzle's answers are found at most once).
+    """
     pool = puzzle_pool(wordlist, rules)
-    picks = draw(pool, rules.schedule_days, rules.schedule_seed, strict)
-    return [scheduled_puzzle(d, s, c, wordlist, rules) for d, (s, c) in enumerate(picks, start=1)], pool.height
+    days = rules.schedule_days
+    n_sets = pool["letters"].n_unique()
+    words_window = "lower bee.schedule_days or widen bee.schedule_min_words/schedule_max_words"
+    if days > n_sets:
+        days = _too_few(n_sets, days, f"have a puzzle within the rules and the word window ({words_window})", strict)
+    low, high = rules.schedule_min_difficulty, rules.schedule_max_difficulty
+    puzzles: list[ScheduledPuzzle] = []
+    tried, last = 0, time.perf_counter()
+    for letters, centers in shuffled_sets(pool, rules.schedule_seed):
+        if len(puzzles) == days:
+            break
+        for center in centers:
+            answers = puzzle_answers(Puzzle(letters_mask(letters.lower()), center.lower()), wordlist, rules)
+            tried += 1
+            if low <= difficulty(answers, rules) <= high:
+                puzzles.append(scheduled_puzzle(len(puzzles) + 1, letters, center, wordlist, rules, answers))
+                break
+        if time.perf_counter() - last >= LOG_EVERY_SECONDS:
+            last = time.perf_counter()
+            log("bee", f"schedule: {len(puzzles)}/{days} days, {tried:,} of {pool.height:,} puzzles tried")
+    if len(puzzles) < days:
+        _too_few(
+            len(puzzles),
+            days,
+            f"have a puzzle of difficulty {low:g}-{high:g} "
+            f"(widen bee.schedule_min_difficulty/schedule_max_difficulty, or {words_window})",
+            strict,
+        )
+    return puzzles, pool.height
 
 
 def schedule_frame(puzzles: list[ScheduledPuzzle]) -> pl.DataFrame:
