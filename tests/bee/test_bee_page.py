@@ -7,10 +7,13 @@ Skips when chromium or playwright is missing, unless PUZZLESEARCH_REQUIRE_BROWSE
 
 from __future__ import annotations
 
+from collections import Counter
+
 import polars as pl
 import pytest
 from crossword.test_crossword_page import browser  # noqa: F401  (the shared chromium fixture and its skip rule)
 
+from puzzlesearch.bee.hints import hints_page
 from puzzlesearch.bee.model import ScheduleRules
 from puzzlesearch.bee.page import play_page
 from puzzlesearch.bee.schedule import scheduled_puzzle
@@ -27,11 +30,10 @@ def points_of(word: str) -> int:
     return (1 if len(word) == 4 else len(word)) + (7 if len(set(word)) == 7 else 0)
 
 
-@pytest.fixture(scope="module")
-def page_file(tmp_path_factory):
-    """The playable page of the hand-made puzzle."""
+def hand_table() -> pl.DataFrame:
+    """A Bee word list of the hand-made words (answers and NOT_ANSWERS)."""
     words = WORDS + NOT_ANSWERS
-    table = pl.DataFrame(
+    return pl.DataFrame(
         {
             "word": words,
             "length": [len(w) for w in words],
@@ -42,8 +44,13 @@ def page_file(tmp_path_factory):
         },
         schema_overrides={"length": pl.Int16, "mask": pl.UInt32, "distinct": pl.Int16},
     )
+
+
+@pytest.fixture(scope="module")
+def page_file(tmp_path_factory):
+    """The playable page of the hand-made puzzle."""
     rules = ScheduleRules(schedule_min_words=1, schedule_max_words=50)
-    puzzle = scheduled_puzzle(1, LETTERS, CENTER, table, rules)
+    puzzle = scheduled_puzzle(1, LETTERS, CENTER, hand_table(), rules)
     assert sorted(puzzle.answers["word"].to_list()) == sorted(WORDS)
     path = tmp_path_factory.mktemp("bee_page") / "day-001.html"
     path.write_text(play_page(puzzle, [r.name for r in RANKS], 4, 0), encoding="utf-8")
@@ -120,3 +127,32 @@ def test_clicks_shuffle_delete_hints_and_reveal(browser, page_file):  # noqa: F8
     letters = sorted(page.locator("#hive g").evaluate_all("gs => gs.map(g => g.dataset.letter)"))
     assert "".join(letters) == LETTERS.lower()
     page.close()
+
+
+def test_the_hints_page_shows_the_counts_worked_out_by_hand(browser, tmp_path):  # noqa: F811
+    puzzle = scheduled_puzzle(1, LETTERS, CENTER, hand_table(), ScheduleRules(schedule_min_words=1))
+    path = tmp_path / "hints-001.html"
+    path.write_text(hints_page(puzzle.hints, "ACEILNT / T — hints"), encoding="utf-8")
+    page = browser.new_page()
+    requests = []
+    page.on("request", lambda r: requests.append(r.url) if not r.url.startswith("file:") else None)
+    page.goto(path.as_uri())
+    total = sum(points_of(w) for w in WORDS)
+    pangrams = sum(set(w) == set(LETTERS.lower()) for w in WORDS)
+    assert page.inner_text(".hint-totals") == f"WORDS: {len(WORDS)}, POINTS: {total}, PANGRAMS: {pangrams}"
+    rows = page.eval_on_selector_all(
+        ".hint-grid tr", "rows => rows.map(r => [...r.children].map(c => c.innerText.trim()))"
+    )
+    lengths = [int(n) for n in rows[0][1:-1]]
+    by_hand = Counter((w[0].upper(), len(w)) for w in WORDS)
+    assert lengths == sorted({len(w) for w in WORDS})
+    for row in rows[1:-1]:
+        first = row[0].rstrip(":")
+        counts = [0 if c == "-" else int(c) for c in row[1:-1]]
+        assert counts == [by_hand[first, n] for n in lengths] and int(row[-1]) == sum(counts)
+    assert {r[0].rstrip(":") for r in rows[1:-1]} == {w[0].upper() for w in WORDS}
+    assert rows[-1][1:] == [str(Counter(len(w) for w in WORDS)[n]) for n in lengths] + [str(len(WORDS))]
+    shown = " ".join(page.locator(".two-letters p").all_inner_texts()).split()
+    assert sorted(shown) == sorted(f"{k}-{v}" for k, v in Counter(w[:2].upper() for w in WORDS).items())
+    page.screenshot(path=str(tmp_path / "hints.png"), full_page=True)
+    assert not requests  # self-contained
