@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -18,7 +19,7 @@ from puzzlesearch.config import validate_config
 from puzzlesearch.crossword._kernels.cost import grid_cost
 from puzzlesearch.crossword.fill import FillSettings, NoFill, fill
 from puzzlesearch.crossword.io import read_pattern, to_html, to_ipuz
-from puzzlesearch.crossword.model import Alphabet, Language, runs, slot_word, slots
+from puzzlesearch.crossword.model import Alphabet, Language, ThemeEntry, place_theme, runs, slot_word, slots
 from puzzlesearch.crossword.quality import RANK_ORDER
 from puzzlesearch.crossword.search import generate
 from puzzlesearch.crossword.settings import GenerateSettings
@@ -264,6 +265,45 @@ def test_fill_keeps_given_letters(english, tmp_path):
     path.write_text("cat#\n....\n....\n#...\n")
     result = fill(read_pattern(path, tables.alphabet), tables, FillSettings(time_budget=60), progress=False)
     assert tables.alphabet.decode(result.grid[0, :3]) == "cat"
+
+
+EASY_15 = Path(__file__).parents[2] / "workflow/crossword/patterns/american15/easy.txt"
+THEMES = ["8,4,A,chocolate", "6,8,D,frost"]  # an Across entry and a Down one crossing it at "o"
+
+
+def test_theme_entries_stay_fixed_and_the_rest_is_filled(english):
+    tables, words = english
+    themes = [ThemeEntry.parse(t) for t in THEMES]
+    pattern = place_theme(read_pattern(EASY_15, tables.alphabet), themes, tables.alphabet)
+    result = fill(pattern, tables, FillSettings(time_budget=60), progress=False)
+    for theme in themes:
+        assert "".join(tables.alphabet.decode([int(result.grid[r, c])]) for r, c in theme.cells()) == theme.word
+    got = across_words(result.grid, tables.alphabet) + down_words(result.grid, tables.alphabet)
+    assert {"chocolate", "frost"} <= set(got) and all(w in words for w in got) and len(set(got)) == len(got)
+
+
+def test_theme_entries_that_do_not_fit_name_the_problem(english):
+    tables, _ = english
+    pattern = read_pattern(EASY_15, tables.alphabet)
+    cases = {
+        "1,1,D,crane": "row 4 column 1 is a black cell",
+        "3,6,A,chairperson": "runs off the 15x15 grid",
+        "3,7,A,armchair": "must fill a whole across slot",
+        "8,4,A,chocolate;6,8,D,draft": "row 8 column 8 already holds 'o'",
+        "1,1,A,cr4ne": "letter '4'",
+        "1,1,X,crane": "expected ROW,COL,DIR,WORD",
+        "1,A,crane": "expected ROW,COL,DIR,WORD",
+    }
+    for given, needle in cases.items():
+        with pytest.raises(PuzzleError, match=re.escape(needle)):
+            place_theme(pattern, [ThemeEntry.parse(t) for t in given.split(";")], tables.alphabet)
+
+
+def test_theme_word_outside_the_word_list_is_one_line(project, capsys, english):
+    cfg = str(project / "config.yaml")
+    args = ["--config", cfg, "crossword", "fill", "--pattern", str(EASY_15), "--theme", "8,4,A,chocolatx"]
+    code, err = run_cli(args, capsys)
+    assert code == 2 and len(err) == 1 and "'chocolatx' is not in the en word list" in err[0]
 
 
 def test_impossible_pattern_names_a_slot(english, tmp_path):

@@ -116,6 +116,14 @@ def _register_fill(cmds) -> None:
     add_set_flag(p, "any fill setting")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument(
+        "--theme",
+        action="append",
+        default=[],
+        metavar="ROW,COL,DIR,WORD",
+        help="a word kept fixed (repeatable): its first cell (row and column from 1, in reading order), "
+        "A(cross) or D(own); it fills a whole slot and must be in the word list",
+    )
+    p.add_argument(
         "--out", help="write {out}/{pattern name}.ipuz/.html/.json (default: <project>/results/cli/crossword/fill)"
     )
     _pipeline_args(p)
@@ -322,8 +330,9 @@ def cmd_fill(args) -> int:
     """Fill a pattern file; print the grid and write .ipuz/.html/.json."""
     from puzzlesearch.crossword import fill as fillmod
     from puzzlesearch.crossword.io import read_pattern, write_filled
+    from puzzlesearch.crossword.model import ThemeEntry, place_theme
 
-    if _pipeline_mode(args, ("lexicon", "min-frequency", "max-nodes", "time-budget", "set", "out")):
+    if _pipeline_mode(args, ("lexicon", "min-frequency", "max-nodes", "time-budget", "set", "out", "theme")):
         settings = FillSettings.from_json(args.settings)
         tables, language = _pipeline_tables(args, settings)
         pattern = read_pattern(args.pattern, tables.alphabet)
@@ -335,12 +344,22 @@ def cmd_fill(args) -> int:
     from puzzlesearch.crossword.tables import open_language
 
     settings, config, root = _fill_settings(args)
+    themes = [ThemeEntry.parse(text) for text in args.theme]
     pattern_text(args.pattern)  # an unreadable pattern is refused before the word tables are built
     tables, language = open_language(
         args.lang, config, root, settings.min_frequency, args.lexicon, settings.min_score, settings.min_entry
     )
-    pattern = read_pattern(args.pattern, tables.alphabet)
+    pattern = place_theme(read_pattern(args.pattern, tables.alphabet), themes, tables.alphabet)
+    for theme in themes:
+        if not tables.contains(theme.word):
+            raise PuzzleError(
+                f"--theme {theme.text!r}: {theme.word!r} is not in the {args.lang} word list at the floors "
+                f"(crossword.fill.min_score {settings.min_score}, min_frequency {settings.min_frequency})"
+            )
     result = fillmod.fill(pattern, tables, settings, args.seed)
+    for theme in themes:  # the fill keeps given letters; checked before anything is written
+        if "".join(tables.alphabet.decode([int(result.grid[r, c])]) for r, c in theme.cells()) != theme.word:
+            raise PuzzleError(f"--theme {theme.text!r}: the fill did not keep the word (a bug; nothing written)")
     _print_fill(result, language)
     clued = sum(1 for w in result.words if tables.clue(w))
     print(f"# {clued} of {len(result.words)} entries clued")

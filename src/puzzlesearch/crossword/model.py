@@ -177,3 +177,72 @@ def grid_text(grid: np.ndarray, alphabet: Alphabet, mirror: bool | None = None) 
 def slot_word(grid: np.ndarray, slot: Slot, alphabet: Alphabet) -> str:
     """The letters in a slot, in reading order."""
     return alphabet.decode([grid[r, c] for r, c in slot.cells()])
+
+
+THEME_DIRECTIONS = {"a": ACROSS, "across": ACROSS, "d": DOWN, "down": DOWN}
+
+
+@dataclass(frozen=True)
+class ThemeEntry:
+    """A word the user fixes in a pattern: its first cell (1-based, reading order), direction and text."""
+
+    row: int
+    col: int
+    direction: str
+    word: str
+    text: str  # as given (for messages)
+
+    @classmethod
+    def parse(cls, text: str) -> ThemeEntry:
+        """ThemeEntry of 'ROW,COL,DIR,WORD' (DIR A/across or D/down); PuzzleError naming the flag otherwise."""
+        parts = [p.strip() for p in text.split(",")]
+        bad = f"--theme {text!r}: expected ROW,COL,DIR,WORD (row and column from 1, DIR A or D), e.g. 1,1,A,CRANE"
+        if len(parts) != 4 or not all(parts) or parts[2].lower() not in THEME_DIRECTIONS:
+            raise PuzzleError(bad)
+        try:
+            row, col = int(parts[0]), int(parts[1])
+        except ValueError:
+            raise PuzzleError(bad) from None
+        return cls(row, col, THEME_DIRECTIONS[parts[2].lower()], parts[3].lower(), text)
+
+    def cells(self) -> list[tuple[int, int]]:
+        """The (row, col) cells of the word, 0-based."""
+        dr, dc = (0, 1) if self.direction == ACROSS else (1, 0)
+        return [(self.row - 1 + i * dr, self.col - 1 + i * dc) for i in range(len(self.word))]
+
+
+def place_theme(pattern: np.ndarray, entries: list[ThemeEntry], alphabet: Alphabet) -> np.ndarray:
+    """The pattern (0 black, -1 empty, >0 given) with each theme word written in as given letters.
+
+    Each word must fill one whole slot (black or the edge before and after it), on white
+    cells, agreeing with the letters already given (the pattern's and earlier entries').
+    """
+    grid = pattern.copy()
+    n_rows, n_cols = grid.shape
+    for entry in entries:
+        where = f"--theme {entry.text!r}"
+        try:
+            codes = alphabet.encode(entry.word)
+        except PuzzleError as exc:
+            raise PuzzleError(f"{where}: {exc}") from None
+        cells = entry.cells()
+        dr, dc = (0, 1) if entry.direction == ACROSS else (1, 0)
+        before, after = (cells[0][0] - dr, cells[0][1] - dc), (cells[-1][0] + dr, cells[-1][1] + dc)
+
+        def white(r: int, c: int) -> bool:
+            return 0 <= r < n_rows and 0 <= c < n_cols and grid[r, c] != BLACK
+
+        if not all(0 <= r < n_rows and 0 <= c < n_cols for r, c in cells):
+            raise PuzzleError(f"{where}: runs off the {n_rows}x{n_cols} grid")
+        for (r, c), code in zip(cells, codes):
+            if grid[r, c] == BLACK:
+                raise PuzzleError(f"{where}: row {r + 1} column {c + 1} is a black cell")
+            if grid[r, c] > 0 and grid[r, c] != code:
+                given = alphabet.decode([int(grid[r, c])])
+                raise PuzzleError(f"{where}: row {r + 1} column {c + 1} already holds {given!r}")
+            grid[r, c] = code
+        if white(*before) or white(*after):
+            raise PuzzleError(
+                f"{where}: the word must fill a whole {entry.direction} slot (black or the edge at both ends)"
+            )
+    return grid
