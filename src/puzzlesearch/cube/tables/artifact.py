@@ -23,6 +23,7 @@ import numpy as np
 from puzzlesearch import manifest, store
 from puzzlesearch.cube._kernels.bfs_bundles import SymClassArrays
 from puzzlesearch.cube.model.symmetry import N_SYM_UD, SYM_SHIFT
+from puzzlesearch.cube.tables import structure
 from puzzlesearch.errors import PuzzleError
 from puzzlesearch.io import write_npy, write_npz
 
@@ -66,6 +67,7 @@ def load_classes(path: Path, meta: dict, n_classes: int, n_values: int) -> SymCl
     manifest.check_range(path, "classidx", arrays["classidx"], 0, n_classes - 1)
     manifest.check_range(path, "symidx", arrays["symidx"], 0, N_SYM_UD - 1)
     manifest.check_range(path, "rep", arrays["rep"], 0, n_values - 1)
+    structure.sym_classes(path, arrays["rep"], arrays["classidx"], arrays["symidx"], arrays["stab"])
     return SymClassArrays(*(arrays[name] for name in SymClassArrays._fields))
 
 

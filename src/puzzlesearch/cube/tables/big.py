@@ -49,8 +49,9 @@ from puzzlesearch.cube.model.symmetry import (
     coord_conjugation,
     flipslice_conjugation,
 )
-from puzzlesearch.cube.tables import BIG_CODE
+from puzzlesearch.cube.tables import BIG_CODE, structure
 from puzzlesearch.cube.tables.artifact import TableKind, class_sym_of, load_classes, read_npy
+from puzzlesearch.cube.tables.structure import sample_of
 from puzzlesearch.progress import log
 
 VARIANTS = ("full", "small", "tiny")
@@ -266,6 +267,9 @@ def load_table(table_dir, variant: str) -> OptimalTable:
     table = read_npy(table_path(d, variant), meta, np.uint8, ((n_entries(variant) + 3) // 4,))
     n_values = flip_mod(variant) * (K.N_SLICE_SORTED if variant == "full" else K.N_SLICE)
     classes = load_classes(classes_path(d, variant), meta, EXPECTED_CLASSES[variant], n_values)
+    # the solved cube (flip, slice, twist 0) is entry classidx[0] * 2187 + the conjugated twist 0 (0)
+    solved = int(classes.classidx[0]) * K.N_TWIST
+    structure.packed_distances(table_path(d, variant), "table", table, solved, sample_of(n_entries(variant)))
     return OptimalTable(variant, table, classes, meta, class_sym_of(classes))
 
 

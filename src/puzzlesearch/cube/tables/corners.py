@@ -22,6 +22,7 @@ import numpy as np
 from puzzlesearch import manifest
 from puzzlesearch.cube._kernels.corners import corner_bfs
 from puzzlesearch.cube.model import constants as K
+from puzzlesearch.cube.tables import structure
 from puzzlesearch.cube.tables.artifact import TableKind, read_npy
 from puzzlesearch.cube.tables.big import coord_tables, table_dir_of
 from puzzlesearch.progress import log
@@ -107,4 +108,7 @@ def load_corners(table_dir, variant: str) -> CornerTable:
     path = table_path(d, variant)
     table = read_npy(path, meta, np.uint8, (N_CPERM[variant] * K.N_TWIST,))
     manifest.check_range(path, "distances", table, 0, MAX_CORNER_DEPTH)
+    # a BFS distance table over cperm * 2187 + twist, goal 0: every entry of tiny, a seeded sample of full (88 MB)
+    cperm, twist = corner_moves(variant)
+    structure.pair_distances(path, "distances", table, cperm, twist, K.N_TWIST, K.ALL_MOVES, 0, variant == "full")
     return CornerTable(variant, table, meta)

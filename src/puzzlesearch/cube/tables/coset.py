@@ -35,9 +35,10 @@ from puzzlesearch.cube._kernels.coset import backward_pass, forward_pass, mark_s
 from puzzlesearch.cube.model import constants as K
 from puzzlesearch.cube.model.coords import CTOP, ESLICE, FLIP, TWIST, coord_move_table
 from puzzlesearch.cube.model.symmetry import N_SYM_UD, SYM_INV, conjugate_arrays, coord_conjugation
-from puzzlesearch.cube.tables import COSET_CODE
+from puzzlesearch.cube.tables import COSET_CODE, structure
 from puzzlesearch.cube.tables.artifact import TableKind, class_sym_of, load_classes, read_npy
 from puzzlesearch.cube.tables.bound import lower_bounds
+from puzzlesearch.cube.tables.structure import sample_of
 from puzzlesearch.progress import log
 
 VARIANTS = ("full", "tiny")
@@ -281,6 +282,11 @@ def load_table(table_dir, variant: str) -> CosetTable:
     table = read_npy(table_path(table_dir, variant), meta, np.uint8, (n_bytes(variant),))
     bound = read_npy(bound_path(table_dir, variant), meta, np.uint8, table.shape)
     classes = load_classes(classes_path(table_dir, variant), meta, N_CLASSES, N_CORNER)
+    # a seeded sample of positions (padding columns left out); the solved one is column 0 of class_sym[0]'s row
+    picked = sample_of(n_entries(variant))
+    positions = picked // n_col(variant) * row_stride(variant) + picked % n_col(variant)
+    solved = int(classes.classidx[0]) * row_stride(variant)
+    structure.packed_distances(table_path(table_dir, variant), "table", table, solved, positions)
     lower = lower_bounds(int(meta["near_depth"]))
     return CosetTable(variant, table, classes, meta, class_sym_of(classes), bound, lower)
 

@@ -16,9 +16,11 @@ Files in a table folder (the pipeline's `results/cube/tables/`, or a store folde
                      are built in one step, its seconds on cperm_class only)
   manifest.parquet   one row per table (written by `write_manifest`)
 
-`Tables` verifies each file against its manifest on first use and range-checks it (move
-tables hold coordinates of their target, prune tables depths) before a kernel indexes it,
-so a damaged file is a one-line ArtifactError, never a crash or an endless search.
+`Tables` verifies each file against its manifest on first use, range-checks it (move
+tables hold coordinates of their target, prune tables depths) and checks its structure
+(tables/structure.py: moves are permutations undone by their inverses, lookups agree with
+the move tables, prune tables are BFS distances) before a kernel indexes it, so a damaged
+file is a one-line ArtifactError, never a crash, an endless search or a changed answer.
 """
 
 from __future__ import annotations
@@ -52,7 +54,7 @@ from puzzlesearch.cube.model.symmetry import (
     flipslice_conjugation,
     sym_classes,
 )
-from puzzlesearch.cube.tables import PRUNE_TABLE_CODE
+from puzzlesearch.cube.tables import PRUNE_TABLE_CODE, structure
 from puzzlesearch.cube.tables.artifact import code_sha256, in_store, read_npy, write_table
 from puzzlesearch.errors import PuzzleError
 from puzzlesearch.progress import log
@@ -118,6 +120,11 @@ SYM_LOOKUPS = {
     "sym_cprep": ((N_CPERM_CLASS,), K.N_CPERM - 1),
     "sym_cpself": ((N_CPERM_CLASS,), (1 << N_SYM_UD) - 1),
     "sym_udconj": ((K.N_UDEDGE, N_SYM_UD), K.N_UDEDGE - 1),
+}
+COORD_MOVES = {  # the moves each move table has (-1 in the other columns)
+    **{n: c.moves for n, c in BASIC_COORDS.items()},
+    "cclass": K.ALL_MOVES,
+    "chalf": K.G3_MOVES,
 }
 COORD_SIZES = {
     **{n: c.size for n, c in BASIC_COORDS.items()},
@@ -518,7 +525,48 @@ class Tables:
         arr = read_npy(path, meta, np.int8 if stem.startswith("prune_") else np.int32, _EXPECTED_SHAPES[stem])
         lo, hi = _entry_bounds(stem, meta, meta_path)
         manifest.check_range(path, stem, arr, lo, hi)
+        self._check_structure(stem, path, arr)
         return arr
+
+    def _check_structure(self, stem: str, path: Path, arr: np.ndarray) -> None:
+        """What the kernels assume beyond the range (tables/structure.py); other tables it needs are loaded."""
+        if stem.startswith("move_"):
+            structure.move_table(path, stem, arr, COORD_MOVES[stem.removeprefix("move_")])
+        elif stem in ("cperm_class", "cperm_half"):
+            self._check_corner_lookup(stem, path, arr)
+        elif stem in ("sym_twistconj", "sym_udconj"):
+            structure.conjugation(path, stem, arr)
+        elif stem in ("sym_fsclass", "sym_cpclass"):
+            part = stem.removeprefix("sym_").removesuffix("class")  # fs or cp
+            structure.class_lookup(path, stem, arr, self._load(f"sym_{part}rep"), self._load(f"sym_{part}self"))
+        elif stem.startswith("prune_"):
+            self._check_prune(stem.removeprefix("prune_"), path, arr)
+
+    def _check_corner_lookup(self, stem: str, path: Path, lookup: np.ndarray) -> None:
+        """cperm_class / cperm_half: classes of 96 (the members of H numbered once), moved as move_cperm moves them."""
+        coord = "c" + stem.removeprefix("cperm_")
+        valid = lookup >= 0
+        counts = np.bincount(lookup[valid], minlength=COORD_SIZES[coord])
+        want = K.N_CORNER_HALF if coord == "cclass" else 1
+        if (counts != want).any():
+            raise manifest.damaged(path, f"array {stem!r} does not give every value to {want} corner permutations")
+        cperm, moved = self.move("cperm"), self.move(coord)
+        for m in COORD_MOVES[coord]:
+            if (lookup[cperm[valid, m]] != moved[lookup[valid], m]).any():
+                raise manifest.damaged(path, f"array {stem!r} disagrees with move_cperm and move_{coord}")
+
+    def _check_prune(self, name: str, path: Path, dist: np.ndarray) -> None:
+        """A BFS distance table: every entry of the pair tables, a seeded sample of the symmetry-reduced ones."""
+        spec = PRUNE_SPECS[name]
+        if spec.sym:
+            how = SYM_TABLES[name]
+            mv = tuple(self.move(c) for c in how.coords)
+            class_sym, reps, _self, t_conj = (self.sym(s) for s in how.lookups)
+            structure.sym_distances(path, f"prune_{name}", dist, mv, class_sym, reps, t_conj, spec.moves, how.cap)
+            return
+        goal = solved_index(spec, self.lookups)
+        move_a, move_b = self.move(spec.a), self.move(spec.b)
+        structure.pair_distances(path, f"prune_{name}", dist, move_a, move_b, COORD_SIZES[spec.b], spec.moves, goal)
 
     def move(self, coord: str) -> np.ndarray:
         """Move table of a coordinate (size x 18, int32)."""
