@@ -25,7 +25,7 @@ from puzzlesearch.manifest import damaged, file_sha256, read_manifest, verify
 BOGGLE_DAWG_KIND = "boggle_dawg"
 
 MAX_CHANGED = 4  # score_deviations: boards with more changed cells are scored in full
-RUN_CHANGED = 2  # score_run: a board more than this many cells from its base starts a new base (measured best)
+RUN_CHANGED = 4  # score_run: a board more than this many cells from its base starts a new base (measured, see below)
 STAMP_LIMIT = 2**31 - 2**24  # reset the stamps (int32) well before they overflow
 
 
@@ -114,7 +114,9 @@ class Scorer:
         """Scores of boards listed so that neighbours are alike (a proof's leaves), scored incrementally (exact).
 
         Each board is scored against the last board chosen as a base (kernels.run_bases):
-        on a 4x4 proof's leaves, 0.4 of the time of scoring each board in full.
+        Measured on two 4x4 classes' leaves (ENABLE2K), time against scoring each in full at
+        2, 3, 4 cells from the base: 418k leaves 0.38, 0.40, 0.43; 400k leaves of a class
+        whose neighbouring leaves differ more 0.88, 0.74, 0.67.
         """
         boards = self._checked(boards, shape)
         base_at = np.zeros(len(boards), dtype=np.int64)
