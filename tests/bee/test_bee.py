@@ -15,7 +15,15 @@ import polars as pl
 import pytest
 
 from puzzlesearch.bee.io import build_masks_file, build_puzzles_file
-from puzzlesearch.bee.model import BeeRules, TableRules, letters_mask, mask_letters, parse_puzzle
+from puzzlesearch.bee.model import (
+    BeeRules,
+    ScheduleRules,
+    TableRules,
+    WordListRules,
+    letters_mask,
+    mask_letters,
+    parse_puzzle,
+)
 from puzzlesearch.bee.search import puzzle_words, rank_puzzles, score_sets
 from puzzlesearch.bee.tables import build_table
 from puzzlesearch.cli import main
@@ -517,3 +525,29 @@ def test_points_that_could_sum_past_int64_are_refused_where_the_sums_are_made(ti
         puzzle_words(words, parse_puzzle("ABCDEFG", "e", rules), rules)
     object.__setattr__(rules, "pangram_bonus", 10**6)  # the schema's maximum: fine
     assert mask_frame(words, rules)["points"].max() >= 10**6
+
+
+def test_the_report_refuses_bee_tables_of_another_lexicon(words_copy, tmp_path):
+    # issue 30 case 2: puzzles and a schedule built from another lexicon's words, copied in
+    # with their sound manifests, are one line naming the file in the report, which is given
+    # the lexicon's words.parquet by the pipeline.
+    other = tmp_path / "other.txt"
+    other.write_text(TINY + "facade 100\n")
+    words = Path(json.loads(run("lexicon", "info", str(other), cwd=tmp_path).stdout)["dir"]) / "words.parquet"
+    masks, puzzles = tmp_path / "masks.parquet", tmp_path / "puzzles.parquet"
+    assert build_masks(words, masks).returncode == 0 and build_puzzles(masks, puzzles, words).returncode == 0
+    wordlist, schedule = tmp_path / "wordlist.parquet", tmp_path / "schedule.parquet"
+    rules = WordListRules()
+    build = run("bee", "build-wordlist", "--settings", rules.to_json(), "--words", str(words), "--out", str(wordlist))
+    assert build.returncode == 0, build.stderr
+    schedule_args = ["--settings", ScheduleRules(schedule_min_words=1).to_json(), "--wordlist", str(wordlist)]
+    schedule_args += ["--words", str(words), "--out", str(schedule), "--pages", str(tmp_path / "pages")]
+    assert run("bee", "schedule", *schedule_args).returncode == 0
+    top, points, figure = (str(tmp_path / n) for n in ("top.html", "points.png", "schedule.png"))
+    report_bee = ["report", "bee", "--lexicon", "tiny", "--puzzles", str(puzzles), "--top-out", top]
+    report_bee += ["--points-out", points]
+    report_schedule = ["report", "bee-schedule", "--lexicon", "tiny", "--schedule", str(schedule), "--out", figure]
+    for command, table in ((report_bee, puzzles), (report_schedule, schedule)):
+        assert_one_line_error(run(*command, "--words", str(words_copy)), str(table), f"not built from {words_copy}")
+        assert run(*command, "--words", str(words)).returncode == 0
+    assert Path(top).exists() and Path(figure).exists()

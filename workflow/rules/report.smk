@@ -89,6 +89,7 @@ rule report_boggle_scan:
 rule report_bee:
     input:
         puzzles="results/bee/{lexicon}/puzzles.parquet",
+        words=lambda wc: lexicon_words(wc.lexicon),
         code=REPORT_CODE,
     output:
         top=report(
@@ -113,13 +114,14 @@ rule report_bee:
         runtime=REPORT_MINUTES,
     shell:
         "puzzlesearch report bee --lexicon {wildcards.lexicon:q} --puzzles {input.puzzles:q}"
-        " --top-out {output.top:q} --points-out {output.points:q} 2> {log:q}"
+        " --words {input.words:q} --top-out {output.top:q} --points-out {output.points:q} 2> {log:q}"
 
 
 rule report_bee_schedule:
     input:
         schedule="results/bee/{lexicon}/schedule.parquet",
         manifest="results/bee/{lexicon}/schedule.json",
+        words=lambda wc: lexicon_words(wc.lexicon),
         code=REPORT_CODE,
     output:
         report(
@@ -137,7 +139,7 @@ rule report_bee_schedule:
         runtime=REPORT_MINUTES,
     shell:
         "puzzlesearch report bee-schedule --lexicon {wildcards.lexicon:q} --schedule {input.schedule:q}"
-        " --out {output:q} 2> {log:q}"
+        " --words {input.words:q} --out {output:q} 2> {log:q}"
 
 
 rule report_cube_solves:

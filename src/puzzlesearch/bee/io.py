@@ -59,6 +59,11 @@ def check_built_from(path: Path, meta: dict, words_path: str | Path | None) -> N
         raise manifest.damaged(path, f"it was not built from {words_path} (another lexicon's word table)")
 
 
+def built_from(path: str | Path) -> str | None:
+    """The words sha256 a verified table's manifest records (None when it records none)."""
+    return manifest.read_manifest(manifest_path(Path(path)))["manifest"]["settings"].get("words_sha256")
+
+
 def read_masks(path: str | Path, rules: TableRules, words_path: str | Path | None = None) -> pl.DataFrame:
     """masks.parquet, verified against masks.json, built with `rules` (from words_path), range-checked."""
     path = Path(path)
@@ -134,7 +139,11 @@ def build_puzzles_file(masks_path, out_path, rules: BeeRules, words_path=None) -
         "source": str(masks_path),
     }
     write_parquet(puzzles, out_path)
-    settings = {**rules.to_dict(), "masks_sha256": manifest.file_sha256(masks_path)}
+    settings = {
+        **rules.to_dict(),
+        "masks_sha256": manifest.file_sha256(masks_path),
+        "words_sha256": built_from(masks_path),  # the lexicon's words, checked by the report
+    }
     manifest.write_manifest(manifest_path(out_path), [out_path], PUZZLES_KIND, settings, meta)
     best = (
         f"; best {top[0]['letters']}/{top[0]['center']} {top[0]['points']} points, {top[0]['words']} words"
@@ -217,7 +226,11 @@ def build_schedule_file(wordlist_path, out_path, pages_dir, rules: ScheduleRules
     }
     write_pages(Path(pages_dir), pages(puzzles, names, rules.min_length, rules.schedule_seed))
     write_parquet(table, out_path)
-    settings = {**rules.to_dict(), "wordlist_sha256": manifest.file_sha256(wordlist_path)}
+    settings = {
+        **rules.to_dict(),
+        "wordlist_sha256": manifest.file_sha256(wordlist_path),
+        "words_sha256": built_from(wordlist_path),  # the lexicon's words, checked by the report
+    }
     manifest.write_manifest(manifest_path(out_path), [out_path], SCHEDULE_KIND, settings, meta)
     log(
         "bee",

@@ -49,6 +49,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = cmds.add_parser("bee", help="top puzzles (HTML table), points vs words")
     p.add_argument("--lexicon", required=True)
     p.add_argument("--puzzles", required=True, help="puzzles.parquet")
+    p.add_argument("--words", help="the lexicon's words.parquet the puzzles must have been built from")
     p.add_argument("--top-out", required=True, help=".html table to write")
     p.add_argument("--points-out", required=True)
     p.set_defaults(func=cmd_bee)
@@ -56,6 +57,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = cmds.add_parser("bee-schedule", help="the Bee schedule: word counts and difficulty by day")
     p.add_argument("--lexicon", required=True)
     p.add_argument("--schedule", required=True, help="schedule.parquet (schedule.json beside it)")
+    p.add_argument("--words", help="the lexicon's words.parquet the schedule must have been built from")
     p.add_argument("--out", required=True)
     p.set_defaults(func=cmd_bee_schedule)
 
@@ -165,6 +167,7 @@ def cmd_bee(args) -> int:
     from puzzlesearch.report import plots
 
     puzzles = data.read_table(args.puzzles, "Spelling Bee puzzles")
+    data.check_bee_lexicon(args.puzzles, args.words)
     top = data.bee_top(puzzles)
     write_text(
         plots.bee_table_html(top, f"Spelling Bee {args.lexicon}: the {top.height} best puzzles of {puzzles.height}"),
@@ -180,6 +183,7 @@ def cmd_bee_schedule(args) -> int:
     from puzzlesearch.report import plots
 
     schedule, rules = data.read_bee_schedule(args.schedule)
+    data.check_bee_lexicon(args.schedule, args.words)
     window = (rules["schedule_min_words"], rules["schedule_max_words"])
     title = f"Spelling Bee {args.lexicon}: {schedule.height} scheduled puzzles (seed {rules['schedule_seed']})"
     plots.save(plots.draw_bee_schedule(schedule, window, title), args.out)

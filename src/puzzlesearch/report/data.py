@@ -174,6 +174,13 @@ def read_bee_schedule(path: str | Path) -> tuple[pl.DataFrame, dict]:
     return table, read_manifest_json(Path(path).with_suffix(".json"), BEE_SCHEDULE_KIND)["manifest"]["settings"]
 
 
+def check_bee_lexicon(path: str | Path, words_path: str | Path | None) -> None:
+    """ArtifactError unless the Bee table's manifest records `words_path`'s sha256 (its lexicon's words; None: not checked)."""
+    from puzzlesearch.bee.io import check_built_from
+
+    check_built_from(Path(path), manifest.read_manifest(Path(path).with_suffix(".json")), words_path)
+
+
 def in_window(puzzles: pl.DataFrame, window=BEE_WINDOW) -> int:
     """How many puzzles have a word count inside the editors' window."""
     return puzzles.filter(pl.col("words").is_between(*window)).height
