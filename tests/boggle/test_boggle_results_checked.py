@@ -197,6 +197,33 @@ def test_the_report_checks_the_tables_it_draws(tables, tmp_path):
     assert "best.parquet" in one_line_error(out)
 
 
+def test_the_report_refuses_tables_of_another_shape_mode_or_lexicon(tables, tmp_path):
+    """`report boggle` checks that the ranking and seed tables were built for its shape, mode and lexicon."""
+    import json
+
+    folder = tmp_path / "r"
+    shutil.copytree(tables, folder, ignore=shutil.ignore_patterns("store"))
+    os.symlink(tables / "store", folder / "store")
+    (folder / "other.txt").write_text("\n".join(["tea", "eat", "ate", "tear", "rate"]) + "\n")
+    words = {
+        name: Path(json.loads(run("lexicon", "info", f"{name}.txt", cwd=folder).stdout)["dir"]) / "words.parquet"
+        for name in ("words", "other")
+    }
+    outs = ["--board-out", "b.svg", "--progress-out", "p.svg", "--histogram-out", "h.svg"]
+
+    def report(shape="3x3", mode="free", lexicon="words"):
+        return run(
+            "report", "boggle", "--lexicon", lexicon, "--shape", shape, "--mode", mode, "--best", "best.parquet",
+            "--seeds", "seed0.parquet", "seed1.parquet", "--words", words[lexicon], *outs, cwd=folder,
+        )  # fmt: skip
+
+    assert report().returncode == 0
+    assert "built with shape = '3x3', expected '4x4'" in one_line_error(report(shape="4x4"))
+    assert "seed0.parquet" in one_line_error(report(mode="dice"))
+    line = one_line_error(report(lexicon="other"))
+    assert "best.parquet" in line and "built with lexicon" in line
+
+
 SCAN_READERS = """
 from puzzlesearch.manifest import read_result_json, read_result_parquet
 from puzzlesearch.report import data

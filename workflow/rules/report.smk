@@ -27,6 +27,7 @@ rule report_boggle:
     input:
         best="results/boggle/{lexicon}/{shape}/{mode}/best.parquet",
         seeds=lambda w: report_paths.boggle_seed_tables(config, w.lexicon, w.shape, w.mode),
+        words=lambda w: lexicon_words(w.lexicon),
         code=REPORT_CODE,
     output:
         board=report(
@@ -58,7 +59,7 @@ rule report_boggle:
         runtime=REPORT_MINUTES,
     shell:
         "puzzlesearch report boggle --lexicon {wildcards.lexicon:q} --shape {wildcards.shape:q} --mode {wildcards.mode:q}"
-        " --best {input.best:q} --seeds {input.seeds:q} --board-out {output.board:q}"
+        " --best {input.best:q} --seeds {input.seeds:q} --words {input.words:q} --board-out {output.board:q}"
         " --progress-out {output.progress:q} --histogram-out {output.histogram:q} 2> {log:q}"
 
 

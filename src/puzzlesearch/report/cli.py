@@ -35,6 +35,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--mode", required=True)
     p.add_argument("--best", required=True, help="best.parquet (the ranking)")
     p.add_argument("--seeds", nargs="+", required=True, help="seed tables seed*.parquet")
+    p.add_argument("--words", help="the lexicon's words.parquet the tables must have been built from")
     p.add_argument("--board-out", required=True)
     p.add_argument("--progress-out", required=True)
     p.add_argument("--histogram-out", required=True)
@@ -141,8 +142,9 @@ def cmd_boggle(args) -> int:
 
     shape = Shape.parse(args.shape)
     name = f"{args.lexicon} {args.shape} {args.mode}"
-    best = data.best_board(data.read_result_table(args.best, data.BOGGLE_BEST_KIND))
-    seeds = data.seed_tables(args.seeds)
+    expect = data.boggle_identity(shape, args.words)
+    best = data.best_board(data.read_result_table(args.best, data.BOGGLE_BEST_KIND, expect))
+    seeds = data.seed_tables(args.seeds, {**expect, "mode": args.mode})
     title = f"Boggle {name}: {best['board']} scores {best['score']} ({best['n_words']} words)"
     plots.save(plots.draw_board(data.board_letters(best["board"], shape.rows, shape.cols), title), args.board_out)
     plots.save(

@@ -51,10 +51,22 @@ def read_table(path: str | Path, what: str) -> pl.DataFrame:
         raise PuzzleError(f"{what} {path}: cannot read ({(str(exc).splitlines() or [''])[0]})") from None
 
 
-def read_result_table(path: str | Path, kind: str) -> pl.DataFrame:
+def read_result_table(path: str | Path, kind: str, expect: dict | None = None) -> pl.DataFrame:
     """A result table that must carry its manifest entry, of `kind` (a cube solve table, the cube table
-    manifest), entry and data checksum checked: a table without one is refused, not read unchecked."""
-    return manifest.read_result_parquet(path, kind)[0]
+    manifest), entry and data checksum checked, and built with the `expect`ed values: a table without
+    one is refused, not read unchecked."""
+    return manifest.read_result_parquet(path, kind, expect)[0]
+
+
+def boggle_identity(shape, words_path: str | Path | None) -> dict:
+    """What a Boggle table of this report must have been built with: the shape, and the lexicon of words_path."""
+    expect = {"shape": str(shape)}
+    if words_path is not None:
+        from puzzlesearch.lexicon.artifacts import WORDS_MANIFEST
+
+        path = Path(words_path).with_name(WORDS_MANIFEST)
+        expect["lexicon"] = manifest.read_manifest(path)["manifest"]["settings"]
+    return expect
 
 
 def read_json(path: str | Path, what: str) -> dict:
@@ -93,11 +105,11 @@ def need_columns(df: pl.DataFrame, columns, what: str) -> None:
 SEED_COLUMNS = ("seed", "score", "words", "seconds", "boards_scored")
 
 
-def seed_tables(paths) -> pl.DataFrame:
+def seed_tables(paths, expect: dict | None = None) -> pl.DataFrame:
     """The seed tables of one (lexicon, shape, mode), stacked: seed, score, words, seconds, boards_scored."""
     frames = []
     for path in paths:
-        df = read_result_table(path, BOGGLE_SEED_KIND)
+        df = read_result_table(path, BOGGLE_SEED_KIND, expect)
         need_columns(df, SEED_COLUMNS, f"Boggle seed table {path}")
         frames.append(df.select(SEED_COLUMNS))
     if not frames:
