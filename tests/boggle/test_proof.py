@@ -369,7 +369,7 @@ def test_prover_lists_exactly_the_boards_brute_force_finds(shape, alive, partiti
 
 
 def test_leaves_scored_a_few_at_a_time_give_the_boards_brute_force_finds(monkeypatch):
-    shape, alive, min_score = Shape(3, 3), "aes", 55
+    shape, alive, min_score = Shape(2, 3), "aesq", 20
     scorer = make_scorer(random_words(alive, 40, seed=3))
     monkeypatch.setattr(prove_module, "EXACT_CHUNK", 3)  # many kernel calls per class
     chosen = settings(PER_KIND, min_score, switchover_ratio=1.2)
