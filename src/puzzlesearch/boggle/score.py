@@ -18,9 +18,9 @@ from puzzlesearch.boggle._kernels.scorer import TrieArrays
 from puzzlesearch.boggle.model import DEFAULT_POINTS, N_LETTERS, Board, Shape, cell_pairs, neighbour_masks, points_table
 from puzzlesearch.boggle.trie import BoggleTrie
 from puzzlesearch.errors import PuzzleError
-from puzzlesearch.lexicon.artifacts import WORDS_MANIFEST, read_words
+from puzzlesearch.lexicon.artifacts import WORDS_MANIFEST, read_words, words_settings
 from puzzlesearch.lexicon.dawg import Dawg
-from puzzlesearch.manifest import damaged, file_sha256, read_manifest, verify
+from puzzlesearch.manifest import damaged, file_sha256, verify
 
 BOGGLE_DAWG_KIND = "boggle_dawg"
 
@@ -65,7 +65,7 @@ class Scorer:
         scorer = cls(
             load_boggle_dawg(words_path, dawg_path), points, words=read_words(words_path, ["word"])["word"].to_list()
         )
-        scorer.lexicon = read_manifest(Path(words_path).with_name(WORDS_MANIFEST))["manifest"]["settings"]
+        scorer.lexicon = words_settings(words_path)
         return scorer
 
     def _stamps(self, n: int) -> int:

@@ -330,7 +330,7 @@ def cmd_fill(args) -> int:
     """Fill a pattern file; print the grid and write .ipuz/.html/.json."""
     from puzzlesearch.crossword import fill as fillmod
     from puzzlesearch.crossword.io import read_pattern, write_filled
-    from puzzlesearch.crossword.model import ThemeEntry, place_theme
+    from puzzlesearch.crossword.model import ThemeEntry, place_theme, slot_word
 
     if _pipeline_mode(args, ("lexicon", "min-frequency", "max-nodes", "time-budget", "set", "out", "theme")):
         settings = FillSettings.from_json(args.settings)
@@ -358,7 +358,7 @@ def cmd_fill(args) -> int:
             )
     result = fillmod.fill(pattern, tables, settings, args.seed)
     for theme in themes:  # the fill keeps given letters; checked before anything is written
-        if "".join(tables.alphabet.decode([int(result.grid[r, c])]) for r, c in theme.cells()) != theme.word:
+        if slot_word(result.grid, theme.slot(), tables.alphabet) != theme.word:
             raise PuzzleError(f"--theme {theme.text!r}: the fill did not keep the word (a bug; nothing written)")
     _print_fill(result, language)
     clued = sum(1 for w in result.words if tables.clue(w))

@@ -205,10 +205,9 @@ class ThemeEntry:
             raise PuzzleError(bad) from None
         return cls(row, col, THEME_DIRECTIONS[parts[2].lower()], parts[3].lower(), text)
 
-    def cells(self) -> list[tuple[int, int]]:
-        """The (row, col) cells of the word, 0-based."""
-        dr, dc = (0, 1) if self.direction == ACROSS else (1, 0)
-        return [(self.row - 1 + i * dr, self.col - 1 + i * dc) for i in range(len(self.word))]
+    def slot(self) -> Slot:
+        """The slot the word fills (0-based start)."""
+        return Slot(self.direction, self.row - 1, self.col - 1, len(self.word))
 
 
 def place_theme(pattern: np.ndarray, entries: list[ThemeEntry], alphabet: Alphabet) -> np.ndarray:
@@ -225,7 +224,7 @@ def place_theme(pattern: np.ndarray, entries: list[ThemeEntry], alphabet: Alphab
             codes = alphabet.encode(entry.word)
         except PuzzleError as exc:
             raise PuzzleError(f"{where}: {exc}") from None
-        cells = entry.cells()
+        cells = entry.slot().cells()
         dr, dc = (0, 1) if entry.direction == ACROSS else (1, 0)
         before, after = (cells[0][0] - dr, cells[0][1] - dc), (cells[-1][0] + dr, cells[-1][1] + dc)
 

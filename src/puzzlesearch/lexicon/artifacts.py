@@ -137,6 +137,11 @@ def read_words(words_path: str | Path, columns=None) -> pl.DataFrame:
     return manifest.load_parquet(words_path, columns)
 
 
+def words_settings(words_path: str | Path) -> dict:
+    """What a words.parquet was built from: its manifest's settings (the source sha256 and options)."""
+    return manifest.read_manifest(Path(words_path).with_name(WORDS_MANIFEST))["manifest"]["settings"]
+
+
 def build_dawg_file(words_path: str | Path, out_path: str | Path, kind: str = "dawg") -> dict:
     """Build dawg.npz (all words) or boggle_dawg.npz (Boggle keys) and its manifest from words.parquet."""
     if kind not in DAWG_KINDS:

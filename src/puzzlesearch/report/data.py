@@ -62,10 +62,9 @@ def boggle_identity(shape, words_path: str | Path | None) -> dict:
     """What a Boggle table of this report must have been built with: the shape, and the lexicon of words_path."""
     expect = {"shape": str(shape)}
     if words_path is not None:
-        from puzzlesearch.lexicon.artifacts import WORDS_MANIFEST
+        from puzzlesearch.lexicon.artifacts import words_settings
 
-        path = Path(words_path).with_name(WORDS_MANIFEST)
-        expect["lexicon"] = manifest.read_manifest(path)["manifest"]["settings"]
+        expect["lexicon"] = words_settings(words_path)
     return expect
 
 
