@@ -89,6 +89,58 @@ def test_no_arabic_clue_contains_its_answer(config, project):
             assert answer not in text, (word, clue)
 
 
+ARABIC_MARKS = re.compile("[\u064b-\u0652\u0670\u0640]")  # harakat, dagger alif, tatweel
+
+
+def arramooz_rows(sql, args=()):
+    """Rows of the installed Arramooz database, read here with sqlite3 (not through clues.py)."""
+    import sqlite3
+
+    con = sqlite3.connect(f"file:{clues.arramooz_db()}?mode=ro", uri=True)
+    try:
+        return con.execute(sql, args).fetchall()
+    finally:
+        con.close()
+
+
+def test_arabic_function_words_get_their_grammatical_role():
+    dictionary = clues.load_arabic()
+    roles = {"لن": "حرف نفي ونصب واستقبال", "هم": "ضمير جمع الغائبين", "في": "حرف جر للظرفية"}
+    for word, role in roles.items():
+        assert clues.arabic_clue(word, dictionary) == role
+    particles = clues.arabic_particles()
+    assert len(particles) >= 90
+    for word, role in particles.items():  # every shipped role is Arabic text that does not name its word
+        assert re.fullmatch("[\u0621-\u064a]+", word), word
+        assert word not in re.findall("[\u0621-\u064a]+", clues.arabic_normal(role)), (word, role)
+
+
+def test_arabic_broken_plural_gets_its_singulars_meaning():
+    # أوامر is listed by Arramooz as a broken plural of آمِرٌ, which has a definition
+    singles = {
+        ARABIC_MARKS.sub("", s) for (s,) in arramooz_rows("SELECT single FROM nouns WHERE unvocalized = ?", ("أوامر",))
+    }
+    assert "آمر" in singles
+    definitions = [d for (d,) in arramooz_rows("SELECT definition FROM nouns WHERE unvocalized = ?", ("آمر",)) if d]
+    clue = clues.arabic_clue("أوامر", clues.load_arabic())
+    assert clue.endswith("(جمع)")
+    meaning = clue.removesuffix("(جمع)").strip()
+    assert any(meaning in ARABIC_MARKS.sub("", d) for d in definitions), clue
+
+
+def test_arabic_spelling_without_hamza_finds_the_noun():
+    dictionary = clues.load_arabic()
+    assert "انسان" not in dictionary.definitions and "إنسان" in dictionary.definitions
+    assert clues.arabic_clue("انسان", dictionary) == clues.arabic_clue("إنسان", dictionary) != ""
+
+
+def test_cut_arabic_meanings_and_plural_notes_are_not_clues():
+    assert not clues.arabic_meaning_ok("منزه عن")  # ends in a preposition: cut mid-phrase
+    assert not clues.arabic_meaning_ok("وجه النفس نحو")
+    assert not clues.arabic_meaning_ok("ج: ون، ات")  # the plural endings, not a meaning
+    assert clues.arabic_meaning_ok("حجر كريم شفاف")
+
+
 def test_clue_forms_rule_on_known_cases():
     assert not clues.clue_ok("Domestic cats and wildcats", ["cat"])
     assert not clues.clue_ok("A running race", ["runner"])  # first 4 letters shared

