@@ -488,7 +488,8 @@ def test_non_editable_install_cube_outside_a_project(installed, outside):
     from puzzlesearch.cube.model.cubie import parse_cube, parse_moves
 
     env = installed_env(installed, outside.parent)
-    out = cli("cube", "solve", "R U", cwd=outside, env=env)
+    # builds the tables and compiles the kernels of a second copy of the package: minutes on a busy machine
+    out = cli("cube", "solve", "R U", cwd=outside, env=env, timeout=RUN_TIMEOUT * 3)
     assert out.returncode == 0, out.stderr
     moves = " ".join(re.findall(r"\b[URFDLB][2']?(?=\s|$)", out.stdout.strip().splitlines()[-1]))
     assert moves, out.stdout
