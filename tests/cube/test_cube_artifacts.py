@@ -36,7 +36,7 @@ def cube_cli(*args: str, cwd: Path, env: dict | None = None) -> subprocess.Compl
         capture_output=True,
         text=True,
         env={**os.environ, **(env or {})},
-        timeout=120,
+        timeout=240,
     )
 
 
