@@ -267,16 +267,15 @@ class Lows(NamedTuple):
 
 
 class Phase1(NamedTuple):
-    """Phase 1's tables: move tables, the exact class table and its look-ups, the quick bounds."""
+    """Phase 1's tables: move tables, the move-mask table and its class look-ups."""
 
     twist: np.ndarray
     flip: np.ndarray
-    eslice: np.ndarray
+    sslice: np.ndarray  # move_slice_sorted: E-slice positions * 24 + the E edges' order
     fsclass: np.ndarray  # sym_fsclass
     twistconj: np.ndarray  # sym_twistconj
-    exact: np.ndarray  # tp1_sym
-    quick_twist: np.ndarray  # tp1_twist
-    quick_flip: np.ndarray  # tp1_flip
+    next: np.ndarray  # next_tp1 (uint32: distance and per-face move masks, _kernels/phase_next.py)
+    move_conj: np.ndarray  # MOVE_CONJ[:16]: a raw state's move as a move of its class representative
 
 
 class Phase2(NamedTuple):
@@ -296,11 +295,11 @@ class Phase2(NamedTuple):
 
 
 class Starts(NamedTuple):
-    """The directions' start coordinates: twist, flip, E slice (n,), corner and edge perms (n x 8, n x 12)."""
+    """The directions' start coordinates: twist, flip, sorted E slice (n,), corner and edge perms (n x 8, n x 12)."""
 
     twist: np.ndarray
     flip: np.ndarray
-    eslice: np.ndarray
+    sslice: np.ndarray
     cp: np.ndarray
     ep: np.ndarray
 
@@ -322,3 +321,12 @@ class LeafWork(NamedTuple):
     cp: np.ndarray
     ep: np.ndarray
     tmp: np.ndarray
+
+
+class Phase1Work(NamedTuple):
+    """Buffers of a phase-1 search: each depth's children (depth x move x K_* column), their count, the next one."""
+
+    kids: np.ndarray
+    n_kids: np.ndarray
+    next_kid: np.ndarray
+    leaf: LeafWork

@@ -10,12 +10,14 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from puzzlesearch.cube._kernels.bundles import LeafWork
+from puzzlesearch.cube._kernels.bundles import LeafWork, Phase1Work
 from puzzlesearch.cube._kernels.common import clock
-from puzzlesearch.cube.model.constants import N_FLIP, N_MOVES, N_SLICE, N_SLICE_PERM, N_TWIST, N_UDEDGE, Stop
+from puzzlesearch.cube._kernels.phase_next import NEXT_DIST_SHIFT, child_delta
+from puzzlesearch.cube.model.constants import N_FLIP, N_MOVES, N_SLICE_PERM, N_TWIST, N_UDEDGE, Stop
 from puzzlesearch.cube.model.symmetry import SYM_MASK, SYM_SHIFT
 
 CLOCK_EVERY = 1 << 16  # nodes between looks at the clock (well under 10 ms)
+TWOPHASE_CLOCK_EVERY = 1 << 10  # two-phase nodes between looks at the clock (a node is ~0.3 us: 0.3 ms)
 N_PHASE2_MOVES = 10  # <U, D, R2, L2, F2, B2>
 
 
@@ -99,13 +101,6 @@ def perm_ranks(cp, ep):
 
 
 @njit(cache=True, inline="always")
-def _h1(tw, fl, sl, p1):
-    """Exact phase-1 distance of (twist, flip, E slice) from the symmetry-reduced table."""
-    cs = p1.fsclass[sl * N_FLIP + fl]
-    return p1.exact[(cs >> SYM_SHIFT) * N_TWIST + p1.twistconj[tw, cs & SYM_MASK]]
-
-
-@njit(cache=True, inline="always")
 def _h2(c, e, s, p2):
     """Phase-2 lower bound: the largest of corners x E perm, U/D edges x E perm, corner classes x U/D edges."""
     cs = p2.cpclass[c]
@@ -120,10 +115,10 @@ GO_ON = -1  # C_STOP while the search goes on
 
 @njit(cache=True)
 def _tick(cnt, deadline):
-    """Count a node; every CLOCK_EVERY nodes look at the clock (sets C_STOP to Stop.TIME)."""
+    """Count a node; every TWOPHASE_CLOCK_EVERY nodes look at the clock (sets C_STOP to Stop.TIME)."""
     cnt[C_NODES] += 1
     if cnt[C_NODES] >= cnt[C_CLOCK]:
-        cnt[C_CLOCK] = cnt[C_NODES] + CLOCK_EVERY
+        cnt[C_CLOCK] = cnt[C_NODES] + TWOPHASE_CLOCK_EVERY
         if clock() > deadline:
             cnt[C_STOP] = Stop.TIME
             return False
@@ -233,47 +228,116 @@ def _budget_stop(lim, cnt):
     return GO_ON
 
 
+# columns of a phase-1 child in Phase1Work.kids
+K_MOVE, K_ENTRY, K_SYM, K_DIST, K_TWIST, K_FLIP, K_CPERM, K_SSLICE = 0, 1, 2, 3, 4, 5, 6, 7
+N_KID_COLUMNS = 8
+WANDER_LIMIT = 5  # skip a child nearer than its moves to go when distance + moves to go is below this
+
+
+@njit(cache=True, inline="always")
+def _entry(tw, fl, sl, p1):
+    """(next_tp1 entry, symmetry to its class representative) of a raw phase-1 state."""
+    cs = p1.fsclass[sl * N_FLIP + fl]
+    s = cs & SYM_MASK
+    return np.int64(p1.next[(cs >> SYM_SHIFT) * N_TWIST + p1.twistconj[tw, s]]), s
+
+
 @njit(cache=True)
-def _phase1(k, d1, starts, p1, p2, lim, best, path1, path2, st1, stack2, cnt, deadline, work):
+def _expand(depth, d1, prev, entry, sym, dist, tw, fl, cp, ss, p1, p2, lim, best_len, work):
+    """Store the children of a phase-1 node at `depth` worth visiting (in move order) in work.kids[depth].
+
+    The node's next_tp1 entry gives each child's exact distance, so only the children that
+    can still reach G2 in the moves left are made (their own entries loaded here, one
+    independent memory access each). Children at G2 (the last move) must end on a move
+    outside G2 (else a shorter phase 1 ends there too) and pass the corners x E-edge bound
+    of phase 2 (the corner permutation and the sorted slice ride along for this).
+    """
+    n = 0
+    togo = d1 - depth - 1
+    limit2 = min(lim.phase2_max, best_len - 1 - d1)  # each move costs at least 1
+    kids = work.kids
+    for m in range(N_MOVES):
+        if prev >= 0 and _redundant(m, prev):
+            continue
+        d = dist + child_delta(entry, p1.move_conj[sym, m])
+        if d > togo or (d < togo and d + togo < WANDER_LIMIT):
+            continue
+        c = p2.cperm[cp, m]
+        s = p1.sslice[ss, m]
+        if togo == 0:
+            face = m // 3
+            if m % 3 == 1 or face == 0 or face == 3:
+                continue  # the last move keeps G2: a shorter phase 1 ends here too
+            if p2.corner[c * N_SLICE_PERM + s % N_SLICE_PERM] > limit2:
+                continue
+            kids[depth, n, K_MOVE] = m
+            n += 1
+            continue
+        t = p1.twist[tw, m]
+        f = p1.flip[fl, m]
+        e, sy = _entry(t, f, s // N_SLICE_PERM, p1)
+        kids[depth, n, K_MOVE] = m
+        kids[depth, n, K_ENTRY] = e
+        kids[depth, n, K_SYM] = sy
+        kids[depth, n, K_DIST] = d
+        kids[depth, n, K_TWIST] = t
+        kids[depth, n, K_FLIP] = f
+        kids[depth, n, K_CPERM] = c
+        kids[depth, n, K_SSLICE] = s
+        n += 1
+    work.n_kids[depth] = n
+    work.next_kid[depth] = 0
+
+
+@njit(cache=True)
+def _phase1(k, d1, starts, p1, p2, lim, best, path1, path2, stack2, cnt, deadline, work):
     """Every phase-1 solution of exactly d1 moves of direction k, each completed by phase 2."""
     if d1 == 0:
-        _leaf(k, 0, path1, starts, p2, lim, best, path2, stack2, cnt, deadline, work)
+        _leaf(k, 0, path1, starts, p2, lim, best, path2, stack2, cnt, deadline, work.leaf)
         return
+    tw, fl, ss = starts.twist[k], starts.flip[k], starts.sslice[k]
+    entry, sym = _entry(tw, fl, ss // N_SLICE_PERM, p1)
+    cp = _rank(starts.cp[k], 0, 8, 0)
+    _expand(0, d1, -1, entry, sym, entry >> NEXT_DIST_SHIFT, tw, fl, cp, ss, p1, p2, lim, cnt[C_BEST], work)
+    kids = work.kids
     depth = 0
-    st1[0, 0], st1[0, 1], st1[0, 2], st1[0, 3] = starts.twist[k], starts.flip[k], starts.eslice[k], -1
     while depth >= 0:
-        st1[depth, 3] += 1
-        m = st1[depth, 3]
-        if m >= N_MOVES:
+        i = work.next_kid[depth]
+        if i >= work.n_kids[depth]:
             depth -= 1
             continue
-        if depth > 0 and _redundant(m, path1[depth - 1]):
-            continue
+        work.next_kid[depth] = i + 1
         stop = _budget_stop(lim, cnt)
         if stop != GO_ON:
             cnt[C_STOP] = stop
             return
         if not _tick(cnt, deadline):
             return
-        tw = p1.twist[st1[depth, 0], m]
-        fl = p1.flip[st1[depth, 1], m]
-        sl = p1.eslice[st1[depth, 2], m]
-        togo = d1 - depth - 1
-        if p1.quick_twist[tw * N_SLICE + sl] > togo or p1.quick_flip[fl * N_SLICE + sl] > togo:
-            continue  # the small tables (cache-resident) already prune it
-        if _h1(tw, fl, sl, p1) > togo:
-            continue
+        m = kids[depth, i, K_MOVE]
         path1[depth] = m
-        if depth + 1 < d1:
-            depth += 1
-            st1[depth, 0], st1[depth, 1], st1[depth, 2], st1[depth, 3] = tw, fl, sl, -1
+        if depth + 1 == d1:
+            _leaf(k, d1, path1, starts, p2, lim, best, path2, stack2, cnt, deadline, work.leaf)
+            if cnt[C_STOP] != GO_ON:
+                return
             continue
-        face = m // 3
-        if m % 3 == 1 or face == 0 or face == 3:
-            continue  # the last move keeps G2: a shorter phase 1 ends here too
-        _leaf(k, d1, path1, starts, p2, lim, best, path2, stack2, cnt, deadline, work)
-        if cnt[C_STOP] != GO_ON:
-            return
+        _expand(
+            depth + 1,
+            d1,
+            m,
+            kids[depth, i, K_ENTRY],
+            kids[depth, i, K_SYM],
+            kids[depth, i, K_DIST],
+            kids[depth, i, K_TWIST],
+            kids[depth, i, K_FLIP],
+            kids[depth, i, K_CPERM],
+            kids[depth, i, K_SSLICE],
+            p1,
+            p2,
+            lim,
+            cnt[C_BEST],
+            work,
+        )
+        depth += 1
 
 
 @njit(cache=True)
@@ -281,41 +345,46 @@ def twophase_sym_search(starts, p1, p2, lim, time_limit):
     """Two-phase search over several directions at once; returns (moves, direction, nodes, stop).
 
     starts: Starts of the n directions (the cube, its conjugates by the axis-turning
-    symmetries, their inverses); p1: Phase1 (the exact phase-1 class table tp1_sym, and the
-    quick bounds tp1_twist and tp1_flip, looked up first since they stay in cache); p2:
-    Phase2 (the corner-class x U/D-edge table tp2_sym and two small bounds); lim:
-    TwoPhaseLimits (lengths in its metric: lim.cost per move). For each phase-1 length d1 in turn, every direction enumerates its
-    phase-1 solutions of exactly d1 moves (the table is exact) and completes each with an
-    optimal phase 2 of at most min(phase2_max, best - 1 - d1) moves, skipped at once when
-    the phase-2 bound exceeds that. Stops on a solution <= target_length (after min_nodes
-    nodes), on node_budget after a first solution, when d1 reaches the best total, or after
-    time_limit seconds (best so far, Stop.TIME). Moves are in the frame of the returned
-    direction; phase 1's last and phase 2's first move on one face are already merged.
-    Empty moves: nothing within max_length. Also returns the phase-1 solutions reached and
-    the phase-2 searches started.
+    symmetries, their inverses); p1: Phase1 (move tables and the move-mask table next_tp1:
+    one entry per node gives the exact distance of all its children, _expand); p2: Phase2
+    (the corner-class x U/D-edge table tp2_sym and two small bounds, the corners x E-edge one
+    also checked on phase 1's last move); lim: TwoPhaseLimits (lengths in its metric: lim.cost
+    per move). For each phase-1 length d1 in turn, every direction enumerates its phase-1
+    solutions of exactly d1 moves (the table is exact; short detours near G2 are skipped,
+    WANDER_LIMIT) and completes each with an optimal phase 2 of at most min(phase2_max,
+    best - 1 - d1) moves, skipped at once when the phase-2 bound exceeds that. Stops on a
+    solution <= target_length (after min_nodes nodes), on node_budget after a first solution,
+    when d1 reaches the best total, or after time_limit seconds (best so far, Stop.TIME).
+    Moves are in the frame of the returned direction; phase 1's last and phase 2's first
+    move on one face are already merged. Empty moves: nothing within max_length. Also
+    returns the phase-1 solutions reached and the phase-2 searches started. A node is a
+    phase-1 child visited or a phase-2 node generated.
     """
     max_length = lim.max_length
     n_dir = len(starts.twist)
     best = np.empty(max_length + 2, dtype=np.int64)
     path1 = np.empty(max_length + 2, dtype=np.int64)
     path2 = np.empty(max_length + 2, dtype=np.int64)
-    st1 = np.empty((max_length + 2, 4), dtype=np.int64)
     stack2 = np.empty((max_length + 2, 4), dtype=np.int64)
     cnt = np.zeros(8, dtype=np.int64)
-    work = LeafWork(np.empty(8, dtype=np.int64), np.empty(12, dtype=np.int64), np.empty(12, dtype=np.int64))
-    cnt[C_CLOCK] = CLOCK_EVERY
+    leaf = LeafWork(np.empty(8, dtype=np.int64), np.empty(12, dtype=np.int64), np.empty(12, dtype=np.int64))
+    n = max_length + 2
+    work = Phase1Work(
+        np.empty((n, N_MOVES, N_KID_COLUMNS), dtype=np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64), leaf
+    )
+    cnt[C_CLOCK] = TWOPHASE_CLOCK_EVERY
     cnt[C_BEST] = max_length + 1
     cnt[C_DIR] = -1
     cnt[C_STOP] = GO_ON
     deadline = clock() + time_limit
     h0 = np.empty(n_dir, dtype=np.int64)
     for k in range(n_dir):
-        h0[k] = _h1(starts.twist[k], starts.flip[k], starts.eslice[k], p1)
+        h0[k] = _entry(starts.twist[k], starts.flip[k], starts.sslice[k] // N_SLICE_PERM, p1)[0] >> NEXT_DIST_SHIFT
     d1 = h0.min()
     while d1 < cnt[C_BEST] and cnt[C_STOP] == GO_ON:
         for k in range(n_dir):
             if h0[k] <= d1:
-                _phase1(k, d1, starts, p1, p2, lim, best, path1, path2, st1, stack2, cnt, deadline, work)
+                _phase1(k, d1, starts, p1, p2, lim, best, path1, path2, stack2, cnt, deadline, work)
                 if cnt[C_STOP] != GO_ON:
                     break
         d1 += 1

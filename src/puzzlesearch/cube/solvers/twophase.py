@@ -2,7 +2,8 @@
 
 Phase 1 (twist, flip, E-slice positions) is guided by an exact distance table over the
 classes of (E slice, flip) under the 16 symmetries that keep the U-D axis, times the twist
-(tables/phases.py `tp1_sym`); phase 2 (corner permutation, U/D-edge permutation, E-edge
+(tables/phases.py `tp1_sym`), read through its move-mask form `next_tp1`: a node's entry
+says how each move changes the distance, so only useful children are made; phase 2 (corner permutation, U/D-edge permutation, E-edge
 permutation) by the largest of three tables: corner permutation classes under the same
 symmetries x U/D edges (`tp2_sym`), corners x E edges and U/D edges x E edges; that bound
 is checked before a phase 2 starts, so most phase-1 solutions end there. As in
@@ -30,9 +31,9 @@ from puzzlesearch.cube._kernels.phases import twophase_sym_search
 from puzzlesearch.cube.io import merge_moves, move_cost
 from puzzlesearch.cube.model import constants as K
 from puzzlesearch.cube.model.constants import STOP_NAMES, Stop
-from puzzlesearch.cube.model.coords import ESLICE, FLIP, TWIST
+from puzzlesearch.cube.model.coords import FLIP, SLICE_SORTED, TWIST
 from puzzlesearch.cube.model.cubie import MOVE_CP, MOVE_EP, CubieCube
-from puzzlesearch.cube.model.symmetry import AXIS_SYMS, MOVE_CONJ, SYM_INV, conjugate, conjugate_arrays
+from puzzlesearch.cube.model.symmetry import AXIS_SYMS, MOVE_CONJ, N_SYM_UD, SYM_INV, conjugate, conjugate_arrays
 from puzzlesearch.cube.settings import TwoPhaseOptions
 from puzzlesearch.cube.tables.phases import Tables
 from puzzlesearch.errors import PuzzleError
@@ -41,6 +42,7 @@ __all__ = ["DIRECTIONS", "TwoPhaseOptions", "search", "solve"]
 
 # (symmetry, inverse?) of each search direction: the identity, U-D turned to R-L and to F-B.
 DIRECTIONS = tuple((s, inverse) for inverse in (False, True) for s in AXIS_SYMS)
+UD_MOVE_CONJ = np.ascontiguousarray(MOVE_CONJ[:N_SYM_UD])  # the class look-ups' symmetries
 UNBOUNDED_NODES = 2**62  # max_length mode: only the length (and the time cap) ends the search
 QTM_LONGEST = 2  # QTM: a move counts at most 2, so the longest total searched doubles
 
@@ -70,7 +72,7 @@ def _starts(cube: CubieCube) -> Starts:
     turned = [conjugate_arrays(both, s) for s in AXIS_SYMS]
     cp, co, ep, eo = (np.concatenate([t[i][[inv]] for inv in (0, 1) for t in turned]) for i in range(4))
     arrays = (cp, co, ep, eo)
-    return Starts(TWIST.encode(arrays), FLIP.encode(arrays), ESLICE.encode(arrays), cp, ep)
+    return Starts(TWIST.encode(arrays), FLIP.encode(arrays), SLICE_SORTED.encode(arrays), cp, ep)
 
 
 def kernel_tables(tables: Tables) -> tuple[Phase1, Phase2]:
@@ -78,12 +80,11 @@ def kernel_tables(tables: Tables) -> tuple[Phase1, Phase2]:
     p1 = Phase1(
         tables.move("twist"),
         tables.move("flip"),
-        tables.move("eslice"),
+        tables.move("slice_sorted"),
         tables.sym("sym_fsclass"),
         tables.sym("sym_twistconj"),
-        tables.prune("tp1_sym"),
-        tables.prune("tp1_twist"),
-        tables.prune("tp1_flip"),
+        tables.next(),
+        UD_MOVE_CONJ,
     )
     p2 = Phase2(
         tables.move("cperm"),
