@@ -330,3 +330,15 @@ class Phase1Work(NamedTuple):
     n_kids: np.ndarray
     next_kid: np.ndarray
     leaf: LeafWork
+
+
+class AxisSyms(NamedTuple):
+    """The axis-turning symmetries of two-phase's directions (k x 8 / k x 12): model/symmetry.py's cubie action."""
+
+    corner_map: np.ndarray
+    corner_offset: np.ndarray
+    corner_inv: np.ndarray  # argsort of corner_map
+    edge_map: np.ndarray
+    edge_offset: np.ndarray
+    edge_inv: np.ndarray
+    sign: np.ndarray  # (k,): -1 for a mirror (reverses the twist), else 1

@@ -26,14 +26,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from puzzlesearch.cube._kernels.bundles import Phase1, Phase2, Starts, TwoPhaseLimits
+from puzzlesearch.cube._kernels.bundles import AxisSyms, Phase1, Phase2, Starts, TwoPhaseLimits
+from puzzlesearch.cube._kernels.cubies import direction_starts
 from puzzlesearch.cube._kernels.phases import twophase_sym_search
 from puzzlesearch.cube.io import merge_moves, move_cost
 from puzzlesearch.cube.model import constants as K
 from puzzlesearch.cube.model.constants import STOP_NAMES, Stop
-from puzzlesearch.cube.model.coords import FLIP, SLICE_SORTED, TWIST
+from puzzlesearch.cube.model.coords import EDGE_MASK_RANK
 from puzzlesearch.cube.model.cubie import MOVE_CP, MOVE_EP, CubieCube
-from puzzlesearch.cube.model.symmetry import AXIS_SYMS, MOVE_CONJ, N_SYM_UD, SYM_INV, conjugate, conjugate_arrays
+from puzzlesearch.cube.model.symmetry import AXIS_SYMS, MOVE_CONJ, N_SYM_UD, SYM_INV, SYMMETRIES, conjugate
 from puzzlesearch.cube.settings import TwoPhaseOptions
 from puzzlesearch.cube.tables.phases import Tables
 from puzzlesearch.errors import PuzzleError
@@ -66,13 +67,37 @@ def back_to_cube(moves, s: int, inverse: bool) -> list[int]:
     return out
 
 
+def _axis_syms() -> AxisSyms:
+    """The cubie action of AXIS_SYMS for direction_starts."""
+    syms = [SYMMETRIES[s] for s in AXIS_SYMS]
+    rows = lambda f: np.array([f(sym) for sym in syms], dtype=np.int64)  # noqa: E731
+    return AxisSyms(
+        rows(lambda s: s.corner_map),
+        rows(lambda s: s.corner_offset),
+        rows(lambda s: np.argsort(s.corner_map)),
+        rows(lambda s: s.edge_map),
+        rows(lambda s: s.edge_offset),
+        rows(lambda s: np.argsort(s.edge_map)),
+        rows(lambda s: -1 if s.mirror else 1),
+    )
+
+
+AXIS_DATA = _axis_syms()
+
+
 def _starts(cube: CubieCube) -> Starts:
-    """The kernel's start coordinates of the six directions (rows in DIRECTIONS order), vectorized."""
-    both = [np.concatenate(pair) for pair in zip(cube.arrays(), cube.inverse().arrays())]  # rows: cube, inverse
-    turned = [conjugate_arrays(both, s) for s in AXIS_SYMS]
-    cp, co, ep, eo = (np.concatenate([t[i][[inv]] for inv in (0, 1) for t in turned]) for i in range(4))
-    arrays = (cp, co, ep, eo)
-    return Starts(TWIST.encode(arrays), FLIP.encode(arrays), SLICE_SORTED.encode(arrays), cp, ep)
+    """The kernel's start coordinates of the six directions (rows in DIRECTIONS order), in one kernel call."""
+    n = len(DIRECTIONS)
+    starts = Starts(
+        np.empty(n, np.int64),
+        np.empty(n, np.int64),
+        np.empty(n, np.int64),
+        np.empty((n, K.N_CORNERS), np.int64),
+        np.empty((n, K.N_EDGES), np.int64),
+    )
+    cp, co, ep, eo = (np.array(x, dtype=np.int64) for x in (cube.cp, cube.co, cube.ep, cube.eo))
+    direction_starts(cp, co, ep, eo, AXIS_DATA, EDGE_MASK_RANK, starts)
+    return starts
 
 
 def kernel_tables(tables: Tables) -> tuple[Phase1, Phase2]:
