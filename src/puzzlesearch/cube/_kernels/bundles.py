@@ -276,6 +276,10 @@ class Phase1(NamedTuple):
     twistconj: np.ndarray  # sym_twistconj
     next: np.ndarray  # next_tp1 (uint32: distance and per-face move masks, _kernels/phase_next.py)
     move_conj: np.ndarray  # MOVE_CONJ[:16]: a raw state's move as a move of its class representative
+    face_map: np.ndarray  # (16, 6): the representative's face of each raw face under the symmetry
+    mirror: np.ndarray  # (16,): 1 if the symmetry reverses the turns (power p -> 2 - p)
+    select: np.ndarray  # phase_next.select_table(): fitting powers by slack and face nibble
+    after: np.ndarray  # (19,): bits of the moves allowed after move prev (index prev + 1; 0: the root)
 
 
 class Phase2(NamedTuple):

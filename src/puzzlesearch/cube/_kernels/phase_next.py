@@ -29,6 +29,40 @@ NIBBLE_MASK = (1 << NIBBLE_BITS) - 1
 MOVES_MASK = (1 << N_POWERS) - 1  # the nibble's per-power bits
 
 
+SLACK_ROWS = 3  # select rows: slack -1 (only nearer children), 0 (not farther), >= 1 (all)
+
+
+def select_table() -> np.ndarray:
+    """select[slack row, nibble]: the powers (bit p) of a face whose children fit the slack.
+
+    slack = moves left after the child - the node's distance: the child's distance change
+    may be at most slack (-1: it must be one nearer; 0: not farther; >= 1: any).
+    """
+    table = np.zeros((SLACK_ROWS, NIBBLE_MASK + 1), dtype=np.int64)
+    for nib in range(NIBBLE_MASK + 1):
+        away = nib >> AWAY_BIT
+        for p in range(N_POWERS):
+            delta = ((nib >> p) & 1) + away - 1
+            for row in range(SLACK_ROWS):
+                if delta <= row - 1:
+                    table[row, nib] |= 1 << p
+    return table
+
+
+@njit(cache=True, inline="always")
+def fitting_moves(entry, sym, slack, p1):
+    """Bits of the raw moves whose children fit the slack, from the node's entry (p1: Phase1)."""
+    sel = p1.select[min(slack, SLACK_ROWS - 2) + 1]
+    mirror = p1.mirror[sym]
+    mask = 0
+    for f in range(N_FACES):
+        bits = sel[(entry >> (NIBBLE_BITS * p1.face_map[sym, f])) & NIBBLE_MASK]
+        if mirror:  # the symmetry reverses the turns: power p is the representative's 2 - p
+            bits = ((bits & 1) << 2) | (bits & 2) | (bits >> 2)
+        mask |= bits << (N_POWERS * f)
+    return mask
+
+
 @njit(cache=True, inline="always")
 def child_delta(entry, cm):
     """How move cm (of the representative's state) changes the distance: -1, 0 or 1."""

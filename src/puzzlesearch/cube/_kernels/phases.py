@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from puzzlesearch.cube._kernels.bundles import LeafWork, Phase1Work
 from puzzlesearch.cube._kernels.common import clock
-from puzzlesearch.cube._kernels.phase_next import NEXT_DIST_SHIFT, child_delta
-from puzzlesearch.cube.model.constants import N_FLIP, N_MOVES, N_SLICE_PERM, N_TWIST, N_UDEDGE, Stop
+from puzzlesearch.cube._kernels.phase_next import NEXT_DIST_SHIFT, child_delta, fitting_moves
+from puzzlesearch.cube.model.constants import G2_MOVES, N_FLIP, N_MOVES, N_SLICE_PERM, N_TWIST, N_UDEDGE, Stop
 from puzzlesearch.cube.model.symmetry import SYM_MASK, SYM_SHIFT
 
 CLOCK_EVERY = 1 << 16  # nodes between looks at the clock (well under 10 ms)
@@ -231,6 +232,7 @@ def _budget_stop(lim, cnt):
 # columns of a phase-1 child in Phase1Work.kids
 K_MOVE, K_ENTRY, K_SYM, K_DIST, K_TWIST, K_FLIP, K_CPERM, K_SSLICE = 0, 1, 2, 3, 4, 5, 6, 7
 N_KID_COLUMNS = 8
+LEAVE_G2 = sum(1 << m for m in range(N_MOVES) if m not in G2_MOVES)  # bits of the moves that leave G2
 WANDER_LIMIT = 5  # skip a child nearer than its moves to go when distance + moves to go is below this
 
 
@@ -256,18 +258,18 @@ def _expand(depth, d1, prev, entry, sym, dist, tw, fl, cp, ss, p1, p2, lim, best
     togo = d1 - depth - 1
     limit2 = min(lim.phase2_max, best_len - 1 - d1)  # each move costs at least 1
     kids = work.kids
-    for m in range(N_MOVES):
-        if prev >= 0 and _redundant(m, prev):
-            continue
+    moves = fitting_moves(entry, sym, togo - dist, p1) & p1.after[prev + 1]
+    if togo == 0:
+        moves &= LEAVE_G2  # the last move keeps G2: a shorter phase 1 ends here too
+    while moves:
+        m = trailing_zeros(moves)
+        moves &= moves - 1
         d = dist + child_delta(entry, p1.move_conj[sym, m])
-        if d > togo or (d < togo and d + togo < WANDER_LIMIT):
+        if d < togo and d + togo < WANDER_LIMIT:
             continue
         c = p2.cperm[cp, m]
         s = p1.sslice[ss, m]
         if togo == 0:
-            face = m // 3
-            if m % 3 == 1 or face == 0 or face == 3:
-                continue  # the last move keeps G2: a shorter phase 1 ends here too
             if p2.corner[c * N_SLICE_PERM + s % N_SLICE_PERM] > limit2:
                 continue
             kids[depth, n, K_MOVE] = m

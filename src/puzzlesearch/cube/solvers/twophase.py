@@ -28,6 +28,7 @@ import numpy as np
 
 from puzzlesearch.cube._kernels.bundles import AxisSyms, Phase1, Phase2, Starts, TwoPhaseLimits
 from puzzlesearch.cube._kernels.cubies import direction_starts
+from puzzlesearch.cube._kernels.phase_next import select_table
 from puzzlesearch.cube._kernels.phases import twophase_sym_search
 from puzzlesearch.cube.io import merge_moves, move_cost
 from puzzlesearch.cube.model import constants as K
@@ -44,6 +45,27 @@ __all__ = ["DIRECTIONS", "TwoPhaseOptions", "search", "solve"]
 # (symmetry, inverse?) of each search direction: the identity, U-D turned to R-L and to F-B.
 DIRECTIONS = tuple((s, inverse) for inverse in (False, True) for s in AXIS_SYMS)
 UD_MOVE_CONJ = np.ascontiguousarray(MOVE_CONJ[:N_SYM_UD])  # the class look-ups' symmetries
+
+
+def _phase1_masks() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(face_map, mirror, select, after) of Phase1: how the U-D symmetries map faces and turns, move masks."""
+    n_faces = K.N_MOVES // 3
+    face_map = UD_MOVE_CONJ[:, ::3] // 3
+    mirror = (UD_MOVE_CONJ[:, 0] % 3 == 2).astype(np.int64)
+    for p in range(3):  # every symmetry moves whole faces, reversing all turns or none
+        want = 3 * face_map + np.where(mirror[:, None] == 1, 2 - p, p)
+        if (UD_MOVE_CONJ[:, p::3] != want).any():
+            raise AssertionError("a U-D symmetry does not map faces to faces")
+    after = np.zeros(K.N_MOVES + 1, dtype=np.int64)
+    after[0] = (1 << K.N_MOVES) - 1
+    for prev in range(K.N_MOVES):
+        f, g = prev // 3, np.arange(K.N_MOVES) // 3
+        ok = (g != f) & ~((g % (n_faces // 2) == f % (n_faces // 2)) & (g < f))
+        after[prev + 1] = int((ok.astype(np.int64) << np.arange(K.N_MOVES)).sum())
+    return np.ascontiguousarray(face_map), mirror, select_table(), after
+
+
+PHASE1_MASKS = _phase1_masks()
 UNBOUNDED_NODES = 2**62  # max_length mode: only the length (and the time cap) ends the search
 QTM_LONGEST = 2  # QTM: a move counts at most 2, so the longest total searched doubles
 
@@ -110,6 +132,7 @@ def kernel_tables(tables: Tables) -> tuple[Phase1, Phase2]:
         tables.sym("sym_twistconj"),
         tables.next(),
         UD_MOVE_CONJ,
+        *PHASE1_MASKS,
     )
     p2 = Phase2(
         tables.move("cperm"),
