@@ -121,3 +121,30 @@ def test_next_table_agrees_with_the_exact_phase1_table(cube_tables):
             nib = (int(table[idx]) >> (NIBBLE_BITS * (m // N_POWERS))) & NIBBLE_MASK
             delta = ((nib >> (m % N_POWERS)) & 1) + (nib >> AWAY_BIT) - 1
             assert child - int(exact[idx]) == delta, (int(idx), m)
+
+
+def test_fsmove_follows_the_flip_slice_class_along_random_walks(cube_tables):
+    """fsmove (the representatives' moves, conjugated along) keeps the class of the raw state and a
+    symmetry that takes it there: the same class and the same phase-1 distance as a look-up of the raw state."""
+    from puzzlesearch.cube._kernels.phase_next import NEXT_DIST_SHIFT
+    from puzzlesearch.cube.model.symmetry import SYM_MASK, SYM_SHIFT
+    from puzzlesearch.cube.solvers.twophase import UD_MOVE_CONJ, UD_SYM_MULT, fsmove_of
+
+    fsmove, fsclass, tconj = fsmove_of(cube_tables), cube_tables.sym("sym_fsclass"), cube_tables.sym("sym_twistconj")
+    table = cube_tables.next()
+    rng = random.Random(7)
+    for _ in range(40):
+        cube = random_cube(rng)
+        cs = int(fsclass[cube_tables.coord("eslice", cube) * K.N_FLIP + cube_tables.coord("flip", cube)])
+        c, s = cs >> SYM_SHIFT, cs & SYM_MASK
+        for _ in range(25):
+            m = rng.randrange(K.N_MOVES)
+            step = int(fsmove[c, UD_MOVE_CONJ[s, m]])
+            c, s = step >> SYM_SHIFT, int(UD_SYM_MULT[s, step & SYM_MASK])
+            cube = cube * MOVE_CUBES[m]
+            raw = int(fsclass[cube_tables.coord("eslice", cube) * K.N_FLIP + cube_tables.coord("flip", cube)])
+            assert c == raw >> SYM_SHIFT
+            t = cube_tables.coord("twist", cube)
+            walked = int(table[c * K.N_TWIST + tconj[t, s]]) >> NEXT_DIST_SHIFT
+            looked_up = int(table[(raw >> SYM_SHIFT) * K.N_TWIST + tconj[t, raw & SYM_MASK]]) >> NEXT_DIST_SHIFT
+            assert walked == looked_up

@@ -270,9 +270,10 @@ class Phase1(NamedTuple):
     """Phase 1's tables: move tables, the move-mask table and its class look-ups."""
 
     twist: np.ndarray
-    flip: np.ndarray
     sslice: np.ndarray  # move_slice_sorted: E-slice positions * 24 + the E edges' order
-    fsclass: np.ndarray  # sym_fsclass
+    fsclass: np.ndarray  # sym_fsclass (the root's class)
+    fsmove: np.ndarray  # (classes x 32) int32: class << 4 | symmetry of the representative after move m (m < 18)
+    sym_mult: np.ndarray  # SYM_MULT[:16, :16]
     twistconj: np.ndarray  # sym_twistconj
     next: np.ndarray  # next_tp1 (uint32: distance and per-face move masks, _kernels/phase_next.py)
     move_conj: np.ndarray  # MOVE_CONJ[:16]: a raw state's move as a move of its class representative

@@ -12,7 +12,7 @@ from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from puzzlesearch.cube._kernels.bundles import LeafWork, Phase1Work
-from puzzlesearch.cube._kernels.common import clock
+from puzzlesearch.cube._kernels.common import clock, prefetch
 from puzzlesearch.cube._kernels.phase_next import NEXT_DIST_SHIFT, child_delta, fitting_moves
 from puzzlesearch.cube.model.constants import G2_MOVES, N_FLIP, N_MOVES, N_SLICE_PERM, N_TWIST, N_UDEDGE, Stop
 from puzzlesearch.cube.model.symmetry import SYM_MASK, SYM_SHIFT
@@ -230,27 +230,31 @@ def _budget_stop(lim, cnt):
 
 
 # columns of a phase-1 child in Phase1Work.kids
-K_MOVE, K_ENTRY, K_SYM, K_DIST, K_TWIST, K_FLIP, K_CPERM, K_SSLICE = 0, 1, 2, 3, 4, 5, 6, 7
+K_MOVE, K_ENTRY, K_SYM, K_DIST, K_TWIST, K_CLASS, K_CPERM, K_SSLICE = 0, 1, 2, 3, 4, 5, 6, 7
 N_KID_COLUMNS = 8
+FSMOVE_HALF = 16  # fsmove rows are 32 int32 (two cache lines): the second line's first column
 LEAVE_G2 = sum(1 << m for m in range(N_MOVES) if m not in G2_MOVES)  # bits of the moves that leave G2
 WANDER_LIMIT = 5  # skip a child nearer than its moves to go when distance + moves to go is below this
 
 
 @njit(cache=True, inline="always")
 def _entry(tw, fl, sl, p1):
-    """(next_tp1 entry, symmetry to its class representative) of a raw phase-1 state."""
+    """(next_tp1 entry, flip x slice class, symmetry to its representative) of a raw phase-1 state."""
     cs = p1.fsclass[sl * N_FLIP + fl]
-    s = cs & SYM_MASK
-    return np.int64(p1.next[(cs >> SYM_SHIFT) * N_TWIST + p1.twistconj[tw, s]]), s
+    c, s = cs >> SYM_SHIFT, cs & SYM_MASK
+    return np.int64(p1.next[c * N_TWIST + p1.twistconj[tw, s]]), c, s
 
 
 @njit(cache=True)
-def _expand(depth, d1, prev, entry, sym, dist, tw, fl, cp, ss, p1, p2, lim, best_len, work):
+def _expand(depth, d1, prev, entry, cls, sym, dist, tw, cp, ss, p1, p2, lim, best_len, work):
     """Store the children of a phase-1 node at `depth` worth visiting (in move order) in work.kids[depth].
 
     The node's next_tp1 entry gives each child's exact distance, so only the children that
     can still reach G2 in the moves left are made (their own entries loaded here, one
-    independent memory access each). Children at G2 (the last move) must end on a move
+    independent memory access each). A child's flip x slice class comes from its parent's
+    row of fsmove (the representative's children, conjugated along: min2phase), and its own
+    row is prefetched as it is made, so a level of the search waits for one memory access,
+    not two. Children at G2 (the last move) must end on a move
     outside G2 (else a shorter phase 1 ends there too) and pass the corners x E-edge bound
     of phase 2 (the corner permutation and the sorted slice ride along for this).
     """
@@ -267,24 +271,28 @@ def _expand(depth, d1, prev, entry, sym, dist, tw, fl, cp, ss, p1, p2, lim, best
         d = dist + child_delta(entry, p1.move_conj[sym, m])
         if d < togo and d + togo < WANDER_LIMIT:
             continue
-        c = p2.cperm[cp, m]
+        corners = p2.cperm[cp, m]
         s = p1.sslice[ss, m]
         if togo == 0:
-            if p2.corner[c * N_SLICE_PERM + s % N_SLICE_PERM] > limit2:
+            if p2.corner[corners * N_SLICE_PERM + s % N_SLICE_PERM] > limit2:
                 continue
             kids[depth, n, K_MOVE] = m
             n += 1
             continue
         t = p1.twist[tw, m]
-        f = p1.flip[fl, m]
-        e, sy = _entry(t, f, s // N_SLICE_PERM, p1)
+        cs = p1.fsmove[cls, p1.move_conj[sym, m]]
+        c = cs >> SYM_SHIFT
+        sy = p1.sym_mult[sym, cs & SYM_MASK]
+        if togo > 1:  # its children will read its row
+            prefetch(p1.fsmove, c, 0)
+            prefetch(p1.fsmove, c, FSMOVE_HALF)
         kids[depth, n, K_MOVE] = m
-        kids[depth, n, K_ENTRY] = e
+        kids[depth, n, K_ENTRY] = p1.next[c * N_TWIST + p1.twistconj[t, sy]]
         kids[depth, n, K_SYM] = sy
         kids[depth, n, K_DIST] = d
         kids[depth, n, K_TWIST] = t
-        kids[depth, n, K_FLIP] = f
-        kids[depth, n, K_CPERM] = c
+        kids[depth, n, K_CLASS] = c
+        kids[depth, n, K_CPERM] = corners
         kids[depth, n, K_SSLICE] = s
         n += 1
     work.n_kids[depth] = n
@@ -298,9 +306,9 @@ def _phase1(k, d1, starts, p1, p2, lim, best, path1, path2, stack2, cnt, deadlin
         _leaf(k, 0, path1, starts, p2, lim, best, path2, stack2, cnt, deadline, work.leaf)
         return
     tw, fl, ss = starts.twist[k], starts.flip[k], starts.sslice[k]
-    entry, sym = _entry(tw, fl, ss // N_SLICE_PERM, p1)
+    entry, cls, sym = _entry(tw, fl, ss // N_SLICE_PERM, p1)
     cp = _rank(starts.cp[k], 0, 8, 0)
-    _expand(0, d1, -1, entry, sym, entry >> NEXT_DIST_SHIFT, tw, fl, cp, ss, p1, p2, lim, cnt[C_BEST], work)
+    _expand(0, d1, -1, entry, cls, sym, entry >> NEXT_DIST_SHIFT, tw, cp, ss, p1, p2, lim, cnt[C_BEST], work)
     kids = work.kids
     depth = 0
     while depth >= 0:
@@ -327,10 +335,10 @@ def _phase1(k, d1, starts, p1, p2, lim, best, path1, path2, stack2, cnt, deadlin
             d1,
             m,
             kids[depth, i, K_ENTRY],
+            kids[depth, i, K_CLASS],
             kids[depth, i, K_SYM],
             kids[depth, i, K_DIST],
             kids[depth, i, K_TWIST],
-            kids[depth, i, K_FLIP],
             kids[depth, i, K_CPERM],
             kids[depth, i, K_SSLICE],
             p1,

@@ -35,7 +35,7 @@ from puzzlesearch.cube.model import constants as K
 from puzzlesearch.cube.model.constants import STOP_NAMES, Stop
 from puzzlesearch.cube.model.coords import EDGE_MASK_RANK
 from puzzlesearch.cube.model.cubie import MOVE_CP, MOVE_EP, CubieCube
-from puzzlesearch.cube.model.symmetry import AXIS_SYMS, MOVE_CONJ, N_SYM_UD, SYM_INV, SYMMETRIES, conjugate
+from puzzlesearch.cube.model.symmetry import AXIS_SYMS, MOVE_CONJ, N_SYM_UD, SYM_INV, SYM_MULT, SYMMETRIES, conjugate
 from puzzlesearch.cube.settings import TwoPhaseOptions
 from puzzlesearch.cube.tables.phases import Tables
 from puzzlesearch.errors import PuzzleError
@@ -66,6 +66,32 @@ def _phase1_masks() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
 
 
 PHASE1_MASKS = _phase1_masks()
+UD_SYM_MULT = np.ascontiguousarray(SYM_MULT[:N_SYM_UD, :N_SYM_UD])
+FSMOVE_STRIDE = 32  # an fsmove row: 18 moves padded to two 64-byte cache lines (the kernel prefetches both)
+FSMOVE_ALIGN = 128
+
+
+def fsmove_of(tables: Tables) -> np.ndarray:
+    """(classes x FSMOVE_STRIDE) int32, 128-byte aligned: the class << 4 | symmetry of each flip x slice
+    class representative after each move (-1 in the padding), derived from the verified sym_fsclass,
+    sym_fsrep and move tables once per Tables (min2phase's FlipSliceMove; ~50 ms)."""
+    return tables.derived("fsmove", _fsmove)
+
+
+def _fsmove(tables: Tables) -> np.ndarray:
+    fsclass, reps = tables.sym("sym_fsclass"), tables.sym("sym_fsrep").astype(np.int64)
+    flip, eslice = tables.move("flip"), tables.move("eslice")
+    fl, sl = reps % K.N_FLIP, reps // K.N_FLIP
+    moved = fsclass[eslice[sl].astype(np.int64) * K.N_FLIP + flip[fl]]  # (classes, 18)
+    n = len(reps) * FSMOVE_STRIDE
+    raw = np.empty(n + FSMOVE_ALIGN // 4, dtype=np.int32)
+    skip = (-raw.ctypes.data % FSMOVE_ALIGN) // 4
+    table = raw[skip : skip + n].reshape(len(reps), FSMOVE_STRIDE)
+    table[:] = -1
+    table[:, : K.N_MOVES] = moved
+    return table
+
+
 UNBOUNDED_NODES = 2**62  # max_length mode: only the length (and the time cap) ends the search
 QTM_LONGEST = 2  # QTM: a move counts at most 2, so the longest total searched doubles
 
@@ -126,9 +152,10 @@ def kernel_tables(tables: Tables) -> tuple[Phase1, Phase2]:
     """The phase-1 and phase-2 bundles of twophase_sym_search."""
     p1 = Phase1(
         tables.move("twist"),
-        tables.move("flip"),
         tables.move("slice_sorted"),
         tables.sym("sym_fsclass"),
+        fsmove_of(tables),
+        UD_SYM_MULT,
         tables.sym("sym_twistconj"),
         tables.next(),
         UD_MOVE_CONJ,

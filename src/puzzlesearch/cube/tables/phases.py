@@ -644,6 +644,13 @@ class Tables:
         """Pruning table (int8 distances)."""
         return self._load(f"prune_{name}")
 
+    def derived(self, name: str, make) -> np.ndarray:
+        """An array computed by make(self) from this folder's verified tables, once per Tables (kept in memory)."""
+        key = f"derived:{name}"
+        if key not in self._cache:
+            self._cache[key] = make(self)
+        return self._cache[key]
+
     def next(self) -> np.ndarray:
         """The phase-1 move-mask table next_tp1 (uint32)."""
         return self._load(NEXT_STEM)
