@@ -284,15 +284,14 @@ class Phase1(NamedTuple):
 
 
 class Phase2(NamedTuple):
-    """Phase 2's tables: move tables, the three bounds, cubie moves, its 10 moves, class look-ups."""
+    """Phase 2's tables: move tables, the three bounds, cubie edge moves, its 10 moves, class look-ups."""
 
     cperm: np.ndarray
     udedge: np.ndarray
     sliceperm: np.ndarray
     corner: np.ndarray  # tp2_corner
     edge: np.ndarray  # tp2_edge
-    move_cp: np.ndarray
-    move_ep: np.ndarray
+    move_ep: np.ndarray  # cubie edge moves (18 x 12): the leaves replay the edges
     moves: np.ndarray  # the 10 phase-2 moves
     cpclass: np.ndarray  # sym_cpclass
     udconj: np.ndarray  # sym_udconj
@@ -321,11 +320,10 @@ class TwoPhaseLimits(NamedTuple):
 
 
 class LeafWork(NamedTuple):
-    """Buffers of a phase-1 leaf: its corner and edge permutations and a copy."""
+    """Buffers of the phase-1 leaves: the edges after each prefix of the path, and how many rows are valid."""
 
-    cp: np.ndarray
-    ep: np.ndarray
-    tmp: np.ndarray
+    ep_path: np.ndarray  # (L + 1, 12): row i, the edges after the path's first i moves
+    valid: np.ndarray  # (1,): rows 0..valid[0] agree with the current path
 
 
 class Phase1Work(NamedTuple):

@@ -17,6 +17,7 @@ from puzzlesearch.cube._kernels.phase_next import NEXT_DIST_SHIFT, child_delta, 
 from puzzlesearch.cube.model.constants import G2_MOVES, N_FLIP, N_MOVES, N_SLICE_PERM, N_TWIST, N_UDEDGE, Stop
 from puzzlesearch.cube.model.symmetry import SYM_MASK, SYM_SHIFT
 
+N_EDGE_CUBIES, N_UD_EDGE_CUBIES = 12, 8  # all edges; the U and D layers' (the first 8 positions)
 CLOCK_EVERY = 1 << 16  # nodes between looks at the clock (well under 10 ms)
 TWOPHASE_CLOCK_EVERY = 1 << 10  # two-phase nodes between looks at the clock (a node is ~0.3 us: 0.3 ms)
 N_PHASE2_MOVES = 10  # <U, D, R2, L2, F2, B2>
@@ -92,12 +93,6 @@ def _rank(p, lo, n, offset):
     return r
 
 
-@njit(cache=True)
-def perm_ranks(cp, ep):
-    """(corner perm rank, U/D-edge perm rank, E-edge perm rank) of a G2 state."""
-    return _rank(cp, 0, 8, 0), _rank(ep, 0, 8, 0), _rank(ep, 8, 4, 8)
-
-
 # ------------------------------------------------------------------ two-phase with symmetry-reduced phase 1
 
 
@@ -166,24 +161,21 @@ def _phase2(c0, e0, s0, last, limit, p2, path2, stack, cnt, deadline):
 
 
 @njit(cache=True)
-def _leaf(k, d1, path1, starts, p2, lim, best, path2, stack, cnt, deadline, work):
-    """Phase 2 after the phase-1 solution path1[:d1] of direction k; records a better total."""
-    cp, ep, tmp = work.cp, work.ep, work.tmp  # no allocation: this runs for every phase-1 solution
-    for j in range(8):
-        cp[j] = starts.cp[k, j]
-    for j in range(12):
-        ep[j] = starts.ep[k, j]
-    for i in range(d1):
-        mc, me = p2.move_cp[path1[i]], p2.move_ep[path1[i]]
-        for j in range(8):
-            tmp[j] = cp[mc[j]]
-        for j in range(8):
-            cp[j] = tmp[j]
-        for j in range(12):
-            tmp[j] = ep[me[j]]
-        for j in range(12):
-            ep[j] = tmp[j]
-    c0, e0, s0 = perm_ranks(cp, ep)
+def _leaf(k, d1, path1, c0, s0, starts, p2, lim, best, path2, stack, cnt, deadline, work):
+    """Phase 2 after the phase-1 solution path1[:d1] of direction k; records a better total.
+
+    c0, s0: the corner and E-edge permutation ranks at the leaf (phase 1 carries them); the
+    edges are replayed from the deepest row of work.ep_path still valid for this path
+    (work.valid[0]: rows 0..valid hold the edges after path1[:row]), so consecutive leaves,
+    which share most of their path, replay a move or two.
+    """
+    eps = work.ep_path
+    for i in range(work.valid[0], d1):
+        me = p2.move_ep[path1[i]]
+        for j in range(N_EDGE_CUBIES):
+            eps[i + 1, j] = eps[i, me[j]]
+    work.valid[0] = d1
+    e0 = _rank(eps[d1], 0, N_UD_EDGE_CUBIES, 0)
     best_len = cnt[C_BEST]  # in the metric's units (lim.cost: HTM all 1, QTM half turns 2)
     cost1 = 0
     for i in range(d1):
@@ -277,6 +269,8 @@ def _expand(depth, d1, prev, entry, cls, sym, dist, tw, cp, ss, p1, p2, lim, bes
             if p2.corner[corners * N_SLICE_PERM + s % N_SLICE_PERM] > limit2:
                 continue
             kids[depth, n, K_MOVE] = m
+            kids[depth, n, K_CPERM] = corners
+            kids[depth, n, K_SSLICE] = s
             n += 1
             continue
         t = p1.twist[tw, m]
@@ -302,12 +296,16 @@ def _expand(depth, d1, prev, entry, cls, sym, dist, tw, cp, ss, p1, p2, lim, bes
 @njit(cache=True)
 def _phase1(k, d1, starts, p1, p2, lim, best, path1, path2, stack2, cnt, deadline, work):
     """Every phase-1 solution of exactly d1 moves of direction k, each completed by phase 2."""
-    if d1 == 0:
-        _leaf(k, 0, path1, starts, p2, lim, best, path2, stack2, cnt, deadline, work.leaf)
-        return
+    leaf = work.leaf
+    for j in range(N_EDGE_CUBIES):
+        leaf.ep_path[0, j] = starts.ep[k, j]
+    leaf.valid[0] = 0
     tw, fl, ss = starts.twist[k], starts.flip[k], starts.sslice[k]
-    entry, cls, sym = _entry(tw, fl, ss // N_SLICE_PERM, p1)
     cp = _rank(starts.cp[k], 0, 8, 0)
+    if d1 == 0:
+        _leaf(k, 0, path1, cp, ss % N_SLICE_PERM, starts, p2, lim, best, path2, stack2, cnt, deadline, leaf)
+        return
+    entry, cls, sym = _entry(tw, fl, ss // N_SLICE_PERM, p1)
     _expand(0, d1, -1, entry, cls, sym, entry >> NEXT_DIST_SHIFT, tw, cp, ss, p1, p2, lim, cnt[C_BEST], work)
     kids = work.kids
     depth = 0
@@ -325,8 +323,10 @@ def _phase1(k, d1, starts, p1, p2, lim, best, path1, path2, stack2, cnt, deadlin
             return
         m = kids[depth, i, K_MOVE]
         path1[depth] = m
+        leaf.valid[0] = min(leaf.valid[0], depth)  # the edges after this move are to be replayed
         if depth + 1 == d1:
-            _leaf(k, d1, path1, starts, p2, lim, best, path2, stack2, cnt, deadline, work.leaf)
+            c0, s0 = kids[depth, i, K_CPERM], kids[depth, i, K_SSLICE] % N_SLICE_PERM
+            _leaf(k, d1, path1, c0, s0, starts, p2, lim, best, path2, stack2, cnt, deadline, leaf)
             if cnt[C_STOP] != GO_ON:
                 return
             continue
@@ -377,8 +377,8 @@ def twophase_sym_search(starts, p1, p2, lim, time_limit):
     path2 = np.empty(max_length + 2, dtype=np.int64)
     stack2 = np.empty((max_length + 2, 4), dtype=np.int64)
     cnt = np.zeros(8, dtype=np.int64)
-    leaf = LeafWork(np.empty(8, dtype=np.int64), np.empty(12, dtype=np.int64), np.empty(12, dtype=np.int64))
     n = max_length + 2
+    leaf = LeafWork(np.empty((n + 1, N_EDGE_CUBIES), dtype=np.int64), np.zeros(1, dtype=np.int64))
     work = Phase1Work(
         np.empty((n, N_MOVES, N_KID_COLUMNS), dtype=np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64), leaf
     )

@@ -34,7 +34,7 @@ from puzzlesearch.cube.io import merge_moves, move_cost
 from puzzlesearch.cube.model import constants as K
 from puzzlesearch.cube.model.constants import STOP_NAMES, Stop
 from puzzlesearch.cube.model.coords import EDGE_MASK_RANK
-from puzzlesearch.cube.model.cubie import MOVE_CP, MOVE_EP, CubieCube
+from puzzlesearch.cube.model.cubie import MOVE_EP, CubieCube
 from puzzlesearch.cube.model.symmetry import AXIS_SYMS, MOVE_CONJ, N_SYM_UD, SYM_INV, SYM_MULT, SYMMETRIES, conjugate
 from puzzlesearch.cube.settings import TwoPhaseOptions
 from puzzlesearch.cube.tables.phases import Tables
@@ -167,7 +167,6 @@ def kernel_tables(tables: Tables) -> tuple[Phase1, Phase2]:
         tables.move("sliceperm"),
         tables.prune("tp2_corner"),
         tables.prune("tp2_edge"),
-        MOVE_CP,
         MOVE_EP,
         np.array(K.G2_MOVES, dtype=np.int64),
         tables.sym("sym_cpclass"),
