@@ -24,6 +24,8 @@ The time limit stops either in any case (with the best solution so far, or an er
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from puzzlesearch.cube._kernels.bundles import AxisSyms, Phase1, Phase2, Starts, TwoPhaseLimits
@@ -107,12 +109,15 @@ def direction_cube(cube: CubieCube, s: int, inverse: bool) -> CubieCube:
     return conjugate(cube.inverse() if inverse else cube, s)
 
 
+INVERSE_MOVE = np.array([3 * (m // 3) + 2 - m % 3 for m in range(K.N_MOVES)], dtype=np.int64)
+
+
 def back_to_cube(moves, s: int, inverse: bool) -> list[int]:
     """A solution of direction_cube(cube, s, inverse) turned into a solution of `cube`."""
-    out = [int(MOVE_CONJ[SYM_INV[s], m]) for m in moves]
+    out = MOVE_CONJ[SYM_INV[s]][np.asarray(moves, dtype=np.int64)]
     if inverse:
-        out = [3 * (m // 3) + 2 - m % 3 for m in reversed(out)]
-    return out
+        out = INVERSE_MOVE[out[::-1]]
+    return out.tolist()
 
 
 def _axis_syms() -> AxisSyms:
@@ -149,7 +154,11 @@ def _starts(cube: CubieCube) -> Starts:
 
 
 def kernel_tables(tables: Tables) -> tuple[Phase1, Phase2]:
-    """The phase-1 and phase-2 bundles of twophase_sym_search."""
+    """The phase-1 and phase-2 bundles of twophase_sym_search (made once per Tables)."""
+    return tables.derived("twophase_bundles", _kernel_tables)
+
+
+def _kernel_tables(tables: Tables) -> tuple[Phase1, Phase2]:
     p1 = Phase1(
         tables.move("twist"),
         tables.move("slice_sorted"),
@@ -181,6 +190,7 @@ def move_costs(metric: str) -> np.ndarray:
     return np.array([move_cost(m, metric) for m in range(K.N_MOVES)], dtype=np.int64)
 
 
+@functools.lru_cache(maxsize=64)
 def limits(options: TwoPhaseOptions) -> TwoPhaseLimits:
     """The kernel's limits: max_length, target_length, phase2_max, node_budget, min_nodes, move costs
     (lengths in options.metric: QTM searches totals up to QTM_LONGEST times the HTM ones)."""

@@ -570,7 +570,7 @@ class Tables:
         self.dir = table_dir_of(table_dir)
         if not self.dir.is_dir():
             raise PuzzleError(f"no cube table folder {self.dir}: build it with `{BUILD_HINT} {self.dir}`")
-        self._cache: dict[str, np.ndarray] = {}
+        self._cache: dict[str, object] = {}
 
     def _load(self, stem: str) -> np.ndarray:
         if stem not in self._cache:
@@ -644,8 +644,8 @@ class Tables:
         """Pruning table (int8 distances)."""
         return self._load(f"prune_{name}")
 
-    def derived(self, name: str, make) -> np.ndarray:
-        """An array computed by make(self) from this folder's verified tables, once per Tables (kept in memory)."""
+    def derived(self, name: str, make):
+        """What make(self) computes from this folder's verified tables (an array, a bundle), once per Tables."""
         key = f"derived:{name}"
         if key not in self._cache:
             self._cache[key] = make(self)
