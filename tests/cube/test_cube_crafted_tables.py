@@ -224,3 +224,31 @@ def test_packed_table_with_unreached_entries(opt_project, stem):
     remanifest(path, sorted(p for p in folder.glob(f"{stem}*") if p.suffix != ".json"))
     out = cube_solve(SHORT, "--solver", "optimal", "--tables", str(folder), cwd=project)
     one_line_error(out, path, "never reached")
+
+
+# ------------------------------------------------------------------ two-phase's move-mask table
+
+
+def test_next_table_with_a_wrong_move_mask(cube_tables, tmp_path):
+    """next_tp1 (564 MB, from the session's tables): one sampled entry says a move keeps the distance when it does not."""
+    from puzzlesearch.cube._kernels.phase_next import AWAY_BIT, NEXT_DIST_SHIFT
+    from puzzlesearch.cube.tables.phases import NEXT_STEM, Tables, move_table_files
+    from puzzlesearch.cube.tables.structure import sample_of
+    from puzzlesearch.manifest import ArtifactError
+
+    folder = tmp_path / "tables"
+    folder.mkdir()
+    for npy in [*move_table_files(cube_tables.dir), cube_tables.dir / f"{NEXT_STEM}.npy"]:
+        for f in (npy, npy.with_suffix(".json")):
+            shutil.copy(f, folder / f.name)
+    path = folder / f"{NEXT_STEM}.npy"
+
+    def change(t):
+        idx = sample_of(t.size)
+        at = int(idx[np.flatnonzero(t[idx] >> NEXT_DIST_SHIFT >= 2)[0]])
+        t[at] ^= np.uint32(1 << AWAY_BIT)  # U's face: every delta moves by one, distances untouched
+
+    craft(path, change)
+    with pytest.raises(ArtifactError, match="disagrees with its neighbours") as err:
+        Tables(folder).next()
+    assert str(path) in str(err.value)

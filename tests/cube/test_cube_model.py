@@ -178,3 +178,33 @@ def test_facelets_round_trip_and_kociemba_example():
     example = "DRLUUBFBRBLURRLRUBLRDDFDLFUFUFFDBRDUBRUFLLFDDBFLUBLRBD"
     answer = "D2 R' D' F2 B D R2 D2 R' F2 D' F2 U' B2 L2 U2 D R2 U"
     assert from_facelets(example).apply(parse_moves(answer)).is_solved
+
+
+def test_numba_check_of_a_solution_agrees_with_the_cubie_model():
+    """solve.verify (numba, _kernels/cubies.py) and CubieCube.apply (pure Python): the same verdict.
+
+    Half the cases are real solutions (the inverse of the scramble), half random sequences,
+    and some answers one move short or one wrong move from a solution.
+    """
+    from puzzlesearch.cube.solve import UnverifiedSolution, verify
+
+    rng = random.Random(2026)
+    inverse = [3 * (m // 3) + 2 - m % 3 for m in range(len(MOVE_CUBES))]
+    verdicts = []
+    for i in range(600):
+        scramble = [rng.randrange(len(MOVE_CUBES)) for _ in range(rng.randrange(1, 25))]
+        cube = SOLVED.apply(scramble) if i % 3 else random_cube(rng)
+        answer = [inverse[m] for m in reversed(scramble)]
+        if i % 4 == 1:
+            answer = answer[:-1]
+        elif i % 4 == 2:
+            answer[rng.randrange(len(answer))] = rng.randrange(len(MOVE_CUBES))
+        want = cube.apply(answer).is_solved
+        try:
+            verify(cube, answer)
+            got = True
+        except UnverifiedSolution:
+            got = False
+        assert got == want, (cube.to_text(), answer)
+        verdicts.append(want)
+    assert 100 < sum(verdicts) < 500  # both verdicts are exercised

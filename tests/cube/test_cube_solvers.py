@@ -162,3 +162,19 @@ def test_every_direction_maps_its_solution_back(cube_tables):
         answer = solve_cube(turned, cube_tables, "twophase").moves
         assert turned.apply(answer).is_solved
         assert cube.apply(back_to_cube(answer, s, inverse)).is_solved
+
+
+def test_start_coordinates_of_every_direction_agree_with_the_model():
+    """The numba start coordinates (_kernels/cubies.py) of each direction: those of direction_cube via the model."""
+    from puzzlesearch.cube.model.coords import FLIP, SLICE_SORTED, TWIST
+    from puzzlesearch.cube.solvers.twophase import DIRECTIONS, _starts, direction_cube
+
+    rng = random.Random(28)
+    for _ in range(200):
+        cube = random_cube(rng)
+        starts = _starts(cube)
+        for row, (s, inverse) in enumerate(DIRECTIONS):
+            turned = direction_cube(cube, s, inverse)
+            assert (starts.twist[row], starts.flip[row]) == (TWIST.of(turned), FLIP.of(turned))
+            assert starts.sslice[row] == SLICE_SORTED.of(turned)
+            assert tuple(starts.cp[row]) == turned.cp and tuple(starts.ep[row]) == turned.ep

@@ -82,14 +82,16 @@ def seed_cube_tables(root: Path, folder: str, built: Path, skip: tuple[str, ...]
     tens of CPU seconds (prune_tp1_sym alone about 17 s), and `built` (the session's store
     tables, the `cube_tables` fixture) holds byte-identical ones. The copies are new files
     (mtime now), the prune tables after the tables they are built from, so Snakemake finds
-    them up to date (no metadata: only mtimes count) and runs the steps after them (the
+    them up to date (no metadata: only mtimes count; next_tp1 is copied after prune_tp1_sym)
+    and runs the steps after them (the
     folder's manifest.parquet, the solves) on them. `skip`: file stems to leave for the run.
     Returns the stems copied.
     """
     target = root / folder
     target.mkdir(parents=True, exist_ok=True)
     stems = sorted({p.stem for p in Path(built).glob("*.npy")} - set(skip))
-    stems.sort(key=lambda stem: stem.startswith("prune_"))  # the move and symmetry tables first
+    # the move and symmetry tables first, then the prune tables, then next_tp1 (built from prune_tp1_sym)
+    stems.sort(key=lambda stem: 2 if stem.startswith("next_") else int(stem.startswith("prune_")))
     for stem in stems:
         for ext in (".npy", ".json"):
             shutil.copyfile(Path(built) / f"{stem}{ext}", target / f"{stem}{ext}")

@@ -3,7 +3,8 @@
 # cached rules) -> manifest.parquet; test sets (generated from a seed, or a configured
 # file); solves per solver and test set, each job given only its solver's settings.
 # Helpers and default targets: common.smk. Measured: tables 1-3 s each (the two-phase
-# symmetry tables tp1_sym, 141 MB, and tp2_sym, 112 MB: 10-30 s each), a solve of 100
+# symmetry tables tp1_sym, 141 MB, and tp2_sym, 112 MB: 10-30 s each; next_tp1, 564 MB, from
+# tp1_sym: 10-15 s), a solve of 100
 # cubes 2-12 s; the table directory is derived from the rule's own files (no shared-fs prefix).
 
 
@@ -55,10 +56,33 @@ rule cube_prune_table:
         " --out {output.npy:q} 2> {log:q}"
 
 
+rule cube_next_table:
+    input:
+        moves=[str(p) for p in move_table_files(CUBE_TABLES)],
+        exact=f"{CUBE_TABLES}/prune_{NEXT_FROM}.npy",
+        exact_meta=f"{CUBE_TABLES}/prune_{NEXT_FROM}.json",
+        code=lib_files(*CUBE_PRUNE_CODE),
+    output:
+        npy=str(next_file(CUBE_TABLES)),
+        meta=str(next_file(CUBE_TABLES).with_suffix(".json")),
+    log:
+        "logs/cube/next_table.log",
+    cache: True
+    threads: 1
+    resources:
+        mem_mb=CUBE_TWOPHASE_MEM_MB,
+        runtime=STARTUP_MINUTES,
+    params:
+        wildcards=cache_key,
+    shell:
+        'puzzlesearch cube build-next-table --tables "$(dirname {input.exact:q})" --out {output.npy:q} 2> {log:q}'
+
+
 rule cube_manifest:
     input:
         moves=list(cube_move_outputs().values()),
         prune=expand(f"{CUBE_TABLES}/prune_{{table}}.{{ext}}", table=list(PRUNE_SPECS), ext=["npy", "json"]),
+        next=[str(next_file(CUBE_TABLES)), str(next_file(CUBE_TABLES).with_suffix(".json"))],
         code=lib_files("cube/tables/phases.py"),
     output:
         f"{CUBE_TABLES}/{SUMMARY}",
@@ -108,7 +132,7 @@ rule cube_solve:
         testset="|".join(CUBE_SETS),
     threads: 1
     resources:
-        mem_mb=MEM_MB,
+        mem_mb=lambda w: CUBE_SOLVE_MEM_MB[w.solver],
         runtime=cube_solve_minutes,  # the per-cube time cap times the cubes
     params:
         settings=lambda w: CUBE_SOLVE_SETTINGS[w.solver],

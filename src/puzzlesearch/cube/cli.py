@@ -132,6 +132,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--out", required=True, help="prune_<name>.npy to write (its .json manifest beside it)")
     p.set_defaults(func=cmd_build_prune_table)
 
+    p = cmds.add_parser("build-next-table", help="(pipeline) two-phase's phase-1 move-mask table from prune_tp1_sym")
+    p.add_argument(
+        "--tables", required=True, help="folder of the move tables, symmetry look-ups and tp1_sym (verified)"
+    )
+    p.add_argument("--out", required=True, help="next_tp1.npy to write (its .json manifest beside it)")
+    p.set_defaults(func=cmd_build_next_table)
+
     p = cmds.add_parser("build-optimal-table", help="build the optimal solver's pruning table (full: tens of minutes)")
     p.add_argument("variant", help="full, small or tiny (config cube.optimal.table)")
     p.add_argument(
@@ -343,6 +350,13 @@ def cmd_build_prune_table(args) -> int:
     if args.name not in PRUNE_SPECS:
         raise PuzzleError(f"unknown pruning table {args.name!r}: one of {', '.join(PRUNE_SPECS)}")
     build_prune_table(args.name, table_dir_of(args.tables), args.out)
+    return 0
+
+
+def cmd_build_next_table(args) -> int:
+    from puzzlesearch.cube.tables.phases import build_next_table, table_dir_of
+
+    build_next_table(table_dir_of(args.tables), args.out)
     return 0
 
 

@@ -5,7 +5,7 @@
 # ---------------------------------------------------------------- Rubik's cube (cube.smk)
 from puzzlesearch.cube import tables as cube_code  # which source files shape each table
 from puzzlesearch.cube.settings import step_settings_json
-from puzzlesearch.cube.tables.phases import PRUNE_SPECS, SUMMARY, move_file, move_table_files
+from puzzlesearch.cube.tables.phases import NEXT_FROM, PRUNE_SPECS, SUMMARY, move_file, move_table_files, next_file
 
 CUBE = config["cube"]
 CUBE_TABLES = CUBE["tables"].rstrip("/")
@@ -15,6 +15,9 @@ CUBE_TABLE_CODE = list(cube_code.MOVE_TABLE_CODE)
 CUBE_PRUNE_CODE = list(cube_code.PRUNE_TABLE_CODE)
 CUBE_SOLVERS = ("thistlethwaite", "twophase")
 CUBE_SOLVE_SETTINGS = {solver: step_settings_json(solver, CUBE) for solver in CUBE_SOLVERS}
+# next_tp1 (564 MB) with tp2_sym (112 MB): a two-phase solve peaks at ~0.86 GB, the next_tp1 build about as much
+CUBE_TWOPHASE_MEM_MB = 2600
+CUBE_SOLVE_MEM_MB = {"thistlethwaite": MEM_MB, "twophase": CUBE_TWOPHASE_MEM_MB}
 
 for _name in CUBE["default_testsets"]:
     if _name not in CUBE_SETS:

@@ -267,28 +267,31 @@ class Lows(NamedTuple):
 
 
 class Phase1(NamedTuple):
-    """Phase 1's tables: move tables, the exact class table and its look-ups, the quick bounds."""
+    """Phase 1's tables: move tables, the move-mask table and its class look-ups."""
 
     twist: np.ndarray
-    flip: np.ndarray
-    eslice: np.ndarray
-    fsclass: np.ndarray  # sym_fsclass
+    sslice: np.ndarray  # move_slice_sorted: E-slice positions * 24 + the E edges' order
+    fsclass: np.ndarray  # sym_fsclass (the root's class)
+    fsmove: np.ndarray  # (classes x 32) int32: class << 4 | symmetry of the representative after move m (m < 18)
+    sym_mult: np.ndarray  # SYM_MULT[:16, :16]
     twistconj: np.ndarray  # sym_twistconj
-    exact: np.ndarray  # tp1_sym
-    quick_twist: np.ndarray  # tp1_twist
-    quick_flip: np.ndarray  # tp1_flip
+    next: np.ndarray  # next_tp1 (uint32: distance and per-face move masks, _kernels/phase_next.py)
+    move_conj: np.ndarray  # MOVE_CONJ[:16]: a raw state's move as a move of its class representative
+    face_map: np.ndarray  # (16, 6): the representative's face of each raw face under the symmetry
+    mirror: np.ndarray  # (16,): 1 if the symmetry reverses the turns (power p -> 2 - p)
+    select: np.ndarray  # phase_next.select_table(): fitting powers by slack and face nibble
+    after: np.ndarray  # (19,): bits of the moves allowed after move prev (index prev + 1; 0: the root)
 
 
 class Phase2(NamedTuple):
-    """Phase 2's tables: move tables, the three bounds, cubie moves, its 10 moves, class look-ups."""
+    """Phase 2's tables: move tables, the three bounds, cubie edge moves, its 10 moves, class look-ups."""
 
     cperm: np.ndarray
     udedge: np.ndarray
     sliceperm: np.ndarray
     corner: np.ndarray  # tp2_corner
     edge: np.ndarray  # tp2_edge
-    move_cp: np.ndarray
-    move_ep: np.ndarray
+    move_ep: np.ndarray  # cubie edge moves (18 x 12): the leaves replay the edges
     moves: np.ndarray  # the 10 phase-2 moves
     cpclass: np.ndarray  # sym_cpclass
     udconj: np.ndarray  # sym_udconj
@@ -296,11 +299,11 @@ class Phase2(NamedTuple):
 
 
 class Starts(NamedTuple):
-    """The directions' start coordinates: twist, flip, E slice (n,), corner and edge perms (n x 8, n x 12)."""
+    """The directions' start coordinates: twist, flip, sorted E slice (n,), corner and edge perms (n x 8, n x 12)."""
 
     twist: np.ndarray
     flip: np.ndarray
-    eslice: np.ndarray
+    sslice: np.ndarray
     cp: np.ndarray
     ep: np.ndarray
 
@@ -317,8 +320,28 @@ class TwoPhaseLimits(NamedTuple):
 
 
 class LeafWork(NamedTuple):
-    """Buffers of a phase-1 leaf: its corner and edge permutations and a copy."""
+    """Buffers of the phase-1 leaves: the edges after each prefix of the path, and how many rows are valid."""
 
-    cp: np.ndarray
-    ep: np.ndarray
-    tmp: np.ndarray
+    ep_path: np.ndarray  # (L + 1, 12): row i, the edges after the path's first i moves
+    valid: np.ndarray  # (1,): rows 0..valid[0] agree with the current path
+
+
+class Phase1Work(NamedTuple):
+    """Buffers of a phase-1 search: each depth's children (depth x move x K_* column), their count, the next one."""
+
+    kids: np.ndarray
+    n_kids: np.ndarray
+    next_kid: np.ndarray
+    leaf: LeafWork
+
+
+class AxisSyms(NamedTuple):
+    """The axis-turning symmetries of two-phase's directions (k x 8 / k x 12): model/symmetry.py's cubie action."""
+
+    corner_map: np.ndarray
+    corner_offset: np.ndarray
+    corner_inv: np.ndarray  # argsort of corner_map
+    edge_map: np.ndarray
+    edge_offset: np.ndarray
+    edge_inv: np.ndarray
+    sign: np.ndarray  # (k,): -1 for a mirror (reverses the twist), else 1

@@ -9,13 +9,17 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from numba.cpython.unsafe.numbers import trailing_zeros
 
-from puzzlesearch.cube._kernels.bundles import LeafWork
-from puzzlesearch.cube._kernels.common import clock
-from puzzlesearch.cube.model.constants import N_FLIP, N_MOVES, N_SLICE, N_SLICE_PERM, N_TWIST, N_UDEDGE, Stop
+from puzzlesearch.cube._kernels.bundles import LeafWork, Phase1Work
+from puzzlesearch.cube._kernels.common import clock, prefetch
+from puzzlesearch.cube._kernels.phase_next import NEXT_DIST_SHIFT, child_delta, fitting_moves
+from puzzlesearch.cube.model.constants import G2_MOVES, N_FLIP, N_MOVES, N_SLICE_PERM, N_TWIST, N_UDEDGE, Stop
 from puzzlesearch.cube.model.symmetry import SYM_MASK, SYM_SHIFT
 
+N_EDGE_CUBIES, N_UD_EDGE_CUBIES = 12, 8  # all edges; the U and D layers' (the first 8 positions)
 CLOCK_EVERY = 1 << 16  # nodes between looks at the clock (well under 10 ms)
+TWOPHASE_CLOCK_EVERY = 1 << 10  # two-phase nodes between looks at the clock (a node is ~0.3 us: 0.3 ms)
 N_PHASE2_MOVES = 10  # <U, D, R2, L2, F2, B2>
 
 
@@ -89,20 +93,7 @@ def _rank(p, lo, n, offset):
     return r
 
 
-@njit(cache=True)
-def perm_ranks(cp, ep):
-    """(corner perm rank, U/D-edge perm rank, E-edge perm rank) of a G2 state."""
-    return _rank(cp, 0, 8, 0), _rank(ep, 0, 8, 0), _rank(ep, 8, 4, 8)
-
-
 # ------------------------------------------------------------------ two-phase with symmetry-reduced phase 1
-
-
-@njit(cache=True, inline="always")
-def _h1(tw, fl, sl, p1):
-    """Exact phase-1 distance of (twist, flip, E slice) from the symmetry-reduced table."""
-    cs = p1.fsclass[sl * N_FLIP + fl]
-    return p1.exact[(cs >> SYM_SHIFT) * N_TWIST + p1.twistconj[tw, cs & SYM_MASK]]
 
 
 @njit(cache=True, inline="always")
@@ -120,10 +111,10 @@ GO_ON = -1  # C_STOP while the search goes on
 
 @njit(cache=True)
 def _tick(cnt, deadline):
-    """Count a node; every CLOCK_EVERY nodes look at the clock (sets C_STOP to Stop.TIME)."""
+    """Count a node; every TWOPHASE_CLOCK_EVERY nodes look at the clock (sets C_STOP to Stop.TIME)."""
     cnt[C_NODES] += 1
     if cnt[C_NODES] >= cnt[C_CLOCK]:
-        cnt[C_CLOCK] = cnt[C_NODES] + CLOCK_EVERY
+        cnt[C_CLOCK] = cnt[C_NODES] + TWOPHASE_CLOCK_EVERY
         if clock() > deadline:
             cnt[C_STOP] = Stop.TIME
             return False
@@ -170,24 +161,21 @@ def _phase2(c0, e0, s0, last, limit, p2, path2, stack, cnt, deadline):
 
 
 @njit(cache=True)
-def _leaf(k, d1, path1, starts, p2, lim, best, path2, stack, cnt, deadline, work):
-    """Phase 2 after the phase-1 solution path1[:d1] of direction k; records a better total."""
-    cp, ep, tmp = work.cp, work.ep, work.tmp  # no allocation: this runs for every phase-1 solution
-    for j in range(8):
-        cp[j] = starts.cp[k, j]
-    for j in range(12):
-        ep[j] = starts.ep[k, j]
-    for i in range(d1):
-        mc, me = p2.move_cp[path1[i]], p2.move_ep[path1[i]]
-        for j in range(8):
-            tmp[j] = cp[mc[j]]
-        for j in range(8):
-            cp[j] = tmp[j]
-        for j in range(12):
-            tmp[j] = ep[me[j]]
-        for j in range(12):
-            ep[j] = tmp[j]
-    c0, e0, s0 = perm_ranks(cp, ep)
+def _leaf(k, d1, path1, c0, s0, starts, p2, lim, best, path2, stack, cnt, deadline, work):
+    """Phase 2 after the phase-1 solution path1[:d1] of direction k; records a better total.
+
+    c0, s0: the corner and E-edge permutation ranks at the leaf (phase 1 carries them); the
+    edges are replayed from the deepest row of work.ep_path still valid for this path
+    (work.valid[0]: rows 0..valid hold the edges after path1[:row]), so consecutive leaves,
+    which share most of their path, replay a move or two.
+    """
+    eps = work.ep_path
+    for i in range(work.valid[0], d1):
+        me = p2.move_ep[path1[i]]
+        for j in range(N_EDGE_CUBIES):
+            eps[i + 1, j] = eps[i, me[j]]
+    work.valid[0] = d1
+    e0 = _rank(eps[d1], 0, N_UD_EDGE_CUBIES, 0)
     best_len = cnt[C_BEST]  # in the metric's units (lim.cost: HTM all 1, QTM half turns 2)
     cost1 = 0
     for i in range(d1):
@@ -233,47 +221,133 @@ def _budget_stop(lim, cnt):
     return GO_ON
 
 
+# columns of a phase-1 child in Phase1Work.kids
+K_MOVE, K_ENTRY, K_SYM, K_DIST, K_TWIST, K_CLASS, K_CPERM, K_SSLICE = 0, 1, 2, 3, 4, 5, 6, 7
+N_KID_COLUMNS = 8
+FSMOVE_HALF = 16  # fsmove rows are 32 int32 (two cache lines): the second line's first column
+LEAVE_G2 = sum(1 << m for m in range(N_MOVES) if m not in G2_MOVES)  # bits of the moves that leave G2
+WANDER_LIMIT = 5  # skip a child nearer than its moves to go when distance + moves to go is below this
+
+
+@njit(cache=True, inline="always")
+def _entry(tw, fl, sl, p1):
+    """(next_tp1 entry, flip x slice class, symmetry to its representative) of a raw phase-1 state."""
+    cs = p1.fsclass[sl * N_FLIP + fl]
+    c, s = cs >> SYM_SHIFT, cs & SYM_MASK
+    return np.int64(p1.next[c * N_TWIST + p1.twistconj[tw, s]]), c, s
+
+
 @njit(cache=True)
-def _phase1(k, d1, starts, p1, p2, lim, best, path1, path2, st1, stack2, cnt, deadline, work):
+def _expand(depth, d1, prev, entry, cls, sym, dist, tw, cp, ss, p1, p2, lim, best_len, work):
+    """Store the children of a phase-1 node at `depth` worth visiting (in move order) in work.kids[depth].
+
+    The node's next_tp1 entry gives each child's exact distance, so only the children that
+    can still reach G2 in the moves left are made (their own entries loaded here, one
+    independent memory access each). A child's flip x slice class comes from its parent's
+    row of fsmove (the representative's children, conjugated along: min2phase), and its own
+    row is prefetched as it is made, so a level of the search waits for one memory access,
+    not two. Children at G2 (the last move) must end on a move
+    outside G2 (else a shorter phase 1 ends there too) and pass the corners x E-edge bound
+    of phase 2 (the corner permutation and the sorted slice ride along for this).
+    """
+    n = 0
+    togo = d1 - depth - 1
+    limit2 = min(lim.phase2_max, best_len - 1 - d1)  # each move costs at least 1
+    kids = work.kids
+    moves = fitting_moves(entry, sym, togo - dist, p1) & p1.after[prev + 1]
+    if togo == 0:
+        moves &= LEAVE_G2  # the last move keeps G2: a shorter phase 1 ends here too
+    while moves:
+        m = trailing_zeros(moves)
+        moves &= moves - 1
+        d = dist + child_delta(entry, p1.move_conj[sym, m])
+        if d < togo and d + togo < WANDER_LIMIT:
+            continue
+        corners = p2.cperm[cp, m]
+        s = p1.sslice[ss, m]
+        if togo == 0:
+            if p2.corner[corners * N_SLICE_PERM + s % N_SLICE_PERM] > limit2:
+                continue
+            kids[depth, n, K_MOVE] = m
+            kids[depth, n, K_CPERM] = corners
+            kids[depth, n, K_SSLICE] = s
+            n += 1
+            continue
+        t = p1.twist[tw, m]
+        cs = p1.fsmove[cls, p1.move_conj[sym, m]]
+        c = cs >> SYM_SHIFT
+        sy = p1.sym_mult[sym, cs & SYM_MASK]
+        if togo > 1:  # its children will read its row
+            prefetch(p1.fsmove, c, 0)
+            prefetch(p1.fsmove, c, FSMOVE_HALF)
+        kids[depth, n, K_MOVE] = m
+        kids[depth, n, K_ENTRY] = p1.next[c * N_TWIST + p1.twistconj[t, sy]]
+        kids[depth, n, K_SYM] = sy
+        kids[depth, n, K_DIST] = d
+        kids[depth, n, K_TWIST] = t
+        kids[depth, n, K_CLASS] = c
+        kids[depth, n, K_CPERM] = corners
+        kids[depth, n, K_SSLICE] = s
+        n += 1
+    work.n_kids[depth] = n
+    work.next_kid[depth] = 0
+
+
+@njit(cache=True)
+def _phase1(k, d1, starts, p1, p2, lim, best, path1, path2, stack2, cnt, deadline, work):
     """Every phase-1 solution of exactly d1 moves of direction k, each completed by phase 2."""
+    leaf = work.leaf
+    for j in range(N_EDGE_CUBIES):
+        leaf.ep_path[0, j] = starts.ep[k, j]
+    leaf.valid[0] = 0
+    tw, fl, ss = starts.twist[k], starts.flip[k], starts.sslice[k]
+    cp = _rank(starts.cp[k], 0, 8, 0)
     if d1 == 0:
-        _leaf(k, 0, path1, starts, p2, lim, best, path2, stack2, cnt, deadline, work)
+        _leaf(k, 0, path1, cp, ss % N_SLICE_PERM, starts, p2, lim, best, path2, stack2, cnt, deadline, leaf)
         return
+    entry, cls, sym = _entry(tw, fl, ss // N_SLICE_PERM, p1)
+    _expand(0, d1, -1, entry, cls, sym, entry >> NEXT_DIST_SHIFT, tw, cp, ss, p1, p2, lim, cnt[C_BEST], work)
+    kids = work.kids
     depth = 0
-    st1[0, 0], st1[0, 1], st1[0, 2], st1[0, 3] = starts.twist[k], starts.flip[k], starts.eslice[k], -1
     while depth >= 0:
-        st1[depth, 3] += 1
-        m = st1[depth, 3]
-        if m >= N_MOVES:
+        i = work.next_kid[depth]
+        if i >= work.n_kids[depth]:
             depth -= 1
             continue
-        if depth > 0 and _redundant(m, path1[depth - 1]):
-            continue
+        work.next_kid[depth] = i + 1
         stop = _budget_stop(lim, cnt)
         if stop != GO_ON:
             cnt[C_STOP] = stop
             return
         if not _tick(cnt, deadline):
             return
-        tw = p1.twist[st1[depth, 0], m]
-        fl = p1.flip[st1[depth, 1], m]
-        sl = p1.eslice[st1[depth, 2], m]
-        togo = d1 - depth - 1
-        if p1.quick_twist[tw * N_SLICE + sl] > togo or p1.quick_flip[fl * N_SLICE + sl] > togo:
-            continue  # the small tables (cache-resident) already prune it
-        if _h1(tw, fl, sl, p1) > togo:
-            continue
+        m = kids[depth, i, K_MOVE]
         path1[depth] = m
-        if depth + 1 < d1:
-            depth += 1
-            st1[depth, 0], st1[depth, 1], st1[depth, 2], st1[depth, 3] = tw, fl, sl, -1
+        leaf.valid[0] = min(leaf.valid[0], depth)  # the edges after this move are to be replayed
+        if depth + 1 == d1:
+            c0, s0 = kids[depth, i, K_CPERM], kids[depth, i, K_SSLICE] % N_SLICE_PERM
+            _leaf(k, d1, path1, c0, s0, starts, p2, lim, best, path2, stack2, cnt, deadline, leaf)
+            if cnt[C_STOP] != GO_ON:
+                return
             continue
-        face = m // 3
-        if m % 3 == 1 or face == 0 or face == 3:
-            continue  # the last move keeps G2: a shorter phase 1 ends here too
-        _leaf(k, d1, path1, starts, p2, lim, best, path2, stack2, cnt, deadline, work)
-        if cnt[C_STOP] != GO_ON:
-            return
+        _expand(
+            depth + 1,
+            d1,
+            m,
+            kids[depth, i, K_ENTRY],
+            kids[depth, i, K_CLASS],
+            kids[depth, i, K_SYM],
+            kids[depth, i, K_DIST],
+            kids[depth, i, K_TWIST],
+            kids[depth, i, K_CPERM],
+            kids[depth, i, K_SSLICE],
+            p1,
+            p2,
+            lim,
+            cnt[C_BEST],
+            work,
+        )
+        depth += 1
 
 
 @njit(cache=True)
@@ -281,41 +355,46 @@ def twophase_sym_search(starts, p1, p2, lim, time_limit):
     """Two-phase search over several directions at once; returns (moves, direction, nodes, stop).
 
     starts: Starts of the n directions (the cube, its conjugates by the axis-turning
-    symmetries, their inverses); p1: Phase1 (the exact phase-1 class table tp1_sym, and the
-    quick bounds tp1_twist and tp1_flip, looked up first since they stay in cache); p2:
-    Phase2 (the corner-class x U/D-edge table tp2_sym and two small bounds); lim:
-    TwoPhaseLimits (lengths in its metric: lim.cost per move). For each phase-1 length d1 in turn, every direction enumerates its
-    phase-1 solutions of exactly d1 moves (the table is exact) and completes each with an
-    optimal phase 2 of at most min(phase2_max, best - 1 - d1) moves, skipped at once when
-    the phase-2 bound exceeds that. Stops on a solution <= target_length (after min_nodes
-    nodes), on node_budget after a first solution, when d1 reaches the best total, or after
-    time_limit seconds (best so far, Stop.TIME). Moves are in the frame of the returned
-    direction; phase 1's last and phase 2's first move on one face are already merged.
-    Empty moves: nothing within max_length. Also returns the phase-1 solutions reached and
-    the phase-2 searches started.
+    symmetries, their inverses); p1: Phase1 (move tables and the move-mask table next_tp1:
+    one entry per node gives the exact distance of all its children, _expand); p2: Phase2
+    (the corner-class x U/D-edge table tp2_sym and two small bounds, the corners x E-edge one
+    also checked on phase 1's last move); lim: TwoPhaseLimits (lengths in its metric: lim.cost
+    per move). For each phase-1 length d1 in turn, every direction enumerates its phase-1
+    solutions of exactly d1 moves (the table is exact; short detours near G2 are skipped,
+    WANDER_LIMIT) and completes each with an optimal phase 2 of at most min(phase2_max,
+    best - 1 - d1) moves, skipped at once when the phase-2 bound exceeds that. Stops on a
+    solution <= target_length (after min_nodes nodes), on node_budget after a first solution,
+    when d1 reaches the best total, or after time_limit seconds (best so far, Stop.TIME).
+    Moves are in the frame of the returned direction; phase 1's last and phase 2's first
+    move on one face are already merged. Empty moves: nothing within max_length. Also
+    returns the phase-1 solutions reached and the phase-2 searches started. A node is a
+    phase-1 child visited or a phase-2 node generated.
     """
     max_length = lim.max_length
     n_dir = len(starts.twist)
     best = np.empty(max_length + 2, dtype=np.int64)
     path1 = np.empty(max_length + 2, dtype=np.int64)
     path2 = np.empty(max_length + 2, dtype=np.int64)
-    st1 = np.empty((max_length + 2, 4), dtype=np.int64)
     stack2 = np.empty((max_length + 2, 4), dtype=np.int64)
     cnt = np.zeros(8, dtype=np.int64)
-    work = LeafWork(np.empty(8, dtype=np.int64), np.empty(12, dtype=np.int64), np.empty(12, dtype=np.int64))
-    cnt[C_CLOCK] = CLOCK_EVERY
+    n = max_length + 2
+    leaf = LeafWork(np.empty((n + 1, N_EDGE_CUBIES), dtype=np.int64), np.zeros(1, dtype=np.int64))
+    work = Phase1Work(
+        np.empty((n, N_MOVES, N_KID_COLUMNS), dtype=np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64), leaf
+    )
+    cnt[C_CLOCK] = TWOPHASE_CLOCK_EVERY
     cnt[C_BEST] = max_length + 1
     cnt[C_DIR] = -1
     cnt[C_STOP] = GO_ON
     deadline = clock() + time_limit
     h0 = np.empty(n_dir, dtype=np.int64)
     for k in range(n_dir):
-        h0[k] = _h1(starts.twist[k], starts.flip[k], starts.eslice[k], p1)
+        h0[k] = _entry(starts.twist[k], starts.flip[k], starts.sslice[k] // N_SLICE_PERM, p1)[0] >> NEXT_DIST_SHIFT
     d1 = h0.min()
     while d1 < cnt[C_BEST] and cnt[C_STOP] == GO_ON:
         for k in range(n_dir):
             if h0[k] <= d1:
-                _phase1(k, d1, starts, p1, p2, lim, best, path1, path2, st1, stack2, cnt, deadline, work)
+                _phase1(k, d1, starts, p1, p2, lim, best, path1, path2, stack2, cnt, deadline, work)
                 if cnt[C_STOP] != GO_ON:
                     break
         d1 += 1

@@ -2,7 +2,8 @@
 
 Phase 1 (twist, flip, E-slice positions) is guided by an exact distance table over the
 classes of (E slice, flip) under the 16 symmetries that keep the U-D axis, times the twist
-(tables/phases.py `tp1_sym`); phase 2 (corner permutation, U/D-edge permutation, E-edge
+(tables/phases.py `tp1_sym`), read through its move-mask form `next_tp1`: a node's entry
+says how each move changes the distance, so only useful children are made; phase 2 (corner permutation, U/D-edge permutation, E-edge
 permutation) by the largest of three tables: corner permutation classes under the same
 symmetries x U/D edges (`tp2_sym`), corners x E edges and U/D edges x E edges; that bound
 is checked before a phase 2 starts, so most phase-1 solutions end there. As in
@@ -23,16 +24,20 @@ The time limit stops either in any case (with the best solution so far, or an er
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
-from puzzlesearch.cube._kernels.bundles import Phase1, Phase2, Starts, TwoPhaseLimits
+from puzzlesearch.cube._kernels.bundles import AxisSyms, Phase1, Phase2, Starts, TwoPhaseLimits
+from puzzlesearch.cube._kernels.cubies import direction_starts
+from puzzlesearch.cube._kernels.phase_next import select_table
 from puzzlesearch.cube._kernels.phases import twophase_sym_search
 from puzzlesearch.cube.io import merge_moves, move_cost
 from puzzlesearch.cube.model import constants as K
 from puzzlesearch.cube.model.constants import STOP_NAMES, Stop
-from puzzlesearch.cube.model.coords import ESLICE, FLIP, TWIST
-from puzzlesearch.cube.model.cubie import MOVE_CP, MOVE_EP, CubieCube
-from puzzlesearch.cube.model.symmetry import AXIS_SYMS, MOVE_CONJ, SYM_INV, conjugate, conjugate_arrays
+from puzzlesearch.cube.model.coords import EDGE_MASK_RANK
+from puzzlesearch.cube.model.cubie import MOVE_EP, CubieCube
+from puzzlesearch.cube.model.symmetry import AXIS_SYMS, MOVE_CONJ, N_SYM_UD, SYM_INV, SYM_MULT, SYMMETRIES, conjugate
 from puzzlesearch.cube.settings import TwoPhaseOptions
 from puzzlesearch.cube.tables.phases import Tables
 from puzzlesearch.errors import PuzzleError
@@ -41,6 +46,54 @@ __all__ = ["DIRECTIONS", "TwoPhaseOptions", "search", "solve"]
 
 # (symmetry, inverse?) of each search direction: the identity, U-D turned to R-L and to F-B.
 DIRECTIONS = tuple((s, inverse) for inverse in (False, True) for s in AXIS_SYMS)
+UD_MOVE_CONJ = np.ascontiguousarray(MOVE_CONJ[:N_SYM_UD])  # the class look-ups' symmetries
+
+
+def _phase1_masks() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(face_map, mirror, select, after) of Phase1: how the U-D symmetries map faces and turns, move masks."""
+    n_faces = K.N_MOVES // 3
+    face_map = UD_MOVE_CONJ[:, ::3] // 3
+    mirror = (UD_MOVE_CONJ[:, 0] % 3 == 2).astype(np.int64)
+    for p in range(3):  # every symmetry moves whole faces, reversing all turns or none
+        want = 3 * face_map + np.where(mirror[:, None] == 1, 2 - p, p)
+        if (UD_MOVE_CONJ[:, p::3] != want).any():
+            raise AssertionError("a U-D symmetry does not map faces to faces")
+    after = np.zeros(K.N_MOVES + 1, dtype=np.int64)
+    after[0] = (1 << K.N_MOVES) - 1
+    for prev in range(K.N_MOVES):
+        f, g = prev // 3, np.arange(K.N_MOVES) // 3
+        ok = (g != f) & ~((g % (n_faces // 2) == f % (n_faces // 2)) & (g < f))
+        after[prev + 1] = int((ok.astype(np.int64) << np.arange(K.N_MOVES)).sum())
+    return np.ascontiguousarray(face_map), mirror, select_table(), after
+
+
+PHASE1_MASKS = _phase1_masks()
+UD_SYM_MULT = np.ascontiguousarray(SYM_MULT[:N_SYM_UD, :N_SYM_UD])
+FSMOVE_STRIDE = 32  # an fsmove row: 18 moves padded to two 64-byte cache lines (the kernel prefetches both)
+FSMOVE_ALIGN = 128
+
+
+def fsmove_of(tables: Tables) -> np.ndarray:
+    """(classes x FSMOVE_STRIDE) int32, 128-byte aligned: the class << 4 | symmetry of each flip x slice
+    class representative after each move (-1 in the padding), derived from the verified sym_fsclass,
+    sym_fsrep and move tables once per Tables (min2phase's FlipSliceMove; ~50 ms)."""
+    return tables.derived("fsmove", _fsmove)
+
+
+def _fsmove(tables: Tables) -> np.ndarray:
+    fsclass, reps = tables.sym("sym_fsclass"), tables.sym("sym_fsrep").astype(np.int64)
+    flip, eslice = tables.move("flip"), tables.move("eslice")
+    fl, sl = reps % K.N_FLIP, reps // K.N_FLIP
+    moved = fsclass[eslice[sl].astype(np.int64) * K.N_FLIP + flip[fl]]  # (classes, 18)
+    n = len(reps) * FSMOVE_STRIDE
+    raw = np.empty(n + FSMOVE_ALIGN // 4, dtype=np.int32)
+    skip = (-raw.ctypes.data % FSMOVE_ALIGN) // 4
+    table = raw[skip : skip + n].reshape(len(reps), FSMOVE_STRIDE)
+    table[:] = -1
+    table[:, : K.N_MOVES] = moved
+    return table
+
+
 UNBOUNDED_NODES = 2**62  # max_length mode: only the length (and the time cap) ends the search
 QTM_LONGEST = 2  # QTM: a move counts at most 2, so the longest total searched doubles
 
@@ -56,34 +109,66 @@ def direction_cube(cube: CubieCube, s: int, inverse: bool) -> CubieCube:
     return conjugate(cube.inverse() if inverse else cube, s)
 
 
+INVERSE_MOVE = np.array([3 * (m // 3) + 2 - m % 3 for m in range(K.N_MOVES)], dtype=np.int64)
+
+
 def back_to_cube(moves, s: int, inverse: bool) -> list[int]:
     """A solution of direction_cube(cube, s, inverse) turned into a solution of `cube`."""
-    out = [int(MOVE_CONJ[SYM_INV[s], m]) for m in moves]
+    out = MOVE_CONJ[SYM_INV[s]][np.asarray(moves, dtype=np.int64)]
     if inverse:
-        out = [3 * (m // 3) + 2 - m % 3 for m in reversed(out)]
-    return out
+        out = INVERSE_MOVE[out[::-1]]
+    return out.tolist()
+
+
+def _axis_syms() -> AxisSyms:
+    """The cubie action of AXIS_SYMS for direction_starts."""
+    syms = [SYMMETRIES[s] for s in AXIS_SYMS]
+    rows = lambda f: np.array([f(sym) for sym in syms], dtype=np.int64)  # noqa: E731
+    return AxisSyms(
+        rows(lambda s: s.corner_map),
+        rows(lambda s: s.corner_offset),
+        rows(lambda s: np.argsort(s.corner_map)),
+        rows(lambda s: s.edge_map),
+        rows(lambda s: s.edge_offset),
+        rows(lambda s: np.argsort(s.edge_map)),
+        rows(lambda s: -1 if s.mirror else 1),
+    )
+
+
+AXIS_DATA = _axis_syms()
 
 
 def _starts(cube: CubieCube) -> Starts:
-    """The kernel's start coordinates of the six directions (rows in DIRECTIONS order), vectorized."""
-    both = [np.concatenate(pair) for pair in zip(cube.arrays(), cube.inverse().arrays())]  # rows: cube, inverse
-    turned = [conjugate_arrays(both, s) for s in AXIS_SYMS]
-    cp, co, ep, eo = (np.concatenate([t[i][[inv]] for inv in (0, 1) for t in turned]) for i in range(4))
-    arrays = (cp, co, ep, eo)
-    return Starts(TWIST.encode(arrays), FLIP.encode(arrays), ESLICE.encode(arrays), cp, ep)
+    """The kernel's start coordinates of the six directions (rows in DIRECTIONS order), in one kernel call."""
+    n = len(DIRECTIONS)
+    starts = Starts(
+        np.empty(n, np.int64),
+        np.empty(n, np.int64),
+        np.empty(n, np.int64),
+        np.empty((n, K.N_CORNERS), np.int64),
+        np.empty((n, K.N_EDGES), np.int64),
+    )
+    cp, co, ep, eo = (np.array(x, dtype=np.int64) for x in (cube.cp, cube.co, cube.ep, cube.eo))
+    direction_starts(cp, co, ep, eo, AXIS_DATA, EDGE_MASK_RANK, starts)
+    return starts
 
 
 def kernel_tables(tables: Tables) -> tuple[Phase1, Phase2]:
-    """The phase-1 and phase-2 bundles of twophase_sym_search."""
+    """The phase-1 and phase-2 bundles of twophase_sym_search (made once per Tables)."""
+    return tables.derived("twophase_bundles", _kernel_tables)
+
+
+def _kernel_tables(tables: Tables) -> tuple[Phase1, Phase2]:
     p1 = Phase1(
         tables.move("twist"),
-        tables.move("flip"),
-        tables.move("eslice"),
+        tables.move("slice_sorted"),
         tables.sym("sym_fsclass"),
+        fsmove_of(tables),
+        UD_SYM_MULT,
         tables.sym("sym_twistconj"),
-        tables.prune("tp1_sym"),
-        tables.prune("tp1_twist"),
-        tables.prune("tp1_flip"),
+        tables.next(),
+        UD_MOVE_CONJ,
+        *PHASE1_MASKS,
     )
     p2 = Phase2(
         tables.move("cperm"),
@@ -91,7 +176,6 @@ def kernel_tables(tables: Tables) -> tuple[Phase1, Phase2]:
         tables.move("sliceperm"),
         tables.prune("tp2_corner"),
         tables.prune("tp2_edge"),
-        MOVE_CP,
         MOVE_EP,
         np.array(K.G2_MOVES, dtype=np.int64),
         tables.sym("sym_cpclass"),
@@ -106,6 +190,7 @@ def move_costs(metric: str) -> np.ndarray:
     return np.array([move_cost(m, metric) for m in range(K.N_MOVES)], dtype=np.int64)
 
 
+@functools.lru_cache(maxsize=64)
 def limits(options: TwoPhaseOptions) -> TwoPhaseLimits:
     """The kernel's limits: max_length, target_length, phase2_max, node_budget, min_nodes, move costs
     (lengths in options.metric: QTM searches totals up to QTM_LONGEST times the HTM ones)."""

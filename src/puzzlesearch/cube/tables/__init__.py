@@ -17,7 +17,11 @@ MODEL_CODE = (
 )
 ARTIFACT_CODE = ("cube/tables/artifact.py",)
 MOVE_TABLE_CODE = MODEL_CODE + ARTIFACT_CODE + ("cube/tables/phases.py",)
-PRUNE_TABLE_CODE = MOVE_TABLE_CODE + ("cube/_kernels/bfs_bundles.py", "cube/_kernels/phase_bfs.py")
+PRUNE_TABLE_CODE = MOVE_TABLE_CODE + (
+    "cube/_kernels/bfs_bundles.py",
+    "cube/_kernels/phase_bfs.py",
+    "cube/_kernels/phase_next.py",
+)
 PACKED_CODE = MODEL_CODE + ARTIFACT_CODE  # the 2-bit tables: shared kernels and symmetry classes
 PACKED_CODE += ("cube/_kernels/common.py", "cube/_kernels/bfs_bundles.py", "cube/_kernels/big_table.py")
 BIG_CODE = PACKED_CODE + ("cube/tables/big.py",)

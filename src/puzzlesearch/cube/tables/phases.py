@@ -40,6 +40,7 @@ from puzzlesearch.cube.model.coords import (
     DERIVED_COORDS,
     ESLICE,
     FLIP,
+    SLICE_SORTED,
     TWIST,
     UDEDGE,
     all_perms,
@@ -59,7 +60,12 @@ from puzzlesearch.cube.tables.artifact import code_sha256, in_store, read_npy, w
 from puzzlesearch.errors import PuzzleError
 from puzzlesearch.progress import log
 
-MANIFEST_KINDS = {"move": "cube-move-table", "lookup": "cube-lookup-table", "prune": "cube-prune-table"}
+MANIFEST_KINDS = {
+    "move": "cube-move-table",
+    "lookup": "cube-lookup-table",
+    "prune": "cube-prune-table",
+    "next": "cube-next-table",
+}
 SUMMARY = "manifest.parquet"
 SUMMARY_KIND = "cube-table-manifest"  # the manifest entry kind of manifest.parquet (one row per table)
 BUILD_HINT = "puzzlesearch cube build-tables --dir"
@@ -106,7 +112,9 @@ PRUNE_SPECS = {
         PruneSpec("tp2_edge", "udedge", "sliceperm", K.G2_MOVES, "two-phase phase 2 bound (U/D edges x E perm)"),
     )
 }
-MOVE_TABLES = tuple(BASIC_COORDS) + tuple(DERIVED_COORDS)
+SEARCH_COORDS = {c.name: c for c in (SLICE_SORTED,)}  # move tables only the searches use (no pruning table)
+MOVE_COORDS = {**BASIC_COORDS, **SEARCH_COORDS}
+MOVE_TABLES = tuple(MOVE_COORDS) + tuple(DERIVED_COORDS)
 N_FLIPSLICE_CLASS = 64430  # classes of (E slice, flip) under the 16 U-D symmetries (Kociemba)
 N_CPERM_CLASS = 2768  # classes of corner permutations under them (Kociemba, min2phase)
 N_FLIPSLICE = K.N_SLICE * K.N_FLIP
@@ -122,12 +130,12 @@ SYM_LOOKUPS = {
     "sym_udconj": ((K.N_UDEDGE, N_SYM_UD), K.N_UDEDGE - 1),
 }
 COORD_MOVES = {  # the moves each move table has (-1 in the other columns)
-    **{n: c.moves for n, c in BASIC_COORDS.items()},
+    **{n: c.moves for n, c in MOVE_COORDS.items()},
     "cclass": K.ALL_MOVES,
     "chalf": K.G3_MOVES,
 }
 COORD_SIZES = {
-    **{n: c.size for n, c in BASIC_COORDS.items()},
+    **{n: c.size for n, c in MOVE_COORDS.items()},
     **DERIVED_COORDS,
     "fsclass": N_FLIPSLICE_CLASS,
     "cpclass": N_CPERM_CLASS,
@@ -156,6 +164,13 @@ SYM_TABLES = {
         ("cperm", "none", "udedge"), ("sym_cpclass", "sym_cprep", "sym_cpself", "sym_udconj"), cap=PHASE2_CAP
     ),
 }
+
+
+# The phase-1 move-mask table (_kernels/phase_next.py): tp1_sym's distance plus, per face, how
+# each move changes it; uint32, one entry per tp1_sym entry, built from tp1_sym (about 10 s).
+NEXT_STEM = "next_tp1"
+NEXT_FROM = "tp1_sym"
+NEXT_WHAT = "two-phase phase 1 exact distance and the distance change of each move (per face, 4 bits)"
 
 
 def move_file(dir: Path, coord: str) -> Path:
@@ -228,7 +243,7 @@ def build_move_tables(out_dir) -> dict[str, np.ndarray]:
     """Build and save every move table (and the corner lookups); returns them by name."""
     out = Path(out_dir)
     tables = {}
-    for name, coord in BASIC_COORDS.items():
+    for name, coord in MOVE_COORDS.items():
         t0 = time.perf_counter()
         tables[name] = coord_move_table(coord)
         _save(
@@ -303,9 +318,9 @@ def solved_index(spec: PruneSpec, lookups: dict[str, np.ndarray]) -> int:
 
 
 def coord_of(name: str, cube, lookups: dict[str, np.ndarray]) -> int:
-    """Any coordinate (basic or derived) of one CubieCube."""
-    if name in BASIC_COORDS:
-        return BASIC_COORDS[name].of(cube)
+    """Any coordinate (basic, search or derived) of one CubieCube."""
+    if name in MOVE_COORDS:
+        return MOVE_COORDS[name].of(cube)
     return int(lookups[f"cperm_{name[1:]}"][CPERM.of(cube)])  # cclass -> cperm_class
 
 
@@ -402,6 +417,7 @@ def table_stems() -> list[str]:
         + ["cperm_class", "cperm_half"]
         + list(SYM_LOOKUPS)
         + [f"prune_{n}" for n in PRUNE_SPECS]
+        + [NEXT_STEM]
     )
 
 
@@ -442,11 +458,49 @@ def write_manifest(table_dir, out=None, complete: bool = True) -> pl.DataFrame:
     return df
 
 
+def next_file(dir) -> Path:
+    return Path(dir) / f"{NEXT_STEM}.npy"
+
+
+def build_next_table(table_dir, out=None) -> np.ndarray:
+    """The phase-1 move-mask table from the (verified) tp1_sym and symmetry look-ups in table_dir; saved to `out`.
+
+    `out` defaults to table_dir/next_tp1.npy and must carry that file name.
+    """
+    from puzzlesearch.cube._kernels.phase_next import NEXT_DIST_SHIFT, build_next  # (numba on a build only)
+
+    out = Path(out) if out else next_file(table_dir)
+    if out.name != next_file(".").name:
+        raise PuzzleError(f"--out {out}: the phase-1 move-mask table must be named {next_file('.').name}")
+    tables = Tables(table_dir)
+    exact = tables.prune(NEXT_FROM)
+    args = (
+        tables.sym("sym_fsrep"),
+        tables.sym("sym_fsclass"),
+        tables.sym("sym_twistconj"),
+        tables.move("flip"),
+        tables.move("eslice"),
+        tables.move("twist"),
+    )
+    build_next(exact[:0], args[0][:0], *args[1:])  # compile/load the kernel first
+    t0 = time.perf_counter()
+    table, bad = build_next(exact, *args)
+    seconds = time.perf_counter() - t0
+    if bad >= 0:
+        raise PuzzleError(f"prune_{NEXT_FROM}: entry {bad} and its neighbours are not BFS distances (rebuild it)")
+    depths = distribution(exact)
+    meta = {"from": f"prune_{NEXT_FROM}", "what": NEXT_WHAT, "max_depth": max(depths), "dist_shift": NEXT_DIST_SHIFT}
+    _save(out.parent, NEXT_STEM, table, "next", seconds, meta)
+    log("cube", f"move-mask table {NEXT_STEM}: {table.size:,} entries, {table.nbytes / 1e6:.0f} MB, {seconds:.2f}s")
+    return table
+
+
 def build_all(table_dir) -> None:
-    """Every move and pruning table plus manifest.parquet (the store's build function)."""
+    """Every move and pruning table, the move-mask table, plus manifest.parquet (the store's build function)."""
     build_move_tables(table_dir)
     for name in PRUNE_SPECS:
         build_prune_table(name, table_dir)
+    build_next_table(table_dir)
     write_manifest(table_dir)
 
 
@@ -469,6 +523,8 @@ def _kind_of(stem: str) -> str:
     """The manifest kind of a table file stem."""
     if stem.startswith("prune_"):
         return MANIFEST_KINDS["prune"]
+    if stem == NEXT_STEM:
+        return MANIFEST_KINDS["next"]
     return MANIFEST_KINDS["lookup" if stem.startswith(("cperm_", "sym_")) else "move"]
 
 
@@ -485,6 +541,10 @@ def _entry_bounds(stem: str, meta: dict, meta_path: Path) -> tuple[int, int]:
     max_depth = meta.get("max_depth")
     if not isinstance(max_depth, int) or not 0 <= max_depth <= PRUNE_DEPTH_CAP:
         raise manifest.damaged(meta_path, f"max_depth {max_depth!r} is not a depth 0..{PRUNE_DEPTH_CAP}")
+    if stem == NEXT_STEM:  # the distance in the top byte, any face nibbles below it
+        from puzzlesearch.cube._kernels.phase_next import NEXT_DIST_SHIFT
+
+        return 0, ((max_depth + 1) << NEXT_DIST_SHIFT) - 1
     return -1, max_depth
 
 
@@ -495,7 +555,9 @@ _EXPECTED_SHAPES = {
     "cperm_half": (K.N_CPERM,),
     **{stem: shape for stem, (shape, _) in SYM_LOOKUPS.items()},
     **{f"prune_{n}": (COORD_SIZES[s.a] * COORD_SIZES[s.b],) for n, s in PRUNE_SPECS.items()},
+    NEXT_STEM: (N_FLIPSLICE_CLASS * K.N_TWIST,),
 }
+_DTYPES = {"prune_": np.int8, NEXT_STEM: np.uint32}  # by stem prefix; other tables int32
 
 
 class Tables:
@@ -508,7 +570,7 @@ class Tables:
         self.dir = table_dir_of(table_dir)
         if not self.dir.is_dir():
             raise PuzzleError(f"no cube table folder {self.dir}: build it with `{BUILD_HINT} {self.dir}`")
-        self._cache: dict[str, np.ndarray] = {}
+        self._cache: dict[str, object] = {}
 
     def _load(self, stem: str) -> np.ndarray:
         if stem not in self._cache:
@@ -522,7 +584,8 @@ class Tables:
         if not meta_path.exists() and not path.exists():
             raise PuzzleError(f"cube table {path} is missing: build the tables with `{BUILD_HINT} {self.dir}`")
         meta = manifest.verify(meta_path, _kind_of(stem), [path.name])
-        arr = read_npy(path, meta, np.int8 if stem.startswith("prune_") else np.int32, _EXPECTED_SHAPES[stem])
+        dtype = next((d for prefix, d in _DTYPES.items() if stem.startswith(prefix)), np.int32)
+        arr = read_npy(path, meta, dtype, _EXPECTED_SHAPES[stem])
         lo, hi = _entry_bounds(stem, meta, meta_path)
         manifest.check_range(path, stem, arr, lo, hi)
         self._check_structure(stem, path, arr)
@@ -541,6 +604,11 @@ class Tables:
             structure.class_lookup(path, stem, arr, self._load(f"sym_{part}rep"), self._load(f"sym_{part}self"))
         elif stem.startswith("prune_"):
             self._check_prune(stem.removeprefix("prune_"), path, arr)
+        elif stem == NEXT_STEM:
+            how = SYM_TABLES[NEXT_FROM]
+            mv = tuple(self.move(c) for c in how.coords)
+            class_sym, reps, _self, t_conj = (self.sym(s) for s in how.lookups)
+            structure.next_entries(path, stem, arr, mv, class_sym, reps, t_conj)
 
     def _check_corner_lookup(self, stem: str, path: Path, lookup: np.ndarray) -> None:
         """cperm_class / cperm_half: classes of 96 (the members of H numbered once), moved as move_cperm moves them."""
@@ -575,6 +643,17 @@ class Tables:
     def prune(self, name: str) -> np.ndarray:
         """Pruning table (int8 distances)."""
         return self._load(f"prune_{name}")
+
+    def derived(self, name: str, make):
+        """What make(self) computes from this folder's verified tables (an array, a bundle), once per Tables."""
+        key = f"derived:{name}"
+        if key not in self._cache:
+            self._cache[key] = make(self)
+        return self._cache[key]
+
+    def next(self) -> np.ndarray:
+        """The phase-1 move-mask table next_tp1 (uint32)."""
+        return self._load(NEXT_STEM)
 
     def sym(self, stem: str) -> np.ndarray:
         """A symmetry lookup (SYM_LOOKUPS, int32)."""

@@ -20,6 +20,9 @@ _kernels/table_checks.py):
                       a seeded sample of the symmetry-reduced ones (141 and 112 MB: a full
                       pass is seconds) and of the optimal corner table (88 MB)
   packed mod-3 tables solved entry 0, no EMPTY entry: a seeded sample (the full tables are GBs)
+  move-mask table     (next_tp1) each move's distance change is its neighbour's distance minus
+                      the entry's, a neighbour one nearer unless at the goal, the goal alone 0:
+                      a seeded sample (564 MB)
 """
 
 from __future__ import annotations
@@ -160,3 +163,36 @@ def packed_distances(path, name: str, table: np.ndarray, solved: int, entries: n
 def sample_of(size: int) -> np.ndarray:
     """A seeded sample of entry indices below size."""
     return _sample(size)
+
+
+def next_entries(path, name: str, table, mv: tuple, class_sym, reps, t_conj) -> None:
+    """The phase-1 move-mask table next_tp1 (_kernels/phase_next.py): a seeded sample.
+
+    Each sampled entry's per-move distance change must be its neighbour's distance (read from
+    the table itself) minus its own, a non-zero distance needs a neighbour one nearer and only
+    the goal is 0: together the BFS shape of the distances and masks that agree with them.
+    mv: the move tables of flip, E slice and twist (the raw pair slice * n_flip + flip).
+    """
+    from puzzlesearch.cube._kernels.phase_next import AWAY_BIT, N_POWERS, NEXT_DIST_SHIFT, NIBBLE_BITS, NIBBLE_MASK
+
+    move_a, move_b, move_t = mv
+    n_a, n_t = move_a.shape[0], move_t.shape[0]
+    goal = int(class_sym[0] >> SYM_SHIFT) * n_t
+    idx = _sample(table.size, always=(goal,))
+    raw = reps[idx // n_t].astype(np.int64)
+    a, b, t = (raw % n_a)[:, None], (raw // n_a)[:, None], (idx % n_t)[:, None]
+    ms = np.arange(K.N_MOVES, dtype=np.int64)
+    cs = class_sym[move_b[b, ms].astype(np.int64) * n_a + move_a[a, ms]].astype(np.int64)
+    child = table[(cs >> SYM_SHIFT) * n_t + t_conj[move_t[t, ms], cs & SYM_MASK]].astype(np.int64) >> NEXT_DIST_SHIFT
+    e = table[idx].astype(np.int64)[:, None]
+    d = e >> NEXT_DIST_SHIFT
+    nib = (e >> (NIBBLE_BITS * (ms // N_POWERS))) & NIBBLE_MASK
+    delta = ((nib >> (ms % N_POWERS)) & 1) + (nib >> AWAY_BIT) - 1
+    bad = (child - d != delta).any(axis=1)
+    bad |= (d > 0).ravel() & ~(delta == -1).any(axis=1)
+    bad |= (d == 0).ravel() & (idx != goal)
+    if bad.any():
+        at = int(idx[np.argmax(bad)])
+        raise manifest.damaged(
+            path, f"array {name!r}: entry {at} disagrees with its neighbours (not BFS distances and their moves)"
+        )
