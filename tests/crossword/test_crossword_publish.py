@@ -55,6 +55,16 @@ def grid_entries(solution):
     return words, cover
 
 
+def written_puzzles(folder, count):
+    """(path, grid entries, cells' entry counts, clues) of each .ipuz in folder; there must be `count`."""
+    files = sorted(folder.glob("*.ipuz"))
+    assert len(files) == count
+    for path in files:
+        data = json.loads(path.read_text())
+        words, cover = grid_entries(data["solution"])
+        yield path, words, cover, [c for direction in data["clues"].values() for c in direction]
+
+
 @pytest.fixture(scope="module")
 def generated(project, tmp_path_factory):
     """`crossword generate --lang en` for seeds 0-19 with the default settings."""
@@ -68,16 +78,11 @@ def generated(project, tmp_path_factory):
 
 def test_every_written_english_puzzle_is_valid(generated, config, project):
     raw = set(open_lexicon("default", config, project).words["word"])
-    files = sorted(generated.glob("*.ipuz"))
-    assert len(files) == SEEDS
-    for path in files:
-        data = json.loads(path.read_text())
-        words, cover = grid_entries(data["solution"])
+    for path, words, cover, clues in written_puzzles(generated, SEEDS):
         assert words and set(words) <= raw, f"{path.name}: {sorted(set(words) - raw)}"
         assert not set(words) & BANNED, f"{path.name}: {sorted(set(words) & BANNED)}"
         assert min(len(w) for w in words) >= MIN_ENTRY, path.name
         assert all(n == 2 for n in cover.values()), f"{path.name}: a white cell outside an across and a down entry"
-        clues = [c for direction in data["clues"].values() for c in direction]
         assert len(clues) == len(words)
         for c in clues:
             text = c["clue"]
@@ -97,12 +102,7 @@ def test_written_arabic_puzzles_are_american_style_and_fully_clued(project, conf
     res = run_ps(args, project)
     assert res.returncode == 0, res.stderr
     raw = set(open_lexicon("arabic", config, project).words["word"])
-    files = sorted(out.glob("*.ipuz"))
-    assert len(files) == AR_SEEDS
-    for path in files:
-        data = json.loads(path.read_text())
-        words, cover = grid_entries(data["solution"])
-        clues = [c for direction in data["clues"].values() for c in direction]
+    for path, words, cover, clues in written_puzzles(out, AR_SEEDS):
         answers = [c["answer"] for c in clues]
         assert sorted(answers) == sorted(w if w in answers else w[::-1] for w in words)  # across read right to left
         assert set(answers) <= raw and min(len(w) for w in answers) >= MIN_ENTRY, path.name

@@ -12,11 +12,10 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 import polars as pl
 
-from puzzlesearch.cube._kernels.bundles import CubieMoves
 from puzzlesearch.cube._kernels.cubies import solves
 from puzzlesearch.cube.io import format_moves, metric_length
 from puzzlesearch.cube.model.constants import STOP_NAMES, Stop
-from puzzlesearch.cube.model.cubie import MOVE_CO, MOVE_CP, MOVE_CUBES, MOVE_EO, MOVE_EP, SOLVED, CubieCube
+from puzzlesearch.cube.model.cubie import MOVE_CUBES, SOLVED, CubieCube
 from puzzlesearch.cube.settings import SOLVERS, OptimalOptions, ThistlethwaiteOptions, TwoPhaseOptions
 from puzzlesearch.cube.solvers import optimal, thistlethwaite, twophase
 from puzzlesearch.cube.tables.phases import Tables
@@ -59,7 +58,7 @@ class UnverifiedSolution(AssertionError):
     """A solver returned moves that do not solve the cube (a bug, never a user error)."""
 
 
-CUBIE_MOVES = CubieMoves(*(np.asarray(x, dtype=np.int64) for x in (MOVE_CP, MOVE_CO, MOVE_EP, MOVE_EO)))
+CUBIE_MOVES = optimal.cubie_moves()  # the 18 moves on cubies, as the kernels take them
 
 
 def verify(cube: CubieCube, moves) -> None:
