@@ -25,6 +25,35 @@ Node, Kids, View and Work of preallocated arrays.
 The coset table (corner classes x flip x E-slice, tables/coset.py) is a second heuristic in the
 three axis views (stages 4..6); its goal group also holds every U and D turn, so an axis's
 distance for the axis rules is the larger of its two tables'.
+
+Metrics (Limits.cost: every move 1 in HTM; in QTM a half turn 2, one of the 18 moves still):
+node.left[g] is the budget left at depth g, the depth bound minus the path's cost, and a child
+of move m has r = left - cost[m] left (HTM: bound - g - 1, so HTM searches as before, node for
+node). The tables hold face-turn distances. A path's face-turn length never exceeds its
+quarter-turn cost, so each distance is a lower bound of the QTM distance too, and each rule
+stays valid with a QTM budget r:
+- bounds: a child lives if every bound is at most r; a child whose move spends the whole
+  budget (r = 0) lives only if it is the solved cube (_solves), and only such a child ends
+  the search;
+- mod-3 decoding: one move, a half turn included, changes a projection's face-turn distance
+  by at most 1, whatever it costs;
+- forward rule (three views all equal to r -> cut): a solution costing at most r has at most
+  r moves and at least r (the views' distance), so exactly r, and its last move's axis has a
+  view at most r - 1. In QTM its premise "face-turn length = r" holds because a bound equal
+  to the QTM budget forces every remaining move to be a quarter turn; nothing assumes it
+  otherwise;
+- inverse rule (an inverse view equal to r rules its axis out as the next move; all three
+  cut): a solution starting on that axis has at least bound + 1 = r + 1 moves, more than a
+  QTM cost of r allows;
+- the coset inverse stage's "a U or D turn of the view keeps its parent's bound" is a fact
+  about positions, not costs;
+- move-sequence pruning (no face twice in a row, opposite faces in one order): two turns of
+  one face merge into one that costs no more quarter turns (U U = U2 at 2, U U2 = U' at 1,
+  U2 U2 = nothing) and opposite faces commute at the same cost, so every QTM-shortest solution
+  has a form the search makes; "U U" is the move U2 of cost 2;
+- QTM depth bounds of the wrong parity are skipped (Limits.parity): a quarter turn is an odd
+  corner permutation and a half turn an even one, so every solution's QTM length has the
+  parity of the cube's corner permutation.
 """
 
 from __future__ import annotations

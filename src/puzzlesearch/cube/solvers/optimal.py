@@ -7,8 +7,9 @@ the bound is the largest of the three distances; the coset table (tables/coset.p
 inverse position's views (tables/bound.py, or the coset table's bound copy) bound it too.
 A node is solved when all three are 0, every slice's edges sit sorted at home and the
 corner permutation is solved. Iterative deepening makes the first solution found a
-shortest one. This module builds the kernel's bundles; the search is
-_kernels/optimal_search.py.
+shortest one: in face turns, or with options.metric "qtm" in quarter turns (a half turn costs 2;
+the same face-turn tables bound it, the kernel's docstring says why each rule still holds).
+This module builds the kernel's bundles; the search is _kernels/optimal_search.py.
 """
 
 from __future__ import annotations
