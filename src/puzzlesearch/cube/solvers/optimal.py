@@ -314,7 +314,8 @@ def search_tables(table_dir, variant: str):
             log(
                 "cube",
                 f"first use of --solver optimal: {FULL_BUILD_NOTE}; meanwhile each cube is tried with the "
-                f"small table ({FIRST_USE_NODES:,} nodes, enough for inputs up to ~12 moves)",
+                f"small table ({FIRST_USE_NODES:,} nodes, enough for inputs up to ~12 moves, or ~15 quarter "
+                "turns with --metric qtm)",
             )
             return FirstUseTables(store_search_tables(FIRST_USE_VARIANT), variant)
         return store_search_tables(variant)
