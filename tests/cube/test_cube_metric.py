@@ -56,6 +56,6 @@ def test_cli_prints_and_writes_the_qtm_length(cube_tables, tmp_path, capsys):
 
 
 def test_qtm_with_other_solvers_is_one_line(capsys):
-    code = main(["cube", "solve", "--solver", "optimal", "--metric", "qtm", "R U"])
+    code = main(["cube", "solve", "--solver", "thistlethwaite", "--metric", "qtm", "R U"])
     out, err = capsys.readouterr()
     assert code == 2 and out == "" and err.count("\n") == 1 and "--metric qtm" in err

@@ -1,6 +1,6 @@
 """First use of `--solver optimal` (issue 28): with an empty store a short input is answered
-optimally with the small table, after one line naming what the full tables cost and how to
-build them ahead; the answer is checked by applying it and against a meet-in-the-middle BFS
+optimally with the small table (in either metric), after one line naming what the full tables cost
+and how to build them ahead; the answer is checked by applying it and against a meet-in-the-middle BFS
 over full cube states (test_optimal's helper), never against the solver itself.
 """
 
@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from test_optimal import OPTIONS, meet_in_the_middle_distance, scramble
+from test_optimal_qtm import qtm_distance, qtm_of_text
 
 from puzzlesearch.cube._kernels.optimal_search import CLOCK_EVERY
 from puzzlesearch.cube.model.cubie import SOLVED, parse_moves
@@ -22,6 +23,7 @@ from puzzlesearch.cube.solvers import optimal
 from puzzlesearch.cube.tables.big import build_table, load_table
 
 PUZZLESEARCH = [sys.executable, "-m", "puzzlesearch"]
+QTM_SCRAMBLE = "U2 L2 D2 B2 D2 B2"  # 6 moves, 10 quarter turns by another path (test_optimal_qtm)
 
 
 def _run(args: list[str], store: Path) -> tuple[subprocess.CompletedProcess, float]:
@@ -55,6 +57,13 @@ def test_first_use_answers_a_9_move_scramble_optimally_without_the_full_table(tm
     assert stored == {"cube-optimal", "cube-optimal-coset"}  # the small table and tiny coset table only
     assert len(list(tmp_path.glob("cube-optimal/*/optimal_full.npy"))) == 0
     assert cpu < 60, f"first use took {cpu:.1f} CPU s"  # ~9 CPU s measured; loose for a loaded machine
+    qtm, _cpu = _run(["cube", "solve", "--solver", "optimal", "--metric", "qtm", QTM_SCRAMBLE], tmp_path)
+    assert qtm.returncode == 0, qtm.stderr  # the quarter-turn metric on the small tables too
+    solution, length = qtm.stdout.strip().split("  ")
+    qcube = SOLVED.apply(parse_moves(QTM_SCRAMBLE))
+    assert qcube.apply(parse_moves(solution)).is_solved
+    assert length == f"({qtm_of_text(solution)} qtm)" == f"({qtm_distance(qcube)} qtm)"
+    assert len(list(tmp_path.glob("cube-optimal/*/optimal_full.npy"))) == 0
 
 
 @pytest.fixture(scope="module")

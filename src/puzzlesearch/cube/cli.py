@@ -38,9 +38,10 @@ BUDGET_FLAGS = {
     "--node-budget": ("twophase", "node_budget"),
     "--phase2-max": ("twophase", "phase2_max"),
     "--max-length": ("twophase", "max_length"),
-    "--metric": ("twophase", "metric"),
+    "--metric": (None, "metric"),
     "--time-limit": (None, "time_limit"),
 }
+METRIC_SOLVERS = ("twophase", "optimal")  # the solvers with a `metric` setting (--metric)
 ALREADY_SOLVED = "already solved (0 moves)"
 SOLVES_KIND = "cube-solves"  # the manifest entry kind of a solve table (--out)
 
@@ -84,7 +85,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--metric",
         choices=("htm", "qtm"),
-        help="two-phase: count a half turn 1 (htm) or 2 (qtm, quarter-turn metric); qtm lengths are printed",
+        help="two-phase and optimal: count a half turn 1 (htm) or 2 (qtm, quarter-turn metric); "
+        "qtm lengths are printed",
     )
     p.add_argument(
         "--time-limit",
@@ -191,8 +193,10 @@ def _settings(args) -> tuple[bool, SolveSettings]:
     settings, _config, _root = interactive_settings(
         args, SECTION, SolveSettings.from_config, {("--format", "format"): args.format}
     )
-    if args.metric == "qtm" and args.solver != "twophase":
-        raise PuzzleError(f"--metric qtm: only the two-phase solver counts quarter turns so far, not {args.solver}")
+    if args.metric is not None and args.solver not in METRIC_SOLVERS:
+        raise PuzzleError(
+            f"--metric {args.metric}: only the {' and '.join(METRIC_SOLVERS)} solvers take a metric, not {args.solver}"
+        )
     for flag, value in _given_flags(args).items():
         section, key = BUDGET_FLAGS[flag]
         if section is not None and section != args.solver:
@@ -249,9 +253,11 @@ def _print_row(row: dict) -> None:
 
 def _log_row(row: dict) -> None:
     """One optimal solve on the log at once (a search takes seconds to minutes)."""
+    qtm = f" ({row['qtm']} qtm)" if "qtm" in row else ""
     log(
         "cube",
-        f"optimal: {row['moves']} moves, {row['nodes']:,} nodes, {row['milliseconds'] / 1000:.1f} s: {row['solution']}",
+        f"optimal: {row['moves']} moves{qtm}, {row['nodes']:,} nodes, {row['milliseconds'] / 1000:.1f} s: "
+        f"{row['solution']}",
     )
 
 

@@ -50,7 +50,7 @@ class ThistlethwaiteOptions:
     time_limit: float = _nested_default("thistlethwaite", "time_limit")
 
 
-OPTIMAL_SEARCH_KEYS = ("table", "node_budget", "time_limit")  # cube.optimal keys of a solve step
+OPTIMAL_SEARCH_KEYS = ("table", "node_budget", "time_limit", "metric")  # cube.optimal keys of a solve step
 OPTIMAL_AXES = 3  # table look-ups per node: the position seen with each axis on U-D (not a user setting)
 
 
@@ -61,6 +61,7 @@ class OptimalOptions:
     table: str = _nested_default("optimal", "table")
     node_budget: int = _nested_default("optimal", "node_budget")
     time_limit: float = _nested_default("optimal", "time_limit")
+    metric: str = _nested_default("optimal", "metric")  # htm or qtm: what the shortest solution's length counts
     axes: int = OPTIMAL_AXES
     corners: bool = False  # also the exact corner table (SearchTables.corners): measured, not worth its cost
     inverse: bool = True  # also bound by the inverse position's three views (SearchTables.bound)

@@ -160,14 +160,17 @@ class Limits(NamedTuple):
     use_coset: bool
     use_big: bool
     coset_inverse: bool
+    cost: np.ndarray  # int64 (18,): what each move counts, 1 (HTM) or, a half turn, 2 (QTM)
+    parity: int  # -1: every depth bound; 0 or 1: only bounds of this parity (QTM: the corner permutation's)
 
 
 class Budget(NamedTuple):
-    """What ends the IDA* loop: nodes, seconds, length."""
+    """What ends the IDA* loop (nodes, seconds, length) and the parity of the depth bounds it tries (-1: all)."""
 
     node_budget: int
     time_limit: float
     max_length: int
+    parity: int
 
 
 class Flags(NamedTuple):
@@ -181,6 +184,8 @@ class Flags(NamedTuple):
     use_coset: bool
     use_big: bool
     use_coset_inverse: bool
+    cost: np.ndarray  # Limits.cost
+    max_cost: int  # its largest value
 
 
 class Node(NamedTuple):
@@ -197,6 +202,7 @@ class Node(NamedTuple):
     ctop: np.ndarray  # U-corner positions of each view
     hn: np.ndarray  # exact coset distance of each view
     ilow: np.ndarray  # coset bound of each inverse view
+    left: np.ndarray  # the budget left at depth g: the depth bound minus the path's cost (HTM: bound - g)
 
 
 class Kids(NamedTuple):

@@ -25,6 +25,35 @@ Node, Kids, View and Work of preallocated arrays.
 The coset table (corner classes x flip x E-slice, tables/coset.py) is a second heuristic in the
 three axis views (stages 4..6); its goal group also holds every U and D turn, so an axis's
 distance for the axis rules is the larger of its two tables'.
+
+Metrics (Limits.cost: every move 1 in HTM; in QTM a half turn 2, one of the 18 moves still):
+node.left[g] is the budget left at depth g, the depth bound minus the path's cost, and a child
+of move m has r = left - cost[m] left (HTM: bound - g - 1, so HTM searches as before, node for
+node). The tables hold face-turn distances. A path's face-turn length never exceeds its
+quarter-turn cost, so each distance is a lower bound of the QTM distance too, and each rule
+stays valid with a QTM budget r:
+- bounds: a child lives if every bound is at most r; a child whose move spends the whole
+  budget (r = 0) lives only if it is the solved cube (_solves), and only such a child ends
+  the search;
+- mod-3 decoding: one move, a half turn included, changes a projection's face-turn distance
+  by at most 1, whatever it costs;
+- forward rule (three views all equal to r -> cut): a solution costing at most r has at most
+  r moves and at least r (the views' distance), so exactly r, and its last move's axis has a
+  view at most r - 1. In QTM its premise "face-turn length = r" holds because a bound equal
+  to the QTM budget forces every remaining move to be a quarter turn; nothing assumes it
+  otherwise;
+- inverse rule (an inverse view equal to r rules its axis out as the next move; all three
+  cut): a solution starting on that axis has at least bound + 1 = r + 1 moves, more than a
+  QTM cost of r allows;
+- the coset inverse stage's "a U or D turn of the view keeps its parent's bound" is a fact
+  about positions, not costs;
+- move-sequence pruning (no face twice in a row, opposite faces in one order): two turns of
+  one face merge into one that costs no more quarter turns (U U = U2 at 2, U U2 = U' at 1,
+  U2 U2 = nothing) and opposite faces commute at the same cost, so every QTM-shortest solution
+  has a form the search makes; "U U" is the move U2 of cost 2;
+- QTM depth bounds of the wrong parity are skipped (Limits.parity): a quarter turn is an odd
+  corner permutation and a half turn an even one, so every solution's QTM length has the
+  parity of the cube's corner permutation.
 """
 
 from __future__ import annotations
@@ -38,7 +67,7 @@ from puzzlesearch.cube._kernels.coset import coset_index
 from puzzlesearch.cube.model.constants import N_MOVES, N_SLICE_PERM, N_TWIST, Stop
 
 CLOCK_EVERY = 1 << 20  # nodes between looks at the clock
-MAX_DEPTH = 24  # IDA* never goes deeper (God's number is 20)
+MAX_DEPTH = 26  # IDA* never goes deeper (God's number: 20 face turns, 26 quarter turns)
 CORNER_STAGE = 3  # stage ids 0..2: the axes; 3: the corner table; 4..6: the coset table's axes
 COSET_STAGE = 4
 N_STAGES = 7
@@ -82,8 +111,8 @@ def _stage_order(hh, hc, hn, g, n_axes, use_corners, use_coset, use_big, order, 
 
 
 @njit(cache=True, inline="always")
-def _corner_stage(corners, moves, node, kids, cand, n, g, togo, scratch):
-    """Keep the candidates whose corner distance fits in togo - 1 moves; the number kept."""
+def _corner_stage(corners, moves, node, kids, cand, n, g, togo, cost, scratch):
+    """Keep the candidates whose corner distance fits in the budget togo - cost[m] left after them; the number kept."""
     ctable, n_cperm = corners.table, corners.n_cperm
     move_twist, move_cperm = moves.twist, moves.cperm
     tw, cp = node.tw, node.cp
@@ -99,7 +128,7 @@ def _corner_stage(corners, moves, node, kids, cand, n, g, togo, scratch):
         val[k] = ctable[idx[k]]
     j = 0
     for k in range(n):
-        if val[k] < togo:
+        if val[k] + cost[cand[k]] <= togo:
             chc[g, cand[k]] = val[k]
             cand[j] = cand[k]
             j += 1
@@ -121,15 +150,16 @@ def _axis_coords(moves, node, kids, cand, n, g, a):
 
 
 @njit(cache=True, inline="always")
-def _keep(val, idx, h, togo, cand, n, out, g, a):
-    """Keep the candidates whose distance, decoded from the parent's h and their loaded byte, is below togo.
+def _keep(val, idx, h, togo, cost, cand, n, out, g, a):
+    """Keep the candidates whose distance, decoded from the parent's h and their loaded byte, fits in the
+    budget togo - cost[m] left after them (HTM, every cost 1: below togo).
 
     The distances kept go to out[g, m, a]; returns the number kept (in order, in cand).
     """
     j = 0
     for k in range(n):
         h2 = next_depth(h, (val[k] >> ((idx[k] & 3) << 1)) & 3)
-        if h2 < togo:
+        if h2 + cost[cand[k]] <= togo:
             out[g, cand[k], a] = h2
             cand[j] = cand[k]
             j += 1
@@ -137,8 +167,8 @@ def _keep(val, idx, h, togo, cand, n, out, g, a):
 
 
 @njit(cache=True, inline="always")
-def _axis_stage(big, moves, node, kids, cand, n, g, a, togo, scratch, have):
-    """Keep the candidates whose axis-a distance fits in togo - 1 moves; the number kept."""
+def _axis_stage(big, moves, node, kids, cand, n, g, a, togo, cost, scratch, have):
+    """Keep the candidates whose axis-a distance fits in the budget left after them; the number kept."""
     class_sym, twist_conj, table, slice_div, flip_mod = big
     cf, cs, ct = kids.fl, kids.ss, kids.tw
     idx, val = scratch.idx, scratch.val
@@ -156,12 +186,12 @@ def _axis_stage(big, moves, node, kids, cand, n, g, a, togo, scratch, have):
         idx[k] = (c >> 4) * n_twist + twist_conj[ct[g, cand[k], a], c & 15]
     for k in range(n):
         val[k] = table[idx[k] >> 2]
-    return _keep(val, idx, node.hh[g, a], togo, cand, n, kids.hh, g, a)
+    return _keep(val, idx, node.hh[g, a], togo, cost, cand, n, kids.hh, g, a)
 
 
 @njit(cache=True, inline="always")
-def _coset_stage(coset, moves, node, kids, cand, n, g, a, togo, scratch, have):
-    """Keep the candidates whose axis-a coset distance fits in togo - 1 moves; the number kept."""
+def _coset_stage(coset, moves, node, kids, cand, n, g, a, togo, cost, scratch, have):
+    """Keep the candidates whose axis-a coset distance fits in the budget left after them; the number kept."""
     lookup, move_ctop = coset.lookup, coset.move_ctop
     class_sym, table = lookup.class_sym, lookup.table
     axis_moves = moves.axis_moves
@@ -182,7 +212,7 @@ def _coset_stage(coset, moves, node, kids, cand, n, g, a, togo, scratch, have):
         idx[k] = coset_index(lookup, val[k], cs[g, m, a] // N_SLICE_PERM, cf[g, m, a])
     for k in range(n):
         val[k] = table[idx[k] >> 2]
-    return _keep(val, idx, node.hn[g, a], togo, cand, n, kids.hn, g, a)
+    return _keep(val, idx, node.hn[g, a], togo, cost, cand, n, kids.hn, g, a)
 
 
 # ------------------------------------------------------------------ inverse look-ups
@@ -284,12 +314,12 @@ def _coset_bound_of(coset, cp, fl, ss, tw):
 
 
 @njit(cache=True, inline="always")
-def _admit(forbid, g, m, a, low, togo, rules):
-    """True if an inverse view's bound low lets child m live; with the axis rules, a bound of
-    exactly togo - 1 rules axis a out as its next move (all three ruled out: no)."""
-    if low >= togo:
+def _admit(forbid, g, m, a, low, rest, rules):
+    """True if an inverse view's bound low lets child m live with the budget rest left after it; with
+    the axis rules, a bound of exactly rest rules axis a out as its next move (all three ruled out: no)."""
+    if low > rest:
         return False
-    if rules and low == togo - 1:  # no path of togo - 1 moves starts on this axis
+    if rules and low == rest:  # no path of rest moves (nor of rest quarter turns) starts on this axis
         forbid[g, m] |= 1 << a
         if forbid[g, m] == ALL_AXES:
             return False
@@ -297,10 +327,11 @@ def _admit(forbid, g, m, a, low, togo, rules):
 
 
 @njit(cache=True, inline="always")
-def _inverse_stage(big, moves, inv, faces, view, kinv, forbid, cand, n, g, a, togo, rules, scratch):
-    """Keep the candidates whose inverse, seen in axis a, has a bound below togo; the number kept.
+def _inverse_stage(big, moves, inv, faces, view, kinv, forbid, cand, n, g, a, togo, cost, rules, scratch):
+    """Keep the candidates whose inverse, seen in axis a, has a bound within the budget togo - cost[m]
+    left after them; the number kept.
 
-    With the axis rules, a bound of exactly togo - 1 rules axis a out as the child's next move.
+    With the axis rules, a bound of exactly that budget rules axis a out as the child's next move.
     """
     class_sym, twist_conj, slice_div, flip_mod = big.class_sym, big.twist_conj, big.slice_div, big.flip_mod
     btable, lower = inv.bound, inv.lower
@@ -323,14 +354,14 @@ def _inverse_stage(big, moves, inv, faces, view, kinv, forbid, cand, n, g, a, to
     j = 0
     for k in range(n):
         m = cand[k]
-        if _admit(forbid, g, m, a, lower[(val[k] >> ((idx[k] & 3) << 1)) & 3], togo, rules):
+        if _admit(forbid, g, m, a, lower[(val[k] >> ((idx[k] & 3) << 1)) & 3], togo - cost[m], rules):
             cand[j] = m
             j += 1
     return j
 
 
 @njit(cache=True, inline="always")
-def _coset_inverse_stage(coset, moves, inv, faces, view, kinv, forbid, cand, n, g, a, togo, rules, scratch, lows):
+def _coset_inverse_stage(coset, moves, inv, faces, view, kinv, forbid, cand, n, g, a, togo, cost, rules, scratch, lows):
     """As _inverse_stage, with the inverse's views looked up in the coset table's bound copy.
 
     A move that is a U or D turn in view a leaves that inverse view's coset as it was (the
@@ -365,7 +396,7 @@ def _coset_inverse_stage(coset, moves, inv, faces, view, kinv, forbid, cand, n, 
         m = cand[k]
         low = ilow[g, a] if idx[k] < 0 else clower[(val[k] >> ((idx[k] & 3) << 1)) & 3]
         cilow[g, m, a] = low
-        if _admit(forbid, g, m, a, low, togo, rules):
+        if _admit(forbid, g, m, a, low, togo - cost[m], rules):
             cand[j] = m
             j += 1
     return j
@@ -385,8 +416,9 @@ def _solves(moves, node, g, m):
 
 
 @njit(cache=True, inline="always")
-def _forward_rule(kids, cand, n, g, rest, use_coset):
-    """Drop the candidates whose three axis distances all equal rest (the (x,x,x) -> x+1 rule).
+def _forward_rule(kids, cand, n, g, togo, cost, use_coset):
+    """Drop the candidates whose three axis distances all equal the budget rest = togo - cost[m] left
+    after them (the (x,x,x) -> x+1 rule).
 
     An axis's distance is the larger of its two tables' (both never exceed rest here).
     """
@@ -394,6 +426,7 @@ def _forward_rule(kids, cand, n, g, rest, use_coset):
     j = 0
     for k in range(n):
         m = cand[k]
+        rest = togo - cost[m]
         full = True
         for a in range(N_AXES):
             if ch[g, m, a] != rest and not (use_coset and chn[g, m, a] == rest):
@@ -407,13 +440,29 @@ def _forward_rule(kids, cand, n, g, rest, use_coset):
 
 
 @njit(cache=True, inline="always")
-def _expand(tables, node, kids, g, bound, flags, work):
-    """List the children of the node at depth g that fit in the bound; returns children generated."""
+def _expand(tables, node, kids, g, flags, work):
+    """List the children of the node at depth g that fit in its budget left; returns children generated.
+
+    A child's budget left is the node's (node.left[g]) minus its move's cost (flags.cost). A
+    child that would spend it all must be the solved cube (move tables only); the others must
+    have every bound within their budget left.
+    """
     big, moves, corners, inv, coset = tables
-    n_axes, use_corners, use_inverse, rules, ud_bits, use_coset, use_big, use_coset_inverse = flags
+    n_axes, use_corners, use_inverse, rules, ud_bits, use_coset, use_big, use_coset_inverse = (
+        flags.n_axes,
+        flags.use_corners,
+        flags.use_inverse,
+        flags.rules,
+        flags.ud_bits,
+        flags.use_coset,
+        flags.use_big,
+        flags.use_coset_inverse,
+    )
+    cost = flags.cost
     cand, order, scratch, view, kinv, faces, have = work
     prev = node.mv[g]
     forbid = node.forbid[g]
+    togo = node.left[g]
     n = 0
     for m in range(N_MOVES):
         if prev >= 0:
@@ -422,18 +471,23 @@ def _expand(tables, node, kids, g, bound, flags, work):
                 continue
         if forbid & ud_bits[m]:
             continue
+        if cost[m] > togo:  # (QTM: a half turn with one quarter turn left)
+            continue
         cand[n] = m
         n += 1
     generated = n
-    togo = bound - g
-    if togo == 1:  # the child must be solved
+    last = -1  # the move that spends the whole budget and solves the node, if any (at most one does)
+    if togo <= flags.max_cost:  # (HTM: togo 1, every child must be solved)
         j = 0
         for k in range(n):
-            if _solves(moves, node, g, cand[k]):
-                cand[j] = cand[k]
+            m = cand[k]
+            if cost[m] < togo:
+                cand[j] = m
                 j += 1
+            elif _solves(moves, node, g, m):
+                last = m
         n = j
-    else:
+    if n > 0:
         n_stages = _stage_order(
             node.hh, node.hc, node.hn, g, n_axes, use_corners, use_coset, use_big, order, scratch.keys
         )
@@ -443,13 +497,13 @@ def _expand(tables, node, kids, g, bound, flags, work):
                 break
             s = order[i]
             if s == CORNER_STAGE:
-                n = _corner_stage(corners, moves, node, kids, cand, n, g, togo, scratch)
+                n = _corner_stage(corners, moves, node, kids, cand, n, g, togo, cost, scratch)
             elif s >= COSET_STAGE:
-                n = _coset_stage(coset, moves, node, kids, cand, n, g, s - COSET_STAGE, togo, scratch, have)
+                n = _coset_stage(coset, moves, node, kids, cand, n, g, s - COSET_STAGE, togo, cost, scratch, have)
             else:
-                n = _axis_stage(big, moves, node, kids, cand, n, g, s, togo, scratch, have)
+                n = _axis_stage(big, moves, node, kids, cand, n, g, s, togo, cost, scratch, have)
         if rules and n_axes == N_AXES:
-            n = _forward_rule(kids, cand, n, g, togo - 1, use_coset)
+            n = _forward_rule(kids, cand, n, g, togo, cost, use_coset)
         if use_inverse:
             for k in range(n):
                 kids.forbid[g, cand[k]] = 0
@@ -459,11 +513,26 @@ def _expand(tables, node, kids, g, bound, flags, work):
                 if use_coset_inverse:
                     lows = Lows(ud_bits, node.ilow, kids.ilow)
                     n = _coset_inverse_stage(
-                        coset, moves, inv, faces, view, kinv, kids.forbid, cand, n, g, a, togo, rules, scratch, lows
+                        coset,
+                        moves,
+                        inv,
+                        faces,
+                        view,
+                        kinv,
+                        kids.forbid,
+                        cand,
+                        n,
+                        g,
+                        a,
+                        togo,
+                        cost,
+                        rules,
+                        scratch,
+                        lows,
                     )
                 else:
                     n = _inverse_stage(
-                        big, moves, inv, faces, view, kinv, kids.forbid, cand, n, g, a, togo, rules, scratch
+                        big, moves, inv, faces, view, kinv, kids.forbid, cand, n, g, a, togo, cost, rules, scratch
                     )
         if n > 0:
             for a in range(n_axes, 3):  # axes not looked up: coordinates only (the solved test)
@@ -472,21 +541,31 @@ def _expand(tables, node, kids, g, bound, flags, work):
             if not use_corners:
                 for k in range(n):
                     kids.cp[g, cand[k]] = moves.cperm[node.cp[g], cand[k]]
-    for k in range(n):
-        kids.moves[g, k] = cand[k]
-    kids.count[g] = n
+    j = 0
+    for k in range(n):  # the kept children in move order, the solving one among them
+        if 0 <= last < cand[k]:
+            kids.moves[g, j] = last
+            j += 1
+            last = -1
+        kids.moves[g, j] = cand[k]
+        j += 1
+    if last >= 0:
+        kids.moves[g, j] = last
+        j += 1
+    kids.count[g] = j
     kids.next[g] = 0
     return generated
 
 
 @njit(cache=True, inline="always")
-def _descend(node, kids, g, m, inv, axis_moves, view, kinv, use_inverse):
+def _descend(node, kids, g, m, inv, axis_moves, view, kinv, use_inverse, cost):
     """Copy child m of the node at depth g into depth g + 1 (with the inverse: its views' cubies)."""
     fl, ss, tw, hh, cp, hc, mv = node.fl, node.ss, node.tw, node.hh, node.cp, node.hc, node.mv
     cf, cs, ct, ccp, chc, ch = kids.fl, kids.ss, kids.tw, kids.cp, kids.hc, kids.hh
     for a in range(3):
         fl[g + 1, a], ss[g + 1, a], tw[g + 1, a], hh[g + 1, a] = cf[g, m, a], cs[g, m, a], ct[g, m, a], ch[g, m, a]
     cp[g + 1], hc[g + 1], mv[g + 1] = ccp[g, m], chc[g, m], m
+    node.left[g + 1] = node.left[g] - cost[m]
     for a in range(3):
         node.ctop[g + 1, a], node.hn[g + 1, a] = kids.ctop[g, m, a], kids.hn[g, m, a]
     if use_inverse:
@@ -536,6 +615,8 @@ def ida_search(tables, start, views, limits):
         use_coset,
         use_big,
         coset_inv,
+        limits.cost,
+        limits.cost.max(),
     )
     L = MAX_DEPTH + 1
     node = Node(
@@ -550,6 +631,7 @@ def ida_search(tables, start, views, limits):
         np.zeros((L, 3), dtype=np.int64),
         np.zeros((L, 3), dtype=np.int64),
         np.zeros((L, 3), dtype=np.int64),
+        np.zeros(L, dtype=np.int64),
     )
     kids = Kids(
         np.zeros((L, N_MOVES), dtype=np.int64),
@@ -608,7 +690,7 @@ def ida_search(tables, start, views, limits):
     node.cp[0], node.hc[0] = start.cp, start.hc
     fl0, ss0 = start.fl, start.ss
     solved0 = start.cp == 0 and fl0[0] == 0 and start.tw[0] == 0 and ss0[0] == 0 and ss0[1] == 0 and ss0[2] == 0
-    budget = Budget(limits.node_budget, limits.time_limit, limits.max_length)
+    budget = Budget(limits.node_budget, limits.time_limit, limits.max_length, limits.parity)
     g, nodes, stop, bound = _ida_loop(tables, node, kids, view, kinv, work, flags, root_low, h0, solved0, budget)
     if g >= 0:
         return node.mv[1 : g + 1].copy(), nodes, stop, bound
@@ -623,7 +705,7 @@ def _ida_loop(tables, node, kids, view, kinv, work, flags, root_low, h0, solved0
     one loop and unpack ~80 arrays per node, whose increments and decrements cost more than the
     search (1.8x); allocating here is then a compile error, so nothing can leak.
     """
-    node_budget, time_limit, max_length = budget
+    node_budget, time_limit, max_length, parity = budget
     n_axes, rules = flags.n_axes, flags.rules
     hh, hn, forbid = node.hh, node.hn, node.forbid
     count, nxt = kids.count, kids.next
@@ -631,11 +713,14 @@ def _ida_loop(tables, node, kids, view, kinv, work, flags, root_low, h0, solved0
     next_clock = CLOCK_EVERY
     deadline = clock() + time_limit
     for bound in range(h0, min(max_length, MAX_DEPTH) + 1):
+        if parity >= 0 and bound % 2 != parity:  # (QTM: every solution's length has the cube's parity)
+            continue
         if bound == 0:  # a projection at distance 0 need not be the solved cube
             if solved0:
                 return 0, nodes, Stop.COMPLETE, bound
             continue
         g = 0
+        node.left[0] = bound
         forbid[0] = 0
         for a in range(3):
             if rules and root_low[a] == bound:
@@ -647,18 +732,18 @@ def _ida_loop(tables, node, kids, view, kinv, work, flags, root_low, h0, solved0
                     full = False
             if full:
                 continue
-        nodes += _expand(tables, node, kids, 0, bound, flags, work)
+        nodes += _expand(tables, node, kids, 0, flags, work)
         while g >= 0:
             if nxt[g] >= count[g]:
                 g -= 1
                 continue
             m = kids.moves[g, nxt[g]]
             nxt[g] += 1
-            _descend(node, kids, g, m, tables.inv, tables.moves.axis_moves, view, kinv, flags.use_inverse)
+            _descend(node, kids, g, m, tables.inv, tables.moves.axis_moves, view, kinv, flags.use_inverse, flags.cost)
             g += 1
-            if g == bound:
+            if node.left[g] == 0:  # (only a solving child spends the whole budget)
                 return g, nodes, Stop.COMPLETE, bound
-            nodes += _expand(tables, node, kids, g, bound, flags, work)
+            nodes += _expand(tables, node, kids, g, flags, work)
             if nodes >= next_clock:
                 next_clock = nodes + CLOCK_EVERY
                 if nodes >= node_budget:

@@ -7,8 +7,9 @@ the bound is the largest of the three distances; the coset table (tables/coset.p
 inverse position's views (tables/bound.py, or the coset table's bound copy) bound it too.
 A node is solved when all three are 0, every slice's edges sit sorted at home and the
 corner permutation is solved. Iterative deepening makes the first solution found a
-shortest one. This module builds the kernel's bundles; the search is
-_kernels/optimal_search.py.
+shortest one: in face turns, or with options.metric "qtm" in quarter turns (a half turn costs 2;
+the same face-turn tables bound it, the kernel's docstring says why each rule still holds).
+This module builds the kernel's bundles; the search is _kernels/optimal_search.py.
 """
 
 from __future__ import annotations
@@ -51,6 +52,7 @@ from puzzlesearch.cube.model.coords import (
 from puzzlesearch.cube.model.cubie import MOVE_CO, MOVE_CP, MOVE_EO, MOVE_EP, CubieCube
 from puzzlesearch.cube.model.symmetry import AXIS_SYMS, conjugate
 from puzzlesearch.cube.settings import OptimalOptions
+from puzzlesearch.cube.solvers.twophase import move_costs
 from puzzlesearch.cube.tables import coset as coset_tables
 from puzzlesearch.cube.tables.artifact import TableKind, code_sha256
 from puzzlesearch.cube.tables.big import KIND as BIG_KIND
@@ -66,6 +68,7 @@ from puzzlesearch.progress import log
 __all__ = ["OptimalOptions", "OptimalResult", "SearchTables", "axis_coords", "search"]
 
 MAX_LENGTH = 20  # God's number: every cube is solved within it
+MAX_LENGTH_QTM = 26  # God's number in the quarter-turn metric (Rokicki, 2014)
 # First use (the store lacks the full tables): each cube is first searched with the small
 # table (35 MB, seconds to build) within this many nodes (a few seconds; a 12-move cube
 # takes well under it), and only a cube it does not finish builds the full tables.
@@ -227,7 +230,7 @@ def _batched_search(cube: CubieCube, st: SearchTables, data, coords, options: Op
     limits = Limits(  # fixed types: an int time limit from YAML and a float one from a flag compile the same kernel
         int(options.node_budget),
         float(options.time_limit),
-        int(MAX_LENGTH),
+        int(MAX_LENGTH_QTM if options.metric == "qtm" else MAX_LENGTH),
         int(options.axes),
         bool(use_corners),
         bool(use_inverse),
@@ -235,11 +238,20 @@ def _batched_search(cube: CubieCube, st: SearchTables, data, coords, options: Op
         bool(use_coset),
         bool(options.big or not use_coset),
         bool(coset_inverse),
+        move_costs(options.metric),
+        corner_parity(cube) if options.metric == "qtm" else -1,
     )
     tables = KernelTables(big, moves, corners, inv, coset)
     args = (tables, Start(fl, ss, tw, hh, cp, hc, ctop0, hn0), views(cube), limits)
     compile_once(ida_search, *args)  # ~100 CPU s the first time: one process of a machine compiles it
     return ida_search(*args)
+
+
+def corner_parity(cube: CubieCube) -> int:
+    """The parity of the cube's corner permutation: every quarter turn flips it and a half turn keeps
+    it, so every solution's QTM length has this parity (the QTM search tries only such bounds)."""
+    cp = list(cube.cp)
+    return sum(cp[i] > cp[j] for i in range(len(cp)) for j in range(i + 1, len(cp))) % 2
 
 
 def _coset_start(cube: CubieCube, st: SearchTables, options: OptimalOptions, coords):
@@ -302,7 +314,8 @@ def search_tables(table_dir, variant: str):
             log(
                 "cube",
                 f"first use of --solver optimal: {FULL_BUILD_NOTE}; meanwhile each cube is tried with the "
-                f"small table ({FIRST_USE_NODES:,} nodes, enough for inputs up to ~12 moves)",
+                f"small table ({FIRST_USE_NODES:,} nodes, enough for inputs up to ~12 moves, or ~15 quarter "
+                "turns with --metric qtm)",
             )
             return FirstUseTables(store_search_tables(FIRST_USE_VARIANT), variant)
         return store_search_tables(variant)
