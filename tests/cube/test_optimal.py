@@ -50,10 +50,10 @@ def _keys(arrays) -> list[tuple[int, int]]:
     return list(zip(kc.tolist(), ke.tolist()))
 
 
-def _expand(frontier, seen: dict, level: int):
-    """States one move from the frontier not seen yet (marked with `level`)."""
+def _expand(frontier, seen: dict, level: int, moves=range(K.N_MOVES)):
+    """States one of `moves` from the frontier not seen yet (marked with `level`); their keys."""
     new_rows, new_keys = [], set()
-    for m in range(K.N_MOVES):
+    for m in moves:
         nxt = apply_move(frontier, m)
         for i, key in enumerate(_keys(nxt)):
             if key not in seen and key not in new_keys:
@@ -65,8 +65,9 @@ def _expand(frontier, seen: dict, level: int):
     return arrays, new_keys
 
 
-def meet_in_the_middle_distance(cube, limit: int = 8) -> int:
-    """Distance from solved by BFS from both ends over full cube states (grow the smaller side)."""
+def meet_in_the_middle_distance(cube, limit: int = 8, moves=range(K.N_MOVES)) -> int:
+    """Distance from solved in words of `moves` (default all 18) by BFS from both ends over full
+    cube states (grow the smaller side)."""
     start = tuple(np.array([x]) for x in (cube.cp, cube.co, cube.ep, cube.eo))
     ends = [[start, {_keys(start)[0]: 0}, 0], [solved_arrays(1), {_keys(solved_arrays(1))[0]: 0}, 0]]
     if set(ends[0][1]) & set(ends[1][1]):
@@ -74,7 +75,7 @@ def meet_in_the_middle_distance(cube, limit: int = 8) -> int:
     while ends[0][2] + ends[1][2] < limit:
         side, other = sorted(ends, key=lambda e: len(e[0][0]))
         side[2] += 1
-        side[0], new_keys = _expand(side[0], side[1], side[2])
+        side[0], new_keys = _expand(side[0], side[1], side[2], moves)
         met = [other[1][k] for k in new_keys if k in other[1]]
         if met:
             return side[2] + min(met)

@@ -1,7 +1,7 @@
 """`--metric qtm` for the optimal solver (issue 28): shortest solutions in the quarter-turn metric.
 
 Every answer is applied to its cube, and its QTM length is checked against a meet-in-the-middle
-BFS written here over full cube states whose generators are the 12 quarter turns only (a half
+BFS (test_optimal's, over full cube states) whose generators are the 12 quarter turns only (a half
 turn is two of them), so the QTM distance is a plain word length, independent of the solver's
 costs, tables and pruning rules. The HTM answers are checked the same way against the 18-move
 BFS of test_optimal. The solver runs on the `tiny` tables (with and without the bound and coset
@@ -13,15 +13,13 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
-import numpy as np
 import polars as pl
 import pytest
-from test_optimal import _keys, meet_in_the_middle_distance
+from test_optimal import meet_in_the_middle_distance
 
 from puzzlesearch.cli import main
 from puzzlesearch.cube.io import format_moves, parse_line
 from puzzlesearch.cube.model import constants as K
-from puzzlesearch.cube.model.coords import apply_move, solved_arrays
 from puzzlesearch.cube.model.cubie import SOLVED, parse_moves
 from puzzlesearch.cube.settings import OptimalOptions
 from puzzlesearch.cube.solve import solve_cube
@@ -44,34 +42,10 @@ def qtm_of_text(solution: str) -> int:
 # ------------------------------------------------------------------ the quarter-turn BFS
 
 
-def _grow(frontier, seen: dict, level: int):
-    """States one quarter turn from the frontier not seen yet (marked with `level`); their keys."""
-    rows, new_keys = [], set()
-    for m in QUARTER_TURNS:
-        nxt = apply_move(frontier, m)
-        for i, key in enumerate(_keys(nxt)):
-            if key not in seen and key not in new_keys:
-                new_keys.add(key)
-                rows.append(tuple(a[i] for a in nxt))
-    for key in new_keys:
-        seen[key] = level
-    return tuple(np.array([r[k] for r in rows]) for k in range(4)), new_keys
-
-
 def qtm_distance(cube, limit: int = 10) -> int:
-    """Fewest quarter turns that solve the cube: BFS from both ends over full states (the smaller side grows)."""
-    start = tuple(np.array([x]) for x in (cube.cp, cube.co, cube.ep, cube.eo))
-    ends = [[start, {_keys(start)[0]: 0}, 0], [solved_arrays(1), {_keys(solved_arrays(1))[0]: 0}, 0]]
-    if set(ends[0][1]) & set(ends[1][1]):
-        return 0
-    while ends[0][2] + ends[1][2] < limit:
-        side, other = sorted(ends, key=lambda e: len(e[0][0]))
-        side[2] += 1
-        side[0], new_keys = _grow(side[0], side[1], side[2])
-        met = [other[1][k] for k in new_keys if k in other[1]]
-        if met:
-            return side[2] + min(met)
-    raise AssertionError(f"no meeting within {limit} quarter turns")
+    """Fewest quarter turns that solve the cube: test_optimal's meet-in-the-middle BFS over full
+    states with the 12 quarter turns as its only moves."""
+    return meet_in_the_middle_distance(cube, limit, QUARTER_TURNS)
 
 
 def quarter_scramble(rng: random.Random, n: int) -> list[int]:
