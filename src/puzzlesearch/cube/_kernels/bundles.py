@@ -326,18 +326,21 @@ class TwoPhaseLimits(NamedTuple):
 
 
 class LeafWork(NamedTuple):
-    """Buffers of the phase-1 leaves: the edges after each prefix of the path, and how many rows are valid."""
+    """Buffers of the phase-1 leaves, one row per direction: the edges after each prefix of the path, and how many rows are valid."""
 
-    ep_path: np.ndarray  # (L + 1, 12): row i, the edges after the path's first i moves
-    valid: np.ndarray  # (1,): rows 0..valid[0] agree with the current path
+    ep_path: np.ndarray  # (directions, L + 1, 12): [k, i], direction k's edges after its path's first i moves
+    valid: np.ndarray  # (directions,): rows 0..valid[k] of direction k agree with its current path
 
 
 class Phase1Work(NamedTuple):
-    """Buffers of a phase-1 search: each depth's children (depth x move x K_* column), their count, the next one."""
+    """Buffers of the interleaved phase-1 searches, one row per direction (k): each depth's children
+    (k x depth x move x K_* column), their count, the next one, the path, the current depth (-1: done)."""
 
     kids: np.ndarray
     n_kids: np.ndarray
     next_kid: np.ndarray
+    path: np.ndarray
+    depth: np.ndarray
     leaf: LeafWork
 
 

@@ -1,4 +1,4 @@
-"""What every cube kernel shares: the clock, a cache prefetch, and the packed tables' 2-bit entries.
+"""What every cube kernel shares: the clock, cache prefetches, and the packed tables' 2-bit entries.
 
 The optimal solver's big, bound and coset tables hold distances modulo 3 in 2 bits (EMPTY:
 not reached yet), four entries a byte. A search knows the exact distance of its parent, so
@@ -30,23 +30,30 @@ def clock():
 PREFETCH_READ, PREFETCH_KEEP, PREFETCH_DATA = 0, 3, 1  # llvm.prefetch: a read, keep in all levels, data
 
 
+def _prefetch_codegen(context, builder, signature, args):
+    """llvm.prefetch of the element at args[1:] of the array args[0]."""
+    aryty = signature.args[0]
+    ary = context.make_array(aryty)(context, builder, args[0])
+    index = [context.cast(builder, v, t, types.intp) for v, t in zip(args[1:], signature.args[1:])]
+    ptr = cgutils.get_item_pointer(context, builder, aryty, ary, index, wraparound=False)
+    i8p, i32 = ir.IntType(8).as_pointer(), ir.IntType(32)
+    fnty = ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32])
+    fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0")
+    flags = (i32(PREFETCH_READ), i32(PREFETCH_KEEP), i32(PREFETCH_DATA))
+    builder.call(fn, [builder.bitcast(ptr, i8p), *flags])
+    return context.get_dummy_value()
+
+
 @intrinsic
 def prefetch(typingctx, arr, row, col):
     """Ask the CPU to fetch arr[row, col]'s cache line (llvm.prefetch; no fault, no result)."""
-    sig = types.void(arr, row, col)
+    return types.void(arr, row, col), _prefetch_codegen
 
-    def codegen(context, builder, signature, args):
-        aryty = signature.args[0]
-        ary = context.make_array(aryty)(context, builder, args[0])
-        ptr = cgutils.get_item_pointer(context, builder, aryty, ary, [args[1], args[2]], wraparound=False)
-        i8p, i32 = ir.IntType(8).as_pointer(), ir.IntType(32)
-        fnty = ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32])
-        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0")
-        flags = (i32(PREFETCH_READ), i32(PREFETCH_KEEP), i32(PREFETCH_DATA))
-        builder.call(fn, [builder.bitcast(ptr, i8p), *flags])
-        return context.get_dummy_value()
 
-    return sig, codegen
+@intrinsic
+def prefetch_flat(typingctx, arr, i):
+    """Ask the CPU to fetch arr[i]'s cache line (a 1-d array)."""
+    return types.void(arr, i), _prefetch_codegen
 
 
 @njit(cache=True, inline="always")

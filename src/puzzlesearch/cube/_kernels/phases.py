@@ -12,7 +12,7 @@ from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from puzzlesearch.cube._kernels.bundles import LeafWork, Phase1Work
-from puzzlesearch.cube._kernels.common import clock, prefetch
+from puzzlesearch.cube._kernels.common import clock, prefetch, prefetch_flat
 from puzzlesearch.cube._kernels.phase_next import NEXT_DIST_SHIFT, child_delta, fitting_moves
 from puzzlesearch.cube.model.constants import G2_MOVES, N_FLIP, N_MOVES, N_SLICE_PERM, N_TWIST, N_UDEDGE, Stop
 from puzzlesearch.cube.model.symmetry import SYM_MASK, SYM_SHIFT
@@ -161,31 +161,31 @@ def _phase2(c0, e0, s0, last, limit, p2, path2, stack, cnt, deadline):
 
 
 @njit(cache=True)
-def _leaf(k, d1, path1, c0, s0, starts, p2, lim, best, path2, stack, cnt, deadline, work):
-    """Phase 2 after the phase-1 solution path1[:d1] of direction k; records a better total.
+def _leaf(k, d1, path1, c0, s0, p2, lim, best, path2, stack, cnt, deadline, work):
+    """Phase 2 after the phase-1 solution path1[k, :d1] of direction k; records a better total.
 
     c0, s0: the corner and E-edge permutation ranks at the leaf (phase 1 carries them); the
-    edges are replayed from the deepest row of work.ep_path still valid for this path
-    (work.valid[0]: rows 0..valid hold the edges after path1[:row]), so consecutive leaves,
+    edges are replayed from the deepest row of work.ep_path[k] still valid for this path
+    (work.valid[k]: rows 0..valid hold the edges after path1[k, :row]), so consecutive leaves,
     which share most of their path, replay a move or two.
     """
     eps = work.ep_path
-    for i in range(work.valid[0], d1):
-        me = p2.move_ep[path1[i]]
+    for i in range(work.valid[k], d1):
+        me = p2.move_ep[path1[k, i]]
         for j in range(N_EDGE_CUBIES):
-            eps[i + 1, j] = eps[i, me[j]]
-    work.valid[0] = d1
-    e0 = _rank(eps[d1], 0, N_UD_EDGE_CUBIES, 0)
+            eps[k, i + 1, j] = eps[k, i, me[j]]
+    work.valid[k] = d1
+    e0 = _rank(eps[k, d1], 0, N_UD_EDGE_CUBIES, 0)
     best_len = cnt[C_BEST]  # in the metric's units (lim.cost: HTM all 1, QTM half turns 2)
     cost1 = 0
     for i in range(d1):
-        cost1 += lim.cost[path1[i]]
+        cost1 += lim.cost[path1[k, i]]
     limit = min(lim.phase2_max, best_len - 1 - cost1)  # each phase-2 move costs at least 1
     cnt[C_LEAVES] += 1
     if _h2(c0, e0, s0, p2) > limit:
         return
     cnt[C_PHASE2] += 1
-    last = path1[d1 - 1] if d1 > 0 else -1
+    last = path1[k, d1 - 1] if d1 > 0 else -1
     n2 = _phase2(c0, e0, s0, last, limit, p2, path2, stack, cnt, deadline)
     if n2 < 0:
         return
@@ -202,7 +202,7 @@ def _leaf(k, d1, path1, c0, s0, starts, p2, lim, best, path2, stack, cnt, deadli
     cnt[C_NBEST] = d1 + n2 - merged
     cnt[C_DIR] = k
     for i in range(d1):
-        best[i] = path1[i]
+        best[i] = path1[k, i]
     if merged:
         best[d1 - 1] = joined
     for i in range(merged, n2):
@@ -238,15 +238,16 @@ def _entry(tw, fl, sl, p1):
 
 
 @njit(cache=True)
-def _expand(depth, d1, prev, entry, cls, sym, dist, tw, cp, ss, p1, p2, lim, best_len, work):
-    """Store the children of a phase-1 node at `depth` worth visiting (in move order) in work.kids[depth].
+def _expand(k, depth, d1, prev, entry, cls, sym, dist, tw, cp, ss, p1, p2, lim, best_len, work):
+    """Store the children of direction k's phase-1 node at `depth` worth visiting (in move order) in work.kids[k, depth].
 
     The node's next_tp1 entry gives each child's exact distance, so only the children that
-    can still reach G2 in the moves left are made (their own entries loaded here, one
-    independent memory access each). A child's flip x slice class comes from its parent's
-    row of fsmove (the representative's children, conjugated along: min2phase), and its own
-    row is prefetched as it is made, so a level of the search waits for one memory access,
-    not two. Children at G2 (the last move) must end on a move
+    can still reach G2 in the moves left are made. Each child's own entry is not read here:
+    its index is stored (K_ENTRY) and its cache line prefetched, to be read when the child
+    is expanded, after the other directions have taken a step each (twophase_sym_search), so
+    the memory waits of the directions overlap. A child's flip x slice class comes from its
+    parent's row of fsmove (the representative's children, conjugated along: min2phase), and
+    its own row is prefetched too. Children at G2 (the last move) must end on a move
     outside G2 (else a shorter phase 1 ends there too) and pass the corners x E-edge bound
     of phase 2 (the corner permutation and the sorted slice ride along for this).
     """
@@ -268,9 +269,9 @@ def _expand(depth, d1, prev, entry, cls, sym, dist, tw, cp, ss, p1, p2, lim, bes
         if togo == 0:
             if p2.corner[corners * N_SLICE_PERM + s % N_SLICE_PERM] > limit2:
                 continue
-            kids[depth, n, K_MOVE] = m
-            kids[depth, n, K_CPERM] = corners
-            kids[depth, n, K_SSLICE] = s
+            kids[k, depth, n, K_MOVE] = m
+            kids[k, depth, n, K_CPERM] = corners
+            kids[k, depth, n, K_SSLICE] = s
             n += 1
             continue
         t = p1.twist[tw, m]
@@ -280,74 +281,112 @@ def _expand(depth, d1, prev, entry, cls, sym, dist, tw, cp, ss, p1, p2, lim, bes
         if togo > 1:  # its children will read its row
             prefetch(p1.fsmove, c, 0)
             prefetch(p1.fsmove, c, FSMOVE_HALF)
-        kids[depth, n, K_MOVE] = m
-        kids[depth, n, K_ENTRY] = p1.next[c * N_TWIST + p1.twistconj[t, sy]]
-        kids[depth, n, K_SYM] = sy
-        kids[depth, n, K_DIST] = d
-        kids[depth, n, K_TWIST] = t
-        kids[depth, n, K_CLASS] = c
-        kids[depth, n, K_CPERM] = corners
-        kids[depth, n, K_SSLICE] = s
+        at = c * N_TWIST + p1.twistconj[t, sy]
+        prefetch_flat(p1.next, at)
+        prefetch(p2.cperm, corners, 0)  # the rows its own children will read (72 bytes each)
+        prefetch(p2.cperm, corners, N_MOVES - 1)
+        prefetch(p1.sslice, s, 0)
+        prefetch(p1.sslice, s, N_MOVES - 1)
+        kids[k, depth, n, K_MOVE] = m
+        kids[k, depth, n, K_ENTRY] = at
+        kids[k, depth, n, K_SYM] = sy
+        kids[k, depth, n, K_DIST] = d
+        kids[k, depth, n, K_TWIST] = t
+        kids[k, depth, n, K_CLASS] = c
+        kids[k, depth, n, K_CPERM] = corners
+        kids[k, depth, n, K_SSLICE] = s
         n += 1
-    work.n_kids[depth] = n
-    work.next_kid[depth] = 0
+    work.n_kids[k, depth] = n
+    work.next_kid[k, depth] = 0
 
 
 @njit(cache=True)
-def _phase1(k, d1, starts, p1, p2, lim, best, path1, path2, stack2, cnt, deadline, work):
-    """Every phase-1 solution of exactly d1 moves of direction k, each completed by phase 2."""
+def _start_phase1(k, d1, starts, p1, p2, lim, best, path2, stack2, cnt, deadline, work):
+    """Set direction k up for its phase-1 solutions of exactly d1 moves (work.depth[k] = 0; -1 if it has none left)."""
     leaf = work.leaf
     for j in range(N_EDGE_CUBIES):
-        leaf.ep_path[0, j] = starts.ep[k, j]
-    leaf.valid[0] = 0
+        leaf.ep_path[k, 0, j] = starts.ep[k, j]
+    leaf.valid[k] = 0
+    work.depth[k] = -1
     tw, fl, ss = starts.twist[k], starts.flip[k], starts.sslice[k]
     cp = _rank(starts.cp[k], 0, 8, 0)
     if d1 == 0:
-        _leaf(k, 0, path1, cp, ss % N_SLICE_PERM, starts, p2, lim, best, path2, stack2, cnt, deadline, leaf)
+        _leaf(k, 0, work.path, cp, ss % N_SLICE_PERM, p2, lim, best, path2, stack2, cnt, deadline, leaf)
         return
     entry, cls, sym = _entry(tw, fl, ss // N_SLICE_PERM, p1)
-    _expand(0, d1, -1, entry, cls, sym, entry >> NEXT_DIST_SHIFT, tw, cp, ss, p1, p2, lim, cnt[C_BEST], work)
-    kids = work.kids
-    depth = 0
-    while depth >= 0:
-        i = work.next_kid[depth]
-        if i >= work.n_kids[depth]:
-            depth -= 1
-            continue
-        work.next_kid[depth] = i + 1
-        stop = _budget_stop(lim, cnt)
-        if stop != GO_ON:
-            cnt[C_STOP] = stop
-            return
-        if not _tick(cnt, deadline):
-            return
-        m = kids[depth, i, K_MOVE]
-        path1[depth] = m
-        leaf.valid[0] = min(leaf.valid[0], depth)  # the edges after this move are to be replayed
-        if depth + 1 == d1:
-            c0, s0 = kids[depth, i, K_CPERM], kids[depth, i, K_SSLICE] % N_SLICE_PERM
-            _leaf(k, d1, path1, c0, s0, starts, p2, lim, best, path2, stack2, cnt, deadline, leaf)
-            if cnt[C_STOP] != GO_ON:
+    _expand(k, 0, d1, -1, entry, cls, sym, entry >> NEXT_DIST_SHIFT, tw, cp, ss, p1, p2, lim, cnt[C_BEST], work)
+    work.depth[k] = 0
+
+
+@njit(cache=True)
+def _phase1_round(d1, h0, starts, p1, p2, lim, best, path2, stack2, cnt, deadline, work):
+    """Every phase-1 solution of exactly d1 moves of the directions k with h0[k] <= d1, each completed by phase 2.
+
+    The directions take a step each in turn (round robin): a step visits one child, a leaf
+    (completed by phase 2) or a node (expanded, reading the entry prefetched when the child
+    was made). work.depth[k] is -1 once direction k has no child left.
+    """
+    n_dir = len(h0)
+    live = 0
+    for k in range(n_dir):
+        work.depth[k] = -1
+        if h0[k] <= d1 and cnt[C_STOP] == GO_ON:
+            _start_phase1(k, d1, starts, p1, p2, lim, best, path2, stack2, cnt, deadline, work)
+            live += work.depth[k] >= 0
+    kids, n_kids, next_kid, path, depths = work.kids, work.n_kids, work.next_kid, work.path, work.depth
+    leaf = work.leaf
+    valid = leaf.valid
+    nxt = p1.next
+    while live > 0 and cnt[C_STOP] == GO_ON:
+        for k in range(n_dir):
+            depth = depths[k]
+            if depth < 0:
+                continue
+            i = next_kid[k, depth]
+            while i >= n_kids[k, depth]:
+                depth -= 1
+                if depth < 0:
+                    break
+                i = next_kid[k, depth]
+            depths[k] = depth
+            if depth < 0:
+                live -= 1
+                continue
+            next_kid[k, depth] = i + 1
+            stop = _budget_stop(lim, cnt)
+            if stop != GO_ON:
+                cnt[C_STOP] = stop
                 return
-            continue
-        _expand(
-            depth + 1,
-            d1,
-            m,
-            kids[depth, i, K_ENTRY],
-            kids[depth, i, K_CLASS],
-            kids[depth, i, K_SYM],
-            kids[depth, i, K_DIST],
-            kids[depth, i, K_TWIST],
-            kids[depth, i, K_CPERM],
-            kids[depth, i, K_SSLICE],
-            p1,
-            p2,
-            lim,
-            cnt[C_BEST],
-            work,
-        )
-        depth += 1
+            if not _tick(cnt, deadline):
+                return
+            m = kids[k, depth, i, K_MOVE]
+            path[k, depth] = m
+            valid[k] = min(valid[k], depth)  # the edges after this move are to be replayed
+            if depth + 1 == d1:
+                c0, s0 = kids[k, depth, i, K_CPERM], kids[k, depth, i, K_SSLICE] % N_SLICE_PERM
+                _leaf(k, d1, path, c0, s0, p2, lim, best, path2, stack2, cnt, deadline, leaf)
+                if cnt[C_STOP] != GO_ON:
+                    return
+                continue
+            _expand(
+                k,
+                depth + 1,
+                d1,
+                m,
+                np.int64(nxt[kids[k, depth, i, K_ENTRY]]),  # prefetched when the child was made
+                kids[k, depth, i, K_CLASS],
+                kids[k, depth, i, K_SYM],
+                kids[k, depth, i, K_DIST],
+                kids[k, depth, i, K_TWIST],
+                kids[k, depth, i, K_CPERM],
+                kids[k, depth, i, K_SSLICE],
+                p1,
+                p2,
+                lim,
+                cnt[C_BEST],
+                work,
+            )
+            depths[k] = depth + 1
 
 
 @njit(cache=True)
@@ -359,10 +398,12 @@ def twophase_sym_search(starts, p1, p2, lim, time_limit):
     one entry per node gives the exact distance of all its children, _expand); p2: Phase2
     (the corner-class x U/D-edge table tp2_sym and two small bounds, the corners x E-edge one
     also checked on phase 1's last move); lim: TwoPhaseLimits (lengths in its metric: lim.cost
-    per move). For each phase-1 length d1 in turn, every direction enumerates its phase-1
-    solutions of exactly d1 moves (the table is exact; short detours near G2 are skipped,
-    WANDER_LIMIT) and completes each with an optimal phase 2 of at most min(phase2_max,
-    best - 1 - d1) moves, skipped at once when the phase-2 bound exceeds that. Stops on a
+    per move). For each phase-1 length d1 in turn, the directions enumerate their phase-1
+    solutions of exactly d1 moves side by side, a child each in turn (round robin), so one
+    direction's wait for its next next_tp1 entry (prefetched) overlaps the others' work
+    (the table is exact; short detours near G2 are skipped, WANDER_LIMIT). Each phase-1
+    solution is completed with an optimal phase 2 of at most min(phase2_max, best - 1 - d1)
+    moves, skipped at once when the phase-2 bound exceeds that. Stops on a
     solution <= target_length (after min_nodes nodes), on node_budget after a first solution,
     when d1 reaches the best total, or after time_limit seconds (best so far, Stop.TIME).
     Moves are in the frame of the returned direction; phase 1's last and phase 2's first
@@ -373,14 +414,18 @@ def twophase_sym_search(starts, p1, p2, lim, time_limit):
     max_length = lim.max_length
     n_dir = len(starts.twist)
     best = np.empty(max_length + 2, dtype=np.int64)
-    path1 = np.empty(max_length + 2, dtype=np.int64)
     path2 = np.empty(max_length + 2, dtype=np.int64)
     stack2 = np.empty((max_length + 2, 4), dtype=np.int64)
     cnt = np.zeros(8, dtype=np.int64)
     n = max_length + 2
-    leaf = LeafWork(np.empty((n + 1, N_EDGE_CUBIES), dtype=np.int64), np.zeros(1, dtype=np.int64))
+    leaf = LeafWork(np.empty((n_dir, n + 1, N_EDGE_CUBIES), dtype=np.int64), np.zeros(n_dir, dtype=np.int64))
     work = Phase1Work(
-        np.empty((n, N_MOVES, N_KID_COLUMNS), dtype=np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64), leaf
+        np.empty((n_dir, n, N_MOVES, N_KID_COLUMNS), dtype=np.int32),
+        np.zeros((n_dir, n), np.int64),
+        np.zeros((n_dir, n), np.int64),
+        np.empty((n_dir, n), np.int64),
+        np.full(n_dir, -1, np.int64),
+        leaf,
     )
     cnt[C_CLOCK] = TWOPHASE_CLOCK_EVERY
     cnt[C_BEST] = max_length + 1
@@ -392,11 +437,7 @@ def twophase_sym_search(starts, p1, p2, lim, time_limit):
         h0[k] = _entry(starts.twist[k], starts.flip[k], starts.sslice[k] // N_SLICE_PERM, p1)[0] >> NEXT_DIST_SHIFT
     d1 = h0.min()
     while d1 < cnt[C_BEST] and cnt[C_STOP] == GO_ON:
-        for k in range(n_dir):
-            if h0[k] <= d1:
-                _phase1(k, d1, starts, p1, p2, lim, best, path1, path2, stack2, cnt, deadline, work)
-                if cnt[C_STOP] != GO_ON:
-                    break
+        _phase1_round(d1, h0, starts, p1, p2, lim, best, path2, stack2, cnt, deadline, work)
         d1 += 1
     stop = Stop.COMPLETE if cnt[C_STOP] == GO_ON else cnt[C_STOP]
     n_best = cnt[C_NBEST] if cnt[C_BEST] <= max_length else 0
