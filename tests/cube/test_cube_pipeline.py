@@ -58,3 +58,26 @@ def test_unknown_default_test_set_is_one_line(tmp_path):
     assert out.returncode != 0 and "Traceback" not in text
     errors = [line for line in text.splitlines() if line.startswith("puzzlesearch: error:")]
     assert len(errors) == 1 and "config key cube.default_testsets" in errors[0] and "'nope'" in errors[0]
+
+
+SHORT = ["R U2 F' L D", "F2 D' L B2 R", "U R2 B' D L2 F"]  # a test set the tiny tables solve in moments
+
+
+def test_optimal_target_solves_a_test_set_optimally(tmp_path):
+    """`cube_optimal_all` end to end on the tiny tables: build them, cut the first cubes of the
+    configured test set, solve them optimally. Before, its solve step lacked the pipeline flag
+    --testset and failed after the full tables' ~20-minute build (found measuring issue 28)."""
+    from test_optimal import meet_in_the_middle_distance
+
+    root = copy_project(tmp_path / "p")  # with the checkout's compiled kernels
+    (root / "short.txt").write_text("\n".join(SHORT) + "\n")
+    config = ["cube={testsets: {short: short.txt}, optimal: {table: tiny, testset: short, first: 2}}"]
+    out = snakemake(root, "cube_optimal_all", "--config", *config, cores="2")
+    assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
+    df = pl.read_parquet(root / "results/cube/optimal/short_first2.parquet")
+    assert df.height == 2
+    for line, row in zip(SHORT, df.iter_rows(named=True)):
+        cube = parse_cube(line)
+        assert cube.apply(parse_moves(row["solution"])).is_solved
+        assert row["moves"] == len(parse_moves(row["solution"])) == meet_in_the_middle_distance(cube)
+    assert planned_rules(root, "cube_optimal_all", config=config) == []

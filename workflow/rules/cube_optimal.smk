@@ -127,6 +127,8 @@ rule cube_optimal_solve:
         runtime=cube_optimal_minutes,
     params:
         settings=CUBE_OPT_SETTINGS,
+        testset=lambda w: f"{w.testset}_first{w.n}",  # the name the table's manifest entry records
     shell:
         "puzzlesearch cube solve --settings {params.settings:q} --solver optimal --jobs {threads:q}"
-        " --tables {input.table:q} --file {input.cubes:q} --out {output:q} 2> {log:q}"
+        " --tables {input.table:q} --file {input.cubes:q} --testset {params.testset:q} --out {output:q}"
+        " 2> {log:q}"
