@@ -111,7 +111,7 @@ def _corner_cubie(token: str, k: int) -> tuple[int, int]:
     return cubie, next(i for i, ch in enumerate(token) if ch in "UD")
 
 
-def _parity(perm: Sequence[int]) -> int:
+def parity(perm: Sequence[int]) -> int:
     """0 for an even permutation, 1 for odd."""
     seen, parity = set(), 0
     for start in range(len(perm)):
@@ -158,7 +158,7 @@ def parse_cubies(text: str) -> CubieCube:
         raise PuzzleError(f"edge flips sum to {sum(eo)}, must be even (one edge is flipped)")
     if sum(co) % 3:
         raise PuzzleError(f"corner twists sum to {sum(co)}, must be 0 mod 3 (a corner is twisted)")
-    pe, pc = _parity(ep), _parity(cp)
+    pe, pc = parity(ep), parity(cp)
     if pe != pc:
         names = ("even", "odd")
         raise PuzzleError(
@@ -287,7 +287,7 @@ def random_cube(rng) -> CubieCube:
         ep = list(range(N_EDGES))
         rng.shuffle(cp)
         rng.shuffle(ep)
-        if _parity(cp) == _parity(ep):
+        if parity(cp) == parity(ep):
             break
     eo = [rng.randrange(2) for _ in range(N_EDGES - 1)]
     co = [rng.randrange(3) for _ in range(N_CORNERS - 1)]

@@ -49,7 +49,7 @@ from puzzlesearch.cube.model.coords import (
     all_perms,
     perm_rank,
 )
-from puzzlesearch.cube.model.cubie import MOVE_CO, MOVE_CP, MOVE_EO, MOVE_EP, CubieCube
+from puzzlesearch.cube.model.cubie import MOVE_CO, MOVE_CP, MOVE_EO, MOVE_EP, CubieCube, parity
 from puzzlesearch.cube.model.symmetry import AXIS_SYMS, conjugate
 from puzzlesearch.cube.settings import OptimalOptions
 from puzzlesearch.cube.solvers.twophase import move_costs
@@ -250,8 +250,7 @@ def _batched_search(cube: CubieCube, st: SearchTables, data, coords, options: Op
 def corner_parity(cube: CubieCube) -> int:
     """The parity of the cube's corner permutation: every quarter turn flips it and a half turn keeps
     it, so every solution's QTM length has this parity (the QTM search tries only such bounds)."""
-    cp = list(cube.cp)
-    return sum(cp[i] > cp[j] for i in range(len(cp)) for j in range(i + 1, len(cp))) % 2
+    return parity(cube.cp)
 
 
 def _coset_start(cube: CubieCube, st: SearchTables, options: OptimalOptions, coords):
