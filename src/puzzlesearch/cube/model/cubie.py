@@ -113,7 +113,7 @@ def _corner_cubie(token: str, k: int) -> tuple[int, int]:
 
 def parity(perm: Sequence[int]) -> int:
     """0 for an even permutation, 1 for odd."""
-    seen, parity = set(), 0
+    seen, odd = set(), 0
     for start in range(len(perm)):
         n = 0
         j = start
@@ -122,8 +122,8 @@ def parity(perm: Sequence[int]) -> int:
             j = perm[j]
             n += 1
         if n:
-            parity ^= (n - 1) & 1
-    return parity
+            odd ^= (n - 1) & 1
+    return odd
 
 
 def _check_complete(perm: list[int], names: list[str], kind: str) -> None:
