@@ -90,8 +90,6 @@ PRUNE_SPECS = {
         PruneSpec("th2", "twist", "eslice", K.G1_MOVES, "Thistlethwaite phase 2: G1 -> G2 (twists x E slice)"),
         PruneSpec("th3", "cclass", "mslice", K.G2_MOVES, "Thistlethwaite phase 3: G2 -> G3 (corner class x M slice)"),
         PruneSpec("th4", "chalf", "edgeslices", K.G3_MOVES, "Thistlethwaite phase 4: G3 -> solved"),
-        PruneSpec("tp1_twist", "twist", "eslice", K.ALL_MOVES, "two-phase phase 1 quick bound (twists x E slice)"),
-        PruneSpec("tp1_flip", "flip", "eslice", K.ALL_MOVES, "two-phase phase 1 quick bound (flips x E slice)"),
         PruneSpec(
             "tp1_sym",
             "fsclass",
