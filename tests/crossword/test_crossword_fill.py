@@ -112,3 +112,51 @@ def test_value_order_sort_is_numpys_stable_argsort(k):
     assert got[start : start + k].tolist() == want.tolist()
     assert got_scores.tolist() == sorted(scores.tolist())
     assert (got[:start] == -1).all() and (got[start + k :] == -1).all()
+
+
+def _runs_of_schedule(settings, seed, attempts=400):
+    """(Run, was it a proof) of each attempt of a fill whose attempts all spend their whole limit."""
+    from puzzlesearch.crossword.fill import Schedule
+
+    plan, out = Schedule(settings, seed, last_conflict=True), []
+    while plan.nodes < settings.max_nodes and len(out) < attempts:
+        run = plan.next_run()
+        out.append((run, plan.proof))
+        plan.spent(run.node_limit)
+    return out, plan
+
+
+def test_schedule_gives_the_proofs_their_share_and_keeps_the_restarts():
+    """Complete searches take about proof_share of the nodes, with doubling limits and their own
+    seeds; the restarts between them are the restarts-only schedule's, attempt for attempt."""
+    from puzzlesearch.crossword.fill import PROOF_NOISE, luby
+
+    base = FillSettings(first_nodes=100, max_nodes=2_000_000, noise=0.3)
+    only, _ = _runs_of_schedule(base.replace(proof_share=0.0), seed=3)
+    assert not any(p for _, p in only)
+    assert [r.node_limit for r, _ in only[:8]] == [100 * luby(i) for i in range(1, 9)]  # 1 1 2 1 1 2 4 1
+    for share in (0.3, 0.5, 0.9):
+        mixed, plan = _runs_of_schedule(base.replace(proof_share=share), seed=3)
+        restarts = [r for r, p in mixed if not p]
+        proofs = [r for r, p in mixed if p]
+        assert restarts == [r for r, _ in only[: len(restarts)]]
+        assert [r.node_limit for r in proofs[:-1]] == [100 * 2**i for i in range(len(proofs) - 1)]
+        assert len(proofs) >= 5 and all(r.noise == PROOF_NOISE and r.use_lc and r.use_cbj for r in proofs)
+        assert not {r.seed for r in proofs} & {r.seed for r in restarts} and len({r.seed for r in proofs}) == len(
+            proofs
+        )
+        assert not mixed[0][1]  # a restart first: easy patterns fill there
+        proof_nodes = sum(r.node_limit for r in proofs)
+        assert proof_nodes <= share * plan.nodes + proofs[-1].node_limit
+        assert proof_nodes >= share * plan.nodes - 2 * proofs[-1].node_limit - restarts[-1].node_limit
+
+
+def test_a_pattern_without_fill_at_the_floor_is_proved(english):
+    """The stair-step pattern has no fill at the default floor: the fill says so after a complete
+    search, naming the floor, instead of running to its node budget."""
+    from puzzlesearch.crossword.fill import NoFill
+
+    tables = english[0]
+    pattern = read_pattern(EASY.with_name("stairs.txt"), tables.alphabet)
+    with pytest.raises(NoFill, match=r"cannot be filled with lexicon 'default' at score >= 50 \(a complete search"):
+        fill(pattern, tables, FillSettings(), 0, progress=False)

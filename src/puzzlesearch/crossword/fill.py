@@ -10,8 +10,10 @@ crossing slots; the slot with the fewest words (popcount) per sqrt(1 + past fail
 leave the crossings the most choices) first.
 A slot that runs out of words backjumps (conflict-directed, `backjump`) to the deepest
 decision that explains its failures. Restarts with a little randomness and Luby-sequence
-node limits run until the node budget max_nodes (time_budget is only a safety cap); a
-complete search without a fill proves the pattern impossible at those floors.
+node limits run until the node budget max_nodes (time_budget is only a safety cap); between
+them complete searches with doubling limits and their own slot-order weights take about
+`proof_share` of the nodes (`Schedule`). An attempt that ends without a fill within its limit
+was complete: it proves the pattern impossible at those floors.
 
 Word weight and entry quality: the tables' 0-100 word `score` when they have one,
 else log10 frequency (`entry_kind`). Seed 0's first attempt takes the best words in
@@ -164,49 +166,47 @@ def fill_using(
     _warm_up(attempts, words, weights)
     t0 = time.perf_counter()
     search = attempts(struct, words, weights, start, fail_count, out_word)
-    nodes_total, limit, restart = 0, settings.first_nodes, 0
+    proof_fails = np.zeros_like(fail_count)  # the proofs learn their slot order apart from the restarts
+    prove = attempts(struct, words, weights, start, proof_fails, out_word) if settings.proof_share > 0 else None
+    plan = Schedule(settings, seed, last_conflict)
     while True:
-        limit = min(limit, settings.max_nodes - nodes_total)
-        noise = settings.noise if restart or seed else 0.0  # seed 0's first attempt: the best words first
-        use_lc = last_conflict and restart % 2 == 0
-        run = Run(int(limit), float(noise), int(seed + restart), use_lc, bool(settings.backjump))
-        status, nodes, failed = search(run)
-        nodes_total += nodes
+        run = plan.next_run()
+        status, nodes, failed = (prove if plan.proof else search)(run)
+        plan.spent(nodes)
         if status == 1:
             break
         if status == 0:
             hard = slot_list[failed] if failed >= 0 else slot_list[int(np.argmax(fail_count))]
             raise NoFill(
-                f"no fill found: the pattern cannot be filled with lexicon {tables.name!r} "
-                f"(hardest slot {hard.name}, {hard.length} letters)",
+                f"no fill found: the pattern cannot be filled with lexicon {tables.name!r}{_floors(tables)} "
+                f"(a complete search, {plan.nodes} nodes; hardest slot {hard.name}, {hard.length} letters)",
                 proved=True,
-                nodes=nodes_total,
+                nodes=plan.nodes,
                 seconds=time.perf_counter() - t0,
             )
         elapsed = time.perf_counter() - t0
         hard = slot_list[int(np.argmax(fail_count))]
-        if nodes_total >= settings.max_nodes:
+        if plan.nodes >= settings.max_nodes:
             raise NoFill(
                 f"no fill found within crossword.fill.max_nodes={settings.max_nodes} nodes "
-                f"({restart + 1} attempts, {elapsed:.1f}s; hardest slot {hard.name}, {hard.length} letters)",
-                nodes=nodes_total,
+                f"({plan.attempts} attempts, {elapsed:.1f}s; hardest slot {hard.name}, {hard.length} letters)",
+                nodes=plan.nodes,
                 seconds=elapsed,
             )
         if elapsed >= settings.time_budget:
             raise NoFill(
                 f"no fill found: stopped at the time cap crossword.fill.time_budget="
-                f"{settings.time_budget:g}s after {nodes_total} of {settings.max_nodes} nodes "
+                f"{settings.time_budget:g}s after {plan.nodes} of {settings.max_nodes} nodes "
                 f"(hardest slot {hard.name}); raise crossword.fill.time_budget or lower max_nodes",
-                nodes=nodes_total,
+                nodes=plan.nodes,
                 seconds=elapsed,
             )
-        restart += 1
-        limit = settings.first_nodes * luby(restart + 1)
         if progress:
             log(
                 "crossword",
-                f"fill: restart {restart} after {nodes_total} nodes ({elapsed:.1f}s), hardest slot so far {hard.name}",
+                f"fill: attempt {plan.attempts + 1} after {plan.nodes} nodes ({elapsed:.1f}s), hardest slot so far {hard.name}",
             )
+    nodes_total, restart = plan.nodes, plan.attempts - 1
     seconds = time.perf_counter() - t0
     grid = np.zeros(pattern.shape, dtype=np.int8)
     for r, c in lone:  # given letters outside every slot stay as given
@@ -235,6 +235,10 @@ def fill_using(
     )
 
 
+# A proof's word-order noise: low, since more noise makes its search (and its proof) larger (seeds 1, 2 of the
+# open pattern at score 50: proved within 1M nodes at 0.1, not at 0.3), not 0, so seeds still give different fills.
+PROOF_NOISE = 0.1
+PROOF_SEED_STRIDE = 1_000_003  # a proof's word-order seed: the fill's seed + this x its number (restarts take seed + i)
 SCORE_WEIGHT = 0.15  # word weight per score point: scores 0-100 span about what ln(frequency) spans
 
 
@@ -273,6 +277,65 @@ def _cell_name(r: int, c: int, n_cols: int, tables: WordTables) -> str:
     """'row R column C' of a reading-order cell, the column counted as in the pattern file (page order)."""
     rtl = tables.alphabet.direction == "rtl"
     return f"row {r + 1} column {n_cols - c if rtl else c + 1}" + (" (from the left)" if rtl else "")
+
+
+def _floors(tables: WordTables) -> str:
+    """' at score >= S' (and frequency) for the floors the tables apply, '' when none."""
+    parts = [f"score >= {tables.min_score}"] if tables.min_score else []
+    parts += [f"frequency >= {tables.min_frequency}"] if tables.min_frequency else []
+    return f" at {' and '.join(parts)}" if parts else ""
+
+
+class Schedule:
+    """The attempts of one fill: restarts with noise and Luby node limits (first_nodes x 1 1 2 1 1 2
+    4 ...), and between them complete searches ("proofs": no noise, limits first_nodes x 1 2 4 ...)
+    given about proof_share of the nodes, so that a pattern with no fill at these floors ends proved
+    (a search that runs out of words within its limit) instead of at the budget. All by node counts:
+    the same seed makes the same attempts on any machine."""
+
+    def __init__(self, settings: FillSettings, seed: int, last_conflict: bool):
+        self.settings, self.seed, self.last_conflict = settings, seed, last_conflict
+        self.nodes = 0  # over all attempts
+        self.proof_nodes = 0  # over the proofs
+        self.attempts = 0
+        self.restarts = 0
+        self.proof_limit = settings.first_nodes
+        self.proof = False  # whether the attempt under way is a proof
+        self.proofs = 0
+
+    def _proof_due(self) -> bool:
+        """Whether the proofs, with the next one, stay within their share of all nodes."""
+        share = self.settings.proof_share
+        restart_nodes = self.nodes - self.proof_nodes
+        return share > 0 and (self.proof_nodes + self.proof_limit) * (1 - share) <= restart_nodes * share
+
+    def next_run(self) -> Run:
+        """The next attempt's Run (its limit cut to the budget left)."""
+        s = self.settings
+        left = s.max_nodes - self.nodes
+        self.attempts += 1
+        self.proof = self.restarts > 0 and self._proof_due()
+        if self.proof:
+            noise = PROOF_NOISE if self.seed else 0.0  # seed 0: the best words first here too
+            proof_seed = self.seed + PROOF_SEED_STRIDE * (self.proofs + 1)  # not a restart's seed
+            self.proofs += 1
+            return Run(
+                int(min(self.proof_limit, left)), float(noise), int(proof_seed), self.last_conflict, bool(s.backjump)
+            )
+        r = self.restarts
+        self.restarts += 1
+        noise = s.noise if r or self.seed else 0.0  # seed 0's first attempt: the best words first
+        limit = s.first_nodes * luby(r + 1)
+        return Run(
+            int(min(limit, left)), float(noise), int(self.seed + r), self.last_conflict and r % 2 == 0, bool(s.backjump)
+        )
+
+    def spent(self, nodes: int) -> None:
+        """Count an attempt's nodes."""
+        self.nodes += nodes
+        if self.proof:
+            self.proof_nodes += nodes
+            self.proof_limit *= 2
 
 
 def luby(i: int) -> int:

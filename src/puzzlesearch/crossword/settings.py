@@ -105,6 +105,7 @@ class FillSettings(Settings):
     min_score: int = _fill_default("min_score")
     min_entry: int = _fill_default("min_entry")
     first_nodes: int = _fill_default("first_nodes")
+    proof_share: float = _fill_default("proof_share")
     max_nodes: int = _fill_default("max_nodes")
     freq_weight: float = _fill_default("freq_weight")
     noise: float = _fill_default("noise")
