@@ -169,6 +169,7 @@ def fill_using(
     proof_fails = np.zeros_like(fail_count)  # the proofs learn their slot order apart from the restarts
     prove = attempts(struct, words, weights, start, proof_fails, out_word) if settings.proof_share > 0 else None
     plan = Schedule(settings, seed, last_conflict)
+    next_log = PROGRESS_SECONDS
     while True:
         run = plan.next_run()
         status, nodes, failed = (prove if plan.proof else search)(run)
@@ -179,7 +180,8 @@ def fill_using(
             hard = slot_list[failed] if failed >= 0 else slot_list[int(np.argmax(fail_count))]
             raise NoFill(
                 f"no fill found: the pattern cannot be filled with lexicon {tables.name!r}{_floors(tables)} "
-                f"(a complete search, {plan.nodes} nodes; hardest slot {hard.name}, {hard.length} letters)",
+                f"(a complete search, {plan.nodes} nodes; hardest slot {hard.name}, {hard.length} letters); "
+                "lower crossword.fill.min_score or change the pattern",
                 proved=True,
                 nodes=plan.nodes,
                 seconds=time.perf_counter() - t0,
@@ -201,10 +203,12 @@ def fill_using(
                 nodes=plan.nodes,
                 seconds=elapsed,
             )
-        if progress:
+        if progress and elapsed >= next_log:
+            next_log = elapsed + PROGRESS_SECONDS
             log(
                 "crossword",
-                f"fill: attempt {plan.attempts + 1} after {plan.nodes} nodes ({elapsed:.1f}s), hardest slot so far {hard.name}",
+                f"fill: {plan.nodes} of {settings.max_nodes} nodes, {plan.attempts} attempts ({plan.proofs} complete "
+                f"searches), {elapsed:.1f}s; hardest slot so far {hard.name}",
             )
     nodes_total, restart = plan.nodes, plan.attempts - 1
     seconds = time.perf_counter() - t0
@@ -238,6 +242,7 @@ def fill_using(
 # A proof's word-order noise: low, since more noise makes its search (and its proof) larger (seeds 1, 2 of the
 # open pattern at score 50: proved within 1M nodes at 0.1, not at 0.3), not 0, so seeds still give different fills.
 PROOF_NOISE = 0.1
+PROGRESS_SECONDS = 2.0  # a progress line at most this often
 PROOF_SEED_STRIDE = 1_000_003  # a proof's word-order seed: the fill's seed + this x its number (restarts take seed + i)
 SCORE_WEIGHT = 0.15  # word weight per score point: scores 0-100 span about what ln(frequency) spans
 
