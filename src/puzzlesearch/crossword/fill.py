@@ -166,12 +166,13 @@ def fill_using(
     _warm_up(attempts, words, weights)
     t0 = time.perf_counter()
     search = attempts(struct, words, weights, start, fail_count, out_word)
-    proof_fails = np.zeros_like(fail_count)  # the proofs learn their slot order apart from the restarts
-    prove = attempts(struct, words, weights, start, proof_fails, out_word) if settings.proof_share > 0 else None
+    prove = None  # the proofs' attempts, made at the first: they learn their slot order apart from the restarts
     plan = Schedule(settings, seed, last_conflict)
     next_log = PROGRESS_SECONDS
     while True:
         run = plan.next_run()
+        if plan.proof and prove is None:
+            prove = attempts(struct, words, weights, start, np.zeros_like(fail_count), out_word)
         status, nodes, failed = (prove if plan.proof else search)(run)
         plan.spent(nodes)
         if status == 1:
@@ -293,8 +294,8 @@ def _floors(tables: WordTables) -> str:
 
 class Schedule:
     """The attempts of one fill: restarts with noise and Luby node limits (first_nodes x 1 1 2 1 1 2
-    4 ...), and between them complete searches ("proofs": no noise, limits first_nodes x 1 2 4 ...)
-    given about proof_share of the nodes, so that a pattern with no fill at these floors ends proved
+    4 ...), and between them complete searches ("proofs": noise PROOF_NOISE, limits first_nodes x 1 2 4
+    ...) given about proof_share of the nodes, so that a pattern with no fill at these floors ends proved
     (a search that runs out of words within its limit) instead of at the budget. All by node counts:
     the same seed makes the same attempts on any machine."""
 
