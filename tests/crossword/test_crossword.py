@@ -963,6 +963,7 @@ def brute_fill_square(words, n):
 
 def test_fill_at_a_score_floor_agrees_with_brute_force(tmp_path):
     # every fill found is made of words at or above the floor; none found is proved impossible
+    # (by the restarts, or with one-node restarts by the complete searches between them)
     rng = np.random.default_rng(15)
     checked = {True: 0, False: 0}
     for n, letters in ((3, "abc"), (4, "ab")):
@@ -978,8 +979,9 @@ def test_fill_at_a_score_floor_agrees_with_brute_force(tmp_path):
             ok = [w for w, s in zip(words, scores) if s >= floor]
             expect = brute_fill_square(ok, n)
             pattern = np.full((n, n), -1, dtype=np.int8)
-            for backjump in (True, False):
-                settings = FillSettings(backjump=backjump, time_budget=30)
+            for backjump, first in ((True, 1000), (False, 1000), (True, 1)):
+                # first_nodes 1: restarts of a node or two, so the complete searches between them decide
+                settings = FillSettings(backjump=backjump, time_budget=30, first_nodes=first)
                 if expect is None:
                     with pytest.raises(NoFill, match="cannot be filled") as exc:
                         fill(pattern, tables, settings, trial, progress=False)
