@@ -211,7 +211,6 @@ def fill_using(
                 f"fill: {plan.nodes} of {settings.max_nodes} nodes, {plan.attempts} attempts ({plan.proofs} complete "
                 f"searches), {elapsed:.1f}s; hardest slot so far {hard.name}",
             )
-    nodes_total, restart = plan.nodes, plan.attempts - 1
     seconds = time.perf_counter() - t0
     grid = np.zeros(pattern.shape, dtype=np.int8)
     for r, c in lone:  # given letters outside every slot stay as given
@@ -231,8 +230,8 @@ def fill_using(
         words,
         quality,
         int(freqs.min()),
-        nodes_total,
-        restart,
+        plan.nodes,
+        plan.attempts - 1,  # restarts: every attempt after the first, the proofs included
         seconds,
         mean_entry=float(entry.mean()),
         min_entry=float(entry.min()),
