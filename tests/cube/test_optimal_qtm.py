@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
+import numba
 import polars as pl
 import pytest
 from test_optimal import meet_in_the_middle_distance
@@ -208,3 +209,16 @@ def test_bad_metric_combinations_are_one_line(args, words, capsys):
     code = main(["cube", "solve", *args, "R U"])
     out, err = capsys.readouterr()
     assert code == 2 and out == "" and err.count("\n") == 1 and words in err
+
+
+@pytest.mark.parametrize("tables_name", ["big", "bound", "coset", "big+coset"])
+@pytest.mark.parametrize("metric", ["htm", "qtm"])
+def test_the_warm_up_compiles_for_the_real_tables_types(table_sets, tables_name, metric):
+    """warm_up_search compiles the kernel in a child over stand-ins before the tables exist; the
+    search finds that compile in numba's cache only if every bundle has the real tables' types."""
+    tables, extra = table_sets[tables_name]
+    options = replace(QTM if metric == "qtm" else HTM, **extra)
+    cube = SOLVED.apply(parse_moves("R U2 F' L D"))
+    args = optimal.kernel_args(cube, tables, tables.table.search_data(), optimal.axis_coords(cube), options, False)
+    assert numba.typeof(args[0]) == numba.typeof(optimal.stand_in_tables())
+    assert numba.typeof(args[3]) == numba.typeof(optimal.stand_in_limits())

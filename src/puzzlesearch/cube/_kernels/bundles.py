@@ -261,6 +261,18 @@ class Work(NamedTuple):
     have: np.ndarray  # axes whose children's coordinates are computed
 
 
+class SearchState(NamedTuple):
+    """The optimal IDA*'s preallocated state and switches (optimal_search.search_state); Python side only."""
+
+    node: Node
+    kids: Kids
+    view: View
+    kinv: np.ndarray
+    work: Work
+    flags: Flags
+    budget: Budget
+
+
 class Lows(NamedTuple):
     """The coset inverse stage's bounds: view bits of U-D moves, the nodes' and the children's."""
 

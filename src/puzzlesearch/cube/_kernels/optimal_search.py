@@ -61,10 +61,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from puzzlesearch.cube._kernels.bundles import Budget, Faces, Flags, Kids, Lows, Node, Scratch, View, Work
+from puzzlesearch.cube._kernels.bundles import Budget, Faces, Flags, Kids, Lows, Node, Scratch, SearchState, View, Work
 from puzzlesearch.cube._kernels.common import clock, next_depth
 from puzzlesearch.cube._kernels.coset import coset_index
 from puzzlesearch.cube.model.constants import N_MOVES, N_SLICE_PERM, N_TWIST, Stop
+from puzzlesearch.jit import compile_once
 
 CLOCK_EVERY = 1 << 20  # nodes between looks at the clock
 MAX_DEPTH = 26  # IDA* never goes deeper (God's number: 20 face turns, 26 quarter turns)
@@ -588,17 +589,9 @@ def _descend(node, kids, g, m, inv, axis_moves, view, kinv, use_inverse, cost):
             node.ilow[g + 1, a] = kids.ilow[g, m, a]
 
 
-@njit(cache=True)
-def ida_search(tables, start, views, limits):
-    """IDA* over the full cube: (moves, nodes, stop, depth bound reached).
-
-    tables: KernelTables; start: Start (the 3 axis views' coordinates and exact distances, the
-    corner permutation and its distance, the views' U-corner positions and coset distances);
-    views = the cubie state (cp, co, ep, eo; (3, 8) / (3, 12)) of each axis view (for the
-    inverse look-ups); limits: Limits. Nodes are counted as children generated, as in the
-    move-by-move baseline (baselines/cube_optimal_moves.py), so the two kernels' counts compare.
-    """
-    inv, coset = tables.inv, tables.coset
+def search_state(tables, limits) -> SearchState:
+    """The search's preallocated state and switches (no look-up: the root is set by ida_search)."""
+    inv = tables.inv
     use_corners, use_inverse, use_coset, use_big = (
         limits.use_corners,
         limits.use_inverse,
@@ -665,6 +658,48 @@ def ida_search(tables, start, views, limits):
     faces = face_positions(inv.cubie_moves.cp, inv.cubie_moves.ep)
     have = np.zeros(3, dtype=np.int64)
     work = Work(np.zeros(N_MOVES, dtype=np.int64), np.zeros(N_STAGES, dtype=np.int64), scratch, view, kinv, faces, have)
+    budget = Budget(limits.node_budget, limits.time_limit, limits.max_length, limits.parity)
+    return SearchState(node, kids, view, kinv, work, flags, budget)
+
+
+def compile_search(tables, limits) -> None:
+    """Compile (or load from numba's cache) the IDA* loop for these bundles' types; searches nothing.
+
+    The tables may be stand-ins of the real ones' types (solvers/optimal.py warm_up_search):
+    only the types are read.
+    """
+    state = search_state(tables, limits)
+    compile_once(_ida_loop, *_loop_args(tables, state, np.full(3, -1, dtype=np.int64), 0, False))
+
+
+def compiled_here() -> bool:
+    """True once this process has the IDA* loop compiled (or loaded) for some types."""
+    return bool(_ida_loop.signatures)
+
+
+def _loop_args(tables, state, root_low, h0, solved0) -> tuple:
+    """_ida_loop's arguments, in its order."""
+    s = state
+    return (tables, s.node, s.kids, s.view, s.kinv, s.work, s.flags, root_low, int(h0), bool(solved0), s.budget)
+
+
+def ida_search(tables, start, views, limits):
+    """IDA* over the full cube: (moves, nodes, stop, depth bound reached).
+
+    tables: KernelTables; start: Start (the 3 axis views' coordinates and exact distances, the
+    corner permutation and its distance, the views' U-corner positions and coset distances);
+    views = the cubie state (cp, co, ep, eo; (3, 8) / (3, 12)) of each axis view (for the
+    inverse look-ups); limits: Limits. Nodes are counted as children generated, as in the
+    move-by-move baseline (baselines/cube_optimal_moves.py), so the two kernels' counts compare.
+
+    Plain Python: it allocates the search state and computes the root's bounds, then runs the
+    compiled loop (_ida_loop); compiled as well, it cost ~6 s of the kernel's first compile.
+    """
+    state = search_state(tables, limits)
+    node, view = state.node, state.view
+    inv, coset = tables.inv, tables.coset
+    use_corners, use_inverse, use_coset = limits.use_corners, limits.use_inverse, limits.use_coset
+    use_big, n_axes, coset_inv = limits.use_big, limits.n_axes, limits.coset_inverse
     cp0, co0, ep0, eo0 = views
     h0 = start.hc if use_corners else 0
     root_low = np.full(3, -1, dtype=np.int64)  # the root's inverse view bounds
@@ -690,8 +725,9 @@ def ida_search(tables, start, views, limits):
     node.cp[0], node.hc[0] = start.cp, start.hc
     fl0, ss0 = start.fl, start.ss
     solved0 = start.cp == 0 and fl0[0] == 0 and start.tw[0] == 0 and ss0[0] == 0 and ss0[1] == 0 and ss0[2] == 0
-    budget = Budget(limits.node_budget, limits.time_limit, limits.max_length, limits.parity)
-    g, nodes, stop, bound = _ida_loop(tables, node, kids, view, kinv, work, flags, root_low, h0, solved0, budget)
+    args = _loop_args(tables, state, root_low, h0, solved0)
+    compile_once(_ida_loop, *args)  # ~14 CPU s the first time: one process of a machine compiles it
+    g, nodes, stop, bound = _ida_loop(*args)
     if g >= 0:
         return node.mv[1 : g + 1].copy(), nodes, stop, bound
     return np.zeros(0, dtype=np.int64), nodes, stop, bound

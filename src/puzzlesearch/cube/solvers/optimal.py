@@ -15,12 +15,15 @@ This module builds the kernel's bundles; the search is _kernels/optimal_search.p
 from __future__ import annotations
 
 import functools
+import multiprocessing
+import signal
 import time
 from dataclasses import dataclass, field, replace
 
 import numpy as np
 
 from puzzlesearch import store
+from puzzlesearch.cube._kernels.bfs_bundles import SymClassArrays
 from puzzlesearch.cube._kernels.big_table import exact_depth
 from puzzlesearch.cube._kernels.bundles import (
     BigLookup,
@@ -36,7 +39,7 @@ from puzzlesearch.cube._kernels.bundles import (
     Start,
 )
 from puzzlesearch.cube._kernels.coset import coset_depth
-from puzzlesearch.cube._kernels.optimal_search import ida_search
+from puzzlesearch.cube._kernels.optimal_search import compile_search, compiled_here, ida_search
 from puzzlesearch.cube.model.constants import N_CORNERS, N_EDGES, N_SLICE_PERM, N_TWIST, STOP_NAMES, Stop
 from puzzlesearch.cube.model.coords import (
     CORNER_MASK_RANK,
@@ -54,7 +57,7 @@ from puzzlesearch.cube.model.symmetry import AXIS_SYMS, conjugate
 from puzzlesearch.cube.settings import OptimalOptions
 from puzzlesearch.cube.solvers.twophase import move_costs
 from puzzlesearch.cube.tables import coset as coset_tables
-from puzzlesearch.cube.tables.artifact import TableKind, code_sha256
+from puzzlesearch.cube.tables.artifact import TableKind, class_sym_of, code_sha256
 from puzzlesearch.cube.tables.big import KIND as BIG_KIND
 from puzzlesearch.cube.tables.big import OptimalTable, load_table, store_table, table_dir_of
 from puzzlesearch.cube.tables.bound import KIND as BOUND_KIND
@@ -62,7 +65,6 @@ from puzzlesearch.cube.tables.bound import BoundTable, load_bound
 from puzzlesearch.cube.tables.corners import CornerTable
 from puzzlesearch.cube.tables.coset import CosetTable
 from puzzlesearch.errors import PuzzleError
-from puzzlesearch.jit import compile_once
 from puzzlesearch.progress import log
 
 __all__ = ["OptimalOptions", "OptimalResult", "SearchTables", "axis_coords", "search"]
@@ -204,30 +206,51 @@ def views(cube: CubieCube) -> tuple[np.ndarray, ...]:
 
 def _batched_search(cube: CubieCube, st: SearchTables, data, coords, options: OptimalOptions, use_corners: bool):
     """Run the kernel's ida_search: exact start distances, then IDA*."""
+    args = kernel_args(cube, st, data, coords, options, use_corners)
+    if args is None:  # a table without a distance for this cube
+        return np.zeros(0, dtype=np.int64), 0, 0, -1
+    return ida_search(*args)
+
+
+def kernel_args(cube: CubieCube, st: SearchTables, data, coords, options: OptimalOptions, use_corners: bool):
+    """ida_search's arguments (tables, start, views, limits), or None if a table has no distance for the cube."""
     fl, ss, tw = coords
     hh = np.array(
         [exact_depth(data, fl[a], ss[a], tw[a], data.axis_moves[a]) if a < options.axes else 0 for a in range(3)],
         dtype=np.int64,
     )
     if (hh < 0).any():
-        return np.zeros(0, dtype=np.int64), 0, 0, -1
+        return None
     cp = CPERM.of(cube)
-    if use_corners:
-        corners = CornerLookup(st.corners.table, st.corners.n_cperm)
-        hc = int(corners.table[(cp % corners.n_cperm) * N_TWIST + TWIST.of(cube)])
-    else:
-        corners, hc = CornerLookup(np.zeros(1, dtype=np.uint8), 1), 0
+    corners = CornerLookup(st.corners.table, st.corners.n_cperm) if use_corners else _NO_CORNERS
+    hc = int(corners.table[(cp % corners.n_cperm) * N_TWIST + TWIST.of(cube)]) if use_corners else 0
     use_coset, coset, ctop0, hn0 = _coset_start(cube, st, options, coords)
     if use_coset and (hn0 < 0).any():
-        return np.zeros(0, dtype=np.int64), 0, 0, -1
+        return None
     coset_inverse = bool(use_coset and options.inverse and options.coset_inverse)
     use_inverse = bool(options.inverse and (st.bound is not None or coset_inverse))
-    bound = st.bound.table if st.bound is not None else np.zeros(1, dtype=np.uint8)
-    lower = st.bound.lower if st.bound is not None else np.zeros(4, dtype=np.int64)
-    inv = InverseData(bound, lower, cubie_moves(), inverse_luts())
+    tables = _kernel_tables(data, corners, st.bound, coset)
+    limits = _limits(options, use_corners, use_inverse, use_coset, coset_inverse, corner_parity(cube))
+    return tables, Start(fl, ss, tw, hh, cp, hc, ctop0, hn0), views(cube), limits
+
+
+_NO_CORNERS = CornerLookup(np.zeros(1, dtype=np.uint8), 1)  # (off: a stand-in of the corner table's type)
+
+
+def _kernel_tables(data, corners: CornerLookup, bound: BoundTable | None, coset: CosetSearch) -> KernelTables:
+    """The kernel's table bundles (without a bound table: a stand-in of its type, never read)."""
+    bound_table = bound.table if bound is not None else np.zeros(1, dtype=np.uint8)
+    lower = bound.lower if bound is not None else np.zeros(4, dtype=np.int64)
+    inv = InverseData(bound_table, lower, cubie_moves(), inverse_luts())
     big = BigLookup(data.class_sym, data.twist_conj, data.table, data.slice_div, data.flip_mod)
     moves = SearchMoves(data.move_flip, data.move_ss, data.move_twist, data.move_cperm, data.axis_moves)
-    limits = Limits(  # fixed types: an int time limit from YAML and a float one from a flag compile the same kernel
+    return KernelTables(big, moves, corners, inv, coset)
+
+
+def _limits(options: OptimalOptions, use_corners, use_inverse, use_coset, coset_inverse, cube_parity: int) -> Limits:
+    """The search's budgets and switches, of fixed types (an int time limit from YAML and a float one
+    from a flag compile the same kernel)."""
+    return Limits(
         int(options.node_budget),
         float(options.time_limit),
         int(MAX_LENGTH_QTM if options.metric == "qtm" else MAX_LENGTH),
@@ -239,12 +262,42 @@ def _batched_search(cube: CubieCube, st: SearchTables, data, coords, options: Op
         bool(options.big or not use_coset),
         bool(coset_inverse),
         move_costs(options.metric),
-        corner_parity(cube) if options.metric == "qtm" else -1,
+        int(cube_parity) if options.metric == "qtm" else -1,
     )
-    tables = KernelTables(big, moves, corners, inv, coset)
-    args = (tables, Start(fl, ss, tw, hh, cp, hc, ctop0, hn0), views(cube), limits)
-    compile_once(ida_search, *args)  # ~100 CPU s the first time: one process of a machine compiles it
-    return ida_search(*args)
+
+
+def stand_in_tables() -> KernelTables:
+    """KernelTables of the loaded tables' types over one-entry stand-ins (the move tables real), to
+    compile the search before its tables exist; tests check the types against real tables'."""
+    one = np.zeros(1, dtype=np.int32)
+    classes = SymClassArrays(one, one, np.zeros(1, dtype=np.uint8), np.zeros(1, dtype=np.uint16))
+    table = OptimalTable("tiny", np.zeros(1, dtype=np.uint8), classes, {}, class_sym_of(classes))
+    return _kernel_tables(table.search_data(), _NO_CORNERS, None, _no_coset(coset_tables.coset_tables()))
+
+
+def warm_up_search() -> None:
+    """Compile the search kernel in a forked process while this one builds or loads its tables.
+
+    The kernel's first compile takes ~14 CPU s; the child compiles it for the real tables' types
+    (stand_in_tables) under compile_once's lock and writes numba's cache, where this process's
+    first search loads it (waiting on the lock if the child is still compiling). Nothing to do
+    when it is compiled here already; a cached kernel costs the child a load.
+    """
+    if compiled_here():
+        return
+    child = multiprocessing.get_context("fork").Process(target=_compile_stand_in, daemon=True)
+    child.start()
+
+
+def _compile_stand_in() -> None:
+    """The forked child of warm_up_search (Ctrl-C is the parent's to handle)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    compile_search(stand_in_tables(), stand_in_limits())
+
+
+def stand_in_limits() -> Limits:
+    """Limits of the schema's defaults (every Limits has the same types)."""
+    return _limits(OptimalOptions(), False, True, True, True, 0)
 
 
 def corner_parity(cube: CubieCube) -> int:
@@ -259,11 +312,7 @@ def _coset_start(cube: CubieCube, st: SearchTables, options: OptimalOptions, coo
     use = bool(options.coset and st.coset is not None)
     ctop0 = np.array([CTOP.of(conjugate(cube, s)) for s in AXIS_SYMS], dtype=np.int64)
     if not use:
-        empty = CosetLookup(
-            np.zeros(1, np.uint32), np.zeros(1, np.uint8), ct.slice_conj, ct.flip_conj, ct.flip_offset, 1, 4
-        )
-        no_bound = (np.zeros(1, np.uint8), np.zeros(4, np.int64))
-        return False, CosetSearch(empty, ct.ctop, *no_bound, CORNER_MASK_RANK), ctop0, np.zeros(3, dtype=np.int64)
+        return False, _no_coset(ct), ctop0, np.zeros(3, dtype=np.int64)
     lookup = st.coset.bundle()
     fl, ss, tw = coords
     hn0 = np.array(
@@ -271,6 +320,14 @@ def _coset_start(cube: CubieCube, st: SearchTables, options: OptimalOptions, coo
         dtype=np.int64,
     )
     return True, CosetSearch(lookup, ct.ctop, st.coset.bound, st.coset.lower, CORNER_MASK_RANK), ctop0, hn0
+
+
+def _no_coset(ct) -> CosetSearch:
+    """Coset look-ups off: one-entry stand-ins of the coset table's types (never read)."""
+    empty = CosetLookup(
+        np.zeros(1, np.uint32), np.zeros(1, np.uint8), ct.slice_conj, ct.flip_conj, ct.flip_offset, 1, 4
+    )
+    return CosetSearch(empty, ct.ctop, np.zeros(1, np.uint8), np.zeros(4, np.int64), CORNER_MASK_RANK)
 
 
 def budget_message(result: OptimalResult, options: OptimalOptions) -> str:
@@ -306,8 +363,10 @@ def search_tables(table_dir, variant: str):
 
     With the coset table (in the folder, or the store's) the inverse views are looked up in
     its bound copy, so the big table's bound table is not loaded; without it, the bound
-    table when the folder has one, else a logged note and no inverse look-ups.
+    table when the folder has one, else a logged note and no inverse look-ups. The search kernel
+    compiles in a forked process meanwhile (warm_up_search).
     """
+    warm_up_search()
     if table_dir is None:
         if variant == "full" and not full_stored():
             log(
