@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numba
 import numpy as np
 import polars as pl
 import pytest
@@ -160,3 +161,30 @@ def test_a_pattern_without_fill_at_the_floor_is_proved(english):
     pattern = read_pattern(EASY.with_name("stairs.txt"), tables.alphabet)
     with pytest.raises(NoFill, match=r"cannot be filled with lexicon 'default' at score >= 50 \(a complete search"):
         fill(pattern, tables, FillSettings(), 0, progress=False)
+
+
+def test_the_warm_up_compiles_for_a_real_fills_types(english, monkeypatch):
+    """warm_up_fill compiles the search loop in a child over empty stand-ins before the word tables
+    exist; a fill finds that compile in numba's cache only if the loop's arguments have the same types."""
+    from puzzlesearch.crossword import fill as fillmod
+    from puzzlesearch.crossword._kernels import fill as kernel
+
+    seen = []
+    real_search = kernel.fill_search
+
+    def spy(*args):
+        seen.append(kernel.fill_loop_args(*args))
+        return real_search(*args)
+
+    monkeypatch.setattr(kernel, "fill_search", spy)
+    tables = english[0]
+    fill(read_pattern(EASY, tables.alphabet), tables, FillSettings(), seed=3, progress=False)
+    struct, words, weights = fillmod.stand_in_fill()
+    buffers = kernel.new_buffers(struct, words, 1)
+    empty = np.zeros(0, dtype=np.int64)
+    stand_in = kernel.fill_loop_args(
+        struct, words, weights, buffers, empty, empty.copy(), fillmod.Run(1, 0.0, 0, True, True)
+    )
+    real = seen[-1]  # (the first call is the warm-up's empty problem)
+    assert len(seen) >= 2
+    assert [numba.typeof(a) for a in stand_in] == [numba.typeof(a) for a in real]

@@ -208,6 +208,16 @@ def _log_generated(g) -> None:
     )
 
 
+def _warm_up_fill(strategy: str = "pattern") -> None:
+    """Start compiling the fill's search loop beside the word tables' loading (fill.warm_up_fill),
+    when the fixed-pattern fill is what this command runs."""
+    from puzzlesearch.crossword.fill import warm_up_fill
+    from puzzlesearch.crossword.search import PATTERN
+
+    if strategy == PATTERN:
+        warm_up_fill()
+
+
 def cmd_generate(args) -> int:
     """Generate puzzles: one seed from --settings/--tables (pipeline), or consecutive seeds (interactive)."""
     if args.settings is not None and args.seeds != 1:
@@ -236,6 +246,7 @@ def cmd_generate(args) -> int:
     settings, config, root = _generate_settings(args)
     if args.seeds < 1:
         raise PuzzleError(f"--seeds {args.seeds}: must be at least 1")
+    _warm_up_fill(settings.strategy)
     tables, language = open_language(
         args.lang, config, root, settings.min_frequency, args.lexicon, settings.min_score, settings.min_entry
     )
@@ -268,6 +279,7 @@ def _generate_pipeline(args) -> int:
     from puzzlesearch.crossword.search import STOP_TIME
 
     settings = GenerateSettings.from_json(args.settings)
+    _warm_up_fill(settings.strategy)
     tables, language = _pipeline_tables(args, settings)
     g = search.generate(tables, language, settings, args.seed)
     _log_generated(g)
@@ -332,6 +344,7 @@ def cmd_fill(args) -> int:
     from puzzlesearch.crossword.io import read_pattern, write_filled
     from puzzlesearch.crossword.model import ThemeEntry, place_theme, slot_word
 
+    _warm_up_fill()
     if _pipeline_mode(args, ("lexicon", "min-frequency", "max-nodes", "time-budget", "set", "out", "theme")):
         settings = FillSettings.from_json(args.settings)
         tables, language = _pipeline_tables(args, settings)

@@ -25,6 +25,8 @@ no slot stays white: its given letter is kept; left empty it is an error.
 
 from __future__ import annotations
 
+import multiprocessing
+import signal
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -418,6 +420,42 @@ def trail_attempts(struct: Struct, words: WordBits, weights: Weights, start: Sta
     if failed >= 0:
         return lambda run: (0, 0, failed)
     return lambda run: kernel.fill_search(struct, words, weights, buffers, fail_count, out_word, run)
+
+
+def warm_up_fill() -> None:
+    """Compile the fill's search loop in a forked process while this one opens or builds its word tables.
+
+    Its first compile takes ~20 CPU s; the child compiles it for the real bundles' types
+    (stand_in_fill) under compile_once's lock and writes numba's cache, where this process's
+    first attempt loads it (waiting on the lock while the child compiles); meanwhile this process
+    compiles the rest (_warm_up). Once per process; nothing to do when it is compiled here already.
+    """
+    global _WARMING
+    if _WARMING or kernel.fill_compiled_here():
+        return
+    _WARMING = True
+    multiprocessing.get_context("fork").Process(target=_compile_stand_in, daemon=True).start()
+
+
+_WARMING = False  # whether this process has started warm_up_fill's child
+
+
+def stand_in_fill(n_letters: int = 26) -> tuple[Struct, WordBits, Weights]:
+    """A fill's Struct, WordBits and Weights of the real ones' types over empty stand-ins (to
+    compile the search before the word tables exist; tests check the types against a real fill's)."""
+    i1 = np.zeros(0, dtype=np.int64)
+    i2 = np.zeros((0, 1), dtype=np.int64)
+    words = WordBits(i1, i1, i1, i1, np.zeros(1, dtype=np.uint64), np.zeros((1, 1), dtype=np.int8), n_letters)
+    return Struct(i1, i2, i2, i2), words, Weights(np.zeros(1, dtype=np.float64), 0.0)
+
+
+def _compile_stand_in() -> None:
+    """The forked child of warm_up_fill (Ctrl-C is the parent's to handle)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    struct, words, weights = stand_in_fill()
+    buffers = kernel.new_buffers(struct, words, 1)
+    i1 = np.zeros(0, dtype=np.int64)
+    kernel.compile_fill_loop(struct, words, weights, buffers, i1, i1.copy(), Run(1, 0.0, 0, True, True))
 
 
 def _warm_up(attempts: Attempts, words: WordBits, weights: Weights) -> None:

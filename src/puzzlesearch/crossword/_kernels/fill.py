@@ -35,6 +35,7 @@ import numpy as np
 from numba import njit
 
 from puzzlesearch.bits import lowest_bit, popcount
+from puzzlesearch.jit import compile_once
 
 ONE = np.uint64(1)
 ZERO = np.uint64(0)
@@ -974,21 +975,52 @@ def _search_work(n_slots, fail_count):
     return Work(queue, inq, dirty, force, assigned, fail_count)
 
 
-@njit(cache=True)
 def fill_search(struct, words, weights, buffers, fail_count, out_word, run):
     """One attempt (Run) of the search from the level 0 of start_state, on one domain array
     with an undo trail (module docstring); the same results as the baseline's fill_bits.
 
     Returns (status, nodes, failed slot): status 1 = filled (out_word[s] = word row of slot
-    s), 0 = proved impossible, -1 = node limit reached.
+    s), 0 = proved impossible, -1 = node limit reached. Plain Python around the compiled
+    loop (_fill_loop): compiled as well, it cost ~2.5 s of the fill's first compile.
     """
+    args = fill_loop_args(struct, words, weights, buffers, fail_count, out_word, run)
+    compile_once(_fill_loop, *args)  # ~20 CPU s the first time: one process of a machine compiles it
+    return _fill_loop(*args)
+
+
+def fill_loop_args(struct, words, weights, buffers, fail_count, out_word, run) -> tuple:
+    """_fill_loop's arguments: the given bundles, the log table of the domain sizes and a fresh Work."""
     n_slots = struct.slot_len.shape[0]
-    count = buffers.count
+    return (
+        struct,
+        words,
+        weights,
+        buffers,
+        _log_table(buffers.count),
+        _search_work(n_slots, fail_count),
+        out_word,
+        run,
+    )
+
+
+def compile_fill_loop(struct, words, weights, buffers, fail_count, out_word, run) -> None:
+    """Compile (or load from numba's cache) the search loop for these bundles' types; searches
+    nothing (the bundles may be stand-ins: fill.py warm_up_fill)."""
+    compile_once(_fill_loop, *fill_loop_args(struct, words, weights, buffers, fail_count, out_word, run))
+
+
+def fill_compiled_here() -> bool:
+    """True once this process has the search loop compiled (or loaded) for some types."""
+    return bool(_fill_loop.signatures)
+
+
+@njit(cache=True)
+def _log_table(count):
+    """ln(k) for k = 0 .. the largest level-0 domain (count[0]); ln 0 as ln 1e-300."""
     max_dom = 1
-    for s in range(n_slots):
+    for s in range(count.shape[1]):
         max_dom = max(max_dom, count[0, s])
-    log_of = np.log(np.arange(max_dom + 1).astype(np.float64) + 1e-300)
-    return _fill_loop(struct, words, weights, buffers, log_of, _search_work(n_slots, fail_count), out_word, run)
+    return np.log(np.arange(max_dom + 1).astype(np.float64) + 1e-300)
 
 
 @njit(cache=True, _nrt=False)
