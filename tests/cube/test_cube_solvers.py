@@ -178,3 +178,15 @@ def test_start_coordinates_of_every_direction_agree_with_the_model():
             assert (starts.twist[row], starts.flip[row]) == (TWIST.of(turned), FLIP.of(turned))
             assert starts.sslice[row] == SLICE_SORTED.of(turned)
             assert tuple(starts.cp[row]) == turned.cp and tuple(starts.ep[row]) == turned.ep
+
+
+def test_the_two_phase_warm_up_compiles_for_the_real_tables_types(cube_tables):
+    """warm_up_twophase compiles the search in a child over stand-ins before the tables exist; the
+    search finds that compile in numba's cache only if the bundles have the real tables' types."""
+    import numba
+
+    from puzzlesearch.cube.solvers import twophase
+
+    real = twophase.kernel_tables(cube_tables)
+    stand_in = twophase.stand_in_kernel_tables()
+    assert [numba.typeof(b) for b in stand_in] == [numba.typeof(b) for b in real]

@@ -229,6 +229,10 @@ def _open_tables(args, settings=None):
         return search_tables(args.tables, settings.options("optimal").table)
     from puzzlesearch.cube.tables.phases import Tables, store_tables
 
+    if args.solver == "twophase":
+        from puzzlesearch.cube.solvers.twophase import warm_up_twophase
+
+        warm_up_twophase()  # the search compiles beside the tables' build or load
     return Tables(args.tables) if args.tables else store_tables()
 
 

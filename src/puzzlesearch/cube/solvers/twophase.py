@@ -25,6 +25,8 @@ The time limit stops either in any case (with the best solution so far, or an er
 from __future__ import annotations
 
 import functools
+import multiprocessing
+import signal
 
 import numpy as np
 
@@ -36,11 +38,12 @@ from puzzlesearch.cube.io import merge_moves, move_cost
 from puzzlesearch.cube.model import constants as K
 from puzzlesearch.cube.model.constants import STOP_NAMES, Stop
 from puzzlesearch.cube.model.coords import EDGE_MASK_RANK
-from puzzlesearch.cube.model.cubie import MOVE_EP, CubieCube
+from puzzlesearch.cube.model.cubie import MOVE_EP, SOLVED, CubieCube
 from puzzlesearch.cube.model.symmetry import AXIS_SYMS, MOVE_CONJ, N_SYM_UD, SYM_INV, SYM_MULT, SYMMETRIES, conjugate
 from puzzlesearch.cube.settings import TwoPhaseOptions
 from puzzlesearch.cube.tables.phases import Tables
 from puzzlesearch.errors import PuzzleError
+from puzzlesearch.jit import compile_once
 
 __all__ = ["DIRECTIONS", "TwoPhaseOptions", "search", "solve"]
 
@@ -185,6 +188,42 @@ def _kernel_tables(tables: Tables) -> tuple[Phase1, Phase2]:
     return p1, p2
 
 
+def stand_in_kernel_tables() -> tuple[Phase1, Phase2]:
+    """Phase1 and Phase2 of the loaded tables' types over one-entry stand-ins (the constant tables
+    real), to compile the search before the tables exist; tests check the types against real ones."""
+    table = np.zeros((1, 1), dtype=np.int32)  # move tables, fsmove and the 2-d symmetry look-ups
+    lookup = np.zeros(1, dtype=np.int32)  # the 1-d symmetry look-ups
+    prune = np.zeros(1, dtype=np.int8)
+    p1 = Phase1(table, table, lookup, table, UD_SYM_MULT, table, np.zeros(1, np.uint32), UD_MOVE_CONJ, *PHASE1_MASKS)
+    p2 = Phase2(table, table, table, prune, prune, MOVE_EP, np.array(K.G2_MOVES, dtype=np.int64), lookup, table, prune)
+    return p1, p2
+
+
+def warm_up_twophase() -> None:
+    """Compile the two-phase search in a forked process while this one builds or loads its tables.
+
+    Its first compile takes ~12 CPU s; the child compiles it for the real tables' types
+    (stand_in_kernel_tables) under compile_once's lock and writes numba's cache, where this
+    process's first search loads it. Once per process; nothing to do when it is compiled here.
+    """
+    global _WARMING
+    if _WARMING or twophase_sym_search.signatures:
+        return
+    _WARMING = True
+    multiprocessing.get_context("fork").Process(target=_compile_stand_in, daemon=True).start()
+
+
+_WARMING = False  # whether this process has started warm_up_twophase's child
+
+
+def _compile_stand_in() -> None:
+    """The forked child of warm_up_twophase (Ctrl-C is the parent's to handle)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    p1, p2 = stand_in_kernel_tables()
+    starts = _starts(SOLVED)
+    compile_once(twophase_sym_search, starts, p1, p2, limits(TwoPhaseOptions()), 0.0)
+
+
 def move_costs(metric: str) -> np.ndarray:
     """The kernel's cost of each of the 18 moves in a metric."""
     return np.array([move_cost(m, metric) for m in range(K.N_MOVES)], dtype=np.int64)
@@ -212,9 +251,10 @@ def search(cube: CubieCube, tables: Tables, options: TwoPhaseOptions) -> tuple[l
     if cube.is_solved:
         return [], 0, STOP_NAMES[Stop.COMPLETE]
     p1, p2 = kernel_tables(tables)
-    moves, k, nodes, stop, _leaves, _phase2 = twophase_sym_search(
-        _starts(cube), p1, p2, limits(options), float(options.time_limit)
-    )
+    args = (_starts(cube), p1, p2, limits(options), float(options.time_limit))
+    if not twophase_sym_search.signatures:  # (typing the arguments costs more than a solve: once only)
+        compile_once(twophase_sym_search, *args)  # waits for warm_up_twophase's child, if compiling
+    moves, k, nodes, stop, _leaves, _phase2 = twophase_sym_search(*args)
     if not len(moves):
         raise PuzzleError(no_solution_message(options, int(nodes), stop == Stop.TIME))
     s, inverse = DIRECTIONS[int(k)]
