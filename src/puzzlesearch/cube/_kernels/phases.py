@@ -186,7 +186,9 @@ def _leaf(k, d1, path1, c0, s0, p2, lim, best, path2, stack, cnt, deadline, work
         return
     cnt[C_PHASE2] += 1
     last = path1[k, d1 - 1] if d1 > 0 else -1
-    n2 = _phase2(c0, e0, s0, last, limit, p2, path2, stack, cnt, deadline)
+    n2 = _phase2(
+        np.int64(c0), np.int64(e0), np.int64(s0), np.int64(last), np.int64(limit), p2, path2, stack, cnt, deadline
+    )
     if n2 < 0:
         return
     merged = 1 if n2 > 0 and last >= 0 and path2[0] // 3 == last // 3 else 0
@@ -309,12 +311,13 @@ def _start_phase1(k, d1, starts, p1, p2, lim, best, path2, stack2, cnt, deadline
     leaf.valid[k] = 0
     work.depth[k] = -1
     tw, fl, ss = starts.twist[k], starts.flip[k], starts.sslice[k]
-    cp = _rank(starts.cp[k], 0, 8, 0)
+    cp = np.int64(_rank(starts.cp[k], 0, 8, 0))  # (int64, not a literal: one compile of _leaf and _expand)
     if d1 == 0:
-        _leaf(k, 0, work.path, cp, ss % N_SLICE_PERM, p2, lim, best, path2, stack2, cnt, deadline, leaf)
+        _leaf(k, np.int64(0), work.path, cp, ss % N_SLICE_PERM, p2, lim, best, path2, stack2, cnt, deadline, leaf)
         return
     entry, cls, sym = _entry(tw, fl, ss // N_SLICE_PERM, p1)
-    _expand(k, 0, d1, -1, entry, cls, sym, entry >> NEXT_DIST_SHIFT, tw, cp, ss, p1, p2, lim, cnt[C_BEST], work)
+    root, no_move = np.int64(0), np.int64(-1)  # (int64 as at the other call: one compile of _expand)
+    _expand(k, root, d1, no_move, entry, cls, sym, entry >> NEXT_DIST_SHIFT, tw, cp, ss, p1, p2, lim, cnt[C_BEST], work)
     work.depth[k] = 0
 
 
@@ -364,22 +367,22 @@ def _phase1_round(d1, h0, starts, p1, p2, lim, best, path2, stack2, cnt, deadlin
             valid[k] = min(valid[k], depth)  # the edges after this move are to be replayed
             if depth + 1 == d1:
                 c0, s0 = kids[k, depth, i, K_CPERM], kids[k, depth, i, K_SSLICE] % N_SLICE_PERM
-                _leaf(k, d1, path, c0, s0, p2, lim, best, path2, stack2, cnt, deadline, leaf)
+                _leaf(k, d1, path, np.int64(c0), np.int64(s0), p2, lim, best, path2, stack2, cnt, deadline, leaf)
                 if cnt[C_STOP] != GO_ON:
                     return
                 continue
-            _expand(
+            _expand(  # (the int32 columns as int64: one compile of _expand for both its call sites)
                 k,
                 depth + 1,
                 d1,
-                m,
+                np.int64(m),
                 np.int64(nxt[kids[k, depth, i, K_ENTRY]]),  # prefetched when the child was made
-                kids[k, depth, i, K_CLASS],
-                kids[k, depth, i, K_SYM],
-                kids[k, depth, i, K_DIST],
-                kids[k, depth, i, K_TWIST],
-                kids[k, depth, i, K_CPERM],
-                kids[k, depth, i, K_SSLICE],
+                np.int64(kids[k, depth, i, K_CLASS]),
+                np.int64(kids[k, depth, i, K_SYM]),
+                np.int64(kids[k, depth, i, K_DIST]),
+                np.int64(kids[k, depth, i, K_TWIST]),
+                np.int64(kids[k, depth, i, K_CPERM]),
+                np.int64(kids[k, depth, i, K_SSLICE]),
                 p1,
                 p2,
                 lim,
