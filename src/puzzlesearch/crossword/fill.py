@@ -40,7 +40,7 @@ from puzzlesearch.crossword.model import Slot, runs, slots
 from puzzlesearch.crossword.settings import FillSettings
 from puzzlesearch.crossword.tables import WordTables
 from puzzlesearch.errors import PuzzleError
-from puzzlesearch.jit import compile_lock
+from puzzlesearch.jit import compile_lock, compile_once
 from puzzlesearch.progress import log
 
 # The attempts of one fill on a search kernel: (struct, words, weights, start, fail_count, out_word) -> a
@@ -453,6 +453,7 @@ def _compile_stand_in() -> None:
     """The forked child of warm_up_fill (Ctrl-C is the parent's to handle)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     struct, words, weights = stand_in_fill()
+    compile_once(kernel.new_buffers, struct, words, 1)  # (children starting together compile it once)
     buffers = kernel.new_buffers(struct, words, 1)
     i1 = np.zeros(0, dtype=np.int64)
     kernel.compile_fill_loop(struct, words, weights, buffers, i1, i1.copy(), Run(1, 0.0, 0, True, True))
