@@ -280,13 +280,17 @@ def warm_up_search() -> None:
 
     The kernel's first compile takes ~14 CPU s; the child compiles it for the real tables' types
     (stand_in_tables) under compile_once's lock and writes numba's cache, where this process's
-    first search loads it (waiting on the lock if the child is still compiling). Nothing to do
-    when it is compiled here already; a cached kernel costs the child a load.
+    first search loads it (waiting on the lock if the child is still compiling). Once per
+    process; nothing to do when it is compiled here already; a cached kernel costs the child a load.
     """
-    if compiled_here():
+    global _WARMING
+    if _WARMING or compiled_here():
         return
-    child = multiprocessing.get_context("fork").Process(target=_compile_stand_in, daemon=True)
-    child.start()
+    _WARMING = True
+    multiprocessing.get_context("fork").Process(target=_compile_stand_in, daemon=True).start()
+
+
+_WARMING = False  # whether this process has started warm_up_search's child
 
 
 def _compile_stand_in() -> None:
