@@ -6,6 +6,8 @@ on a fresh install (`snakemake --cores N`, a test run's workers, `--jobs`) would
 compile the same kernel before any of them has written it: the optimal cube search
 takes about 100 CPU s to compile, the crossword fill about 60. Under `compile_lock` the
 first process compiles and writes the cache while the others wait, then load it.
+`compile_ahead` starts such a compile in a forked child while the command builds or loads its
+tables (the optimal and two-phase cube searches, the crossword fill).
 """
 
 from __future__ import annotations
@@ -13,8 +15,10 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import hashlib
+import multiprocessing
+import signal
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import numba
@@ -50,3 +54,28 @@ def compile_once(kernel, *args) -> None:
         return
     with compile_lock(f"{kernel.py_func.__module__}.{kernel.py_func.__qualname__}"):
         kernel.compile(signature)
+
+
+_AHEAD: set[str] = set()  # the kernels whose compile_ahead child this process has started
+
+
+def compile_ahead(kernel, compile_stand_in: Callable[[], None]) -> None:
+    """Compile `kernel` in a forked child while this process builds or loads what it needs.
+
+    compile_stand_in (run in the child) compiles the kernel through compile_once for stand-in
+    arguments of the real ones' types, so the result lands in numba's cache under the kernel's
+    lock, where this process's own compile_once finds it (waiting on the lock while the child
+    still compiles). Once per process and kernel; nothing to do once it is compiled here. The
+    child leaves Ctrl-C to this process and dies with it (daemon).
+    """
+    name = f"{kernel.py_func.__module__}.{kernel.py_func.__qualname__}"
+    if name in _AHEAD or kernel.signatures:
+        return
+    _AHEAD.add(name)
+    multiprocessing.get_context("fork").Process(target=_ahead_child, args=(compile_stand_in,), daemon=True).start()
+
+
+def _ahead_child(compile_stand_in: Callable[[], None]) -> None:
+    """The forked child of compile_ahead."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    compile_stand_in()

@@ -25,8 +25,6 @@ no slot stays white: its given letter is kept; left empty it is an error.
 
 from __future__ import annotations
 
-import multiprocessing
-import signal
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -40,7 +38,7 @@ from puzzlesearch.crossword.model import Slot, runs, slots
 from puzzlesearch.crossword.settings import FillSettings
 from puzzlesearch.crossword.tables import WordTables
 from puzzlesearch.errors import PuzzleError
-from puzzlesearch.jit import compile_lock, compile_once
+from puzzlesearch.jit import compile_ahead, compile_lock, compile_once
 from puzzlesearch.progress import log
 
 # The attempts of one fill on a search kernel: (struct, words, weights, start, fail_count, out_word) -> a
@@ -426,18 +424,10 @@ def warm_up_fill() -> None:
     """Compile the fill's search loop in a forked process while this one opens or builds its word tables.
 
     Its first compile takes ~20 CPU s; the child compiles it for the real bundles' types
-    (stand_in_fill) under compile_once's lock and writes numba's cache, where this process's
-    first attempt loads it (waiting on the lock while the child compiles); meanwhile this process
-    compiles the rest (_warm_up). Once per process; nothing to do when it is compiled here already.
+    (stand_in_fill) and leaves it in numba's cache for this process's first attempt
+    (jit.compile_ahead); meanwhile this process compiles the rest (_warm_up).
     """
-    global _WARMING
-    if _WARMING or kernel.fill_compiled_here():
-        return
-    _WARMING = True
-    multiprocessing.get_context("fork").Process(target=_compile_stand_in, daemon=True).start()
-
-
-_WARMING = False  # whether this process has started warm_up_fill's child
+    compile_ahead(kernel.search_loop(), _compile_stand_in)
 
 
 def stand_in_fill(n_letters: int = 26) -> tuple[Struct, WordBits, Weights]:
@@ -450,8 +440,7 @@ def stand_in_fill(n_letters: int = 26) -> tuple[Struct, WordBits, Weights]:
 
 
 def _compile_stand_in() -> None:
-    """The forked child of warm_up_fill (Ctrl-C is the parent's to handle)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    """What warm_up_fill's child compiles."""
     struct, words, weights = stand_in_fill()
     compile_once(kernel.new_buffers, struct, words, 1)  # (children starting together compile it once)
     buffers = kernel.new_buffers(struct, words, 1)

@@ -1009,9 +1009,9 @@ def compile_fill_loop(struct, words, weights, buffers, fail_count, out_word, run
     compile_once(_fill_loop, *fill_loop_args(struct, words, weights, buffers, fail_count, out_word, run))
 
 
-def fill_compiled_here() -> bool:
-    """True once this process has the search loop compiled (or loaded) for some types."""
-    return bool(_fill_loop.signatures)
+def search_loop():
+    """The compiled search loop (jit.compile_ahead compiles it ahead of the first attempt)."""
+    return _fill_loop
 
 
 @njit(cache=True)

@@ -672,9 +672,9 @@ def compile_search(tables, limits) -> None:
     compile_once(_ida_loop, *_loop_args(tables, state, np.full(3, -1, dtype=np.int64), 0, False))
 
 
-def compiled_here() -> bool:
-    """True once this process has the IDA* loop compiled (or loaded) for some types."""
-    return bool(_ida_loop.signatures)
+def search_loop():
+    """The compiled IDA* loop (jit.compile_ahead compiles it ahead of the first search)."""
+    return _ida_loop
 
 
 def _loop_args(tables, state, root_low, h0, solved0) -> tuple:

@@ -15,8 +15,6 @@ This module builds the kernel's bundles; the search is _kernels/optimal_search.p
 from __future__ import annotations
 
 import functools
-import multiprocessing
-import signal
 import time
 from dataclasses import dataclass, field, replace
 
@@ -39,7 +37,7 @@ from puzzlesearch.cube._kernels.bundles import (
     Start,
 )
 from puzzlesearch.cube._kernels.coset import coset_depth
-from puzzlesearch.cube._kernels.optimal_search import compile_search, compiled_here, ida_search
+from puzzlesearch.cube._kernels.optimal_search import compile_search, ida_search, search_loop
 from puzzlesearch.cube.model.constants import N_CORNERS, N_EDGES, N_SLICE_PERM, N_TWIST, STOP_NAMES, Stop
 from puzzlesearch.cube.model.coords import (
     CORNER_MASK_RANK,
@@ -65,6 +63,7 @@ from puzzlesearch.cube.tables.bound import BoundTable, load_bound
 from puzzlesearch.cube.tables.corners import CornerTable
 from puzzlesearch.cube.tables.coset import CosetTable
 from puzzlesearch.errors import PuzzleError
+from puzzlesearch.jit import compile_ahead
 from puzzlesearch.progress import log
 
 __all__ = ["OptimalOptions", "OptimalResult", "SearchTables", "axis_coords", "search"]
@@ -279,24 +278,10 @@ def warm_up_search() -> None:
     """Compile the search kernel in a forked process while this one builds or loads its tables.
 
     The kernel's first compile takes ~14 CPU s; the child compiles it for the real tables' types
-    (stand_in_tables) under compile_once's lock and writes numba's cache, where this process's
-    first search loads it (waiting on the lock if the child is still compiling). Once per
-    process; nothing to do when it is compiled here already; a cached kernel costs the child a load.
+    (stand_in_tables) and leaves it in numba's cache for this process's first search
+    (jit.compile_ahead); a cached kernel costs the child a load.
     """
-    global _WARMING
-    if _WARMING or compiled_here():
-        return
-    _WARMING = True
-    multiprocessing.get_context("fork").Process(target=_compile_stand_in, daemon=True).start()
-
-
-_WARMING = False  # whether this process has started warm_up_search's child
-
-
-def _compile_stand_in() -> None:
-    """The forked child of warm_up_search (Ctrl-C is the parent's to handle)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    compile_search(stand_in_tables(), stand_in_limits())
+    compile_ahead(search_loop(), lambda: compile_search(stand_in_tables(), stand_in_limits()))
 
 
 def stand_in_limits() -> Limits:

@@ -25,8 +25,6 @@ The time limit stops either in any case (with the best solution so far, or an er
 from __future__ import annotations
 
 import functools
-import multiprocessing
-import signal
 
 import numpy as np
 
@@ -43,7 +41,7 @@ from puzzlesearch.cube.model.symmetry import AXIS_SYMS, MOVE_CONJ, N_SYM_UD, SYM
 from puzzlesearch.cube.settings import TwoPhaseOptions
 from puzzlesearch.cube.tables.phases import Tables
 from puzzlesearch.errors import PuzzleError
-from puzzlesearch.jit import compile_once
+from puzzlesearch.jit import compile_ahead, compile_once
 
 __all__ = ["DIRECTIONS", "TwoPhaseOptions", "search", "solve"]
 
@@ -202,26 +200,17 @@ def stand_in_kernel_tables() -> tuple[Phase1, Phase2]:
 def warm_up_twophase() -> None:
     """Compile the two-phase search in a forked process while this one builds or loads its tables.
 
-    Its first compile takes ~12 CPU s; the child compiles it for the real tables' types
-    (stand_in_kernel_tables) under compile_once's lock and writes numba's cache, where this
-    process's first search loads it. Once per process; nothing to do when it is compiled here.
+    Its first compile takes ~8 CPU s; the child compiles it for the real tables' types
+    (stand_in_kernel_tables) and leaves it in numba's cache for this process's first search
+    (jit.compile_ahead).
     """
-    global _WARMING
-    if _WARMING or twophase_sym_search.signatures:
-        return
-    _WARMING = True
-    multiprocessing.get_context("fork").Process(target=_compile_stand_in, daemon=True).start()
-
-
-_WARMING = False  # whether this process has started warm_up_twophase's child
+    compile_ahead(twophase_sym_search, _compile_stand_in)
 
 
 def _compile_stand_in() -> None:
-    """The forked child of warm_up_twophase (Ctrl-C is the parent's to handle)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    """What warm_up_twophase's child compiles."""
     p1, p2 = stand_in_kernel_tables()
-    starts = _starts(SOLVED)
-    compile_once(twophase_sym_search, starts, p1, p2, limits(TwoPhaseOptions()), 0.0)
+    compile_once(twophase_sym_search, _starts(SOLVED), p1, p2, limits(TwoPhaseOptions()), 0.0)
 
 
 def move_costs(metric: str) -> np.ndarray:
