@@ -69,7 +69,7 @@ def compile_ahead(kernel, compile_stand_in: Callable[[], None]) -> None:
     child leaves Ctrl-C to this process and dies with it (daemon).
     """
     name = f"{kernel.py_func.__module__}.{kernel.py_func.__qualname__}"
-    if name in _AHEAD or kernel.signatures:
+    if name in _AHEAD or kernel.overloads:
         return
     _AHEAD.add(name)
     multiprocessing.get_context("fork").Process(target=_ahead_child, args=(compile_stand_in,), daemon=True).start()

@@ -241,7 +241,8 @@ def search(cube: CubieCube, tables: Tables, options: TwoPhaseOptions) -> tuple[l
         return [], 0, STOP_NAMES[Stop.COMPLETE]
     p1, p2 = kernel_tables(tables)
     args = (_starts(cube), p1, p2, limits(options), float(options.time_limit))
-    if not twophase_sym_search.signatures:  # (typing the arguments costs more than a solve: once only)
+    if not twophase_sym_search.overloads:  # (typing the arguments costs more than a solve: once only; not
+        # `.signatures`, which rebuilds its list at ~11 us a call)
         compile_once(twophase_sym_search, *args)  # waits for warm_up_twophase's child, if compiling
     moves, k, nodes, stop, _leaves, _phase2 = twophase_sym_search(*args)
     if not len(moves):
