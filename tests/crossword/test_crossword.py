@@ -943,8 +943,9 @@ def _row(tables, word):
     return [r for r in rows if tables.word_ok[r]][0]
 
 
-def brute_fill_square(words, n):
-    """Some fill of an all-white n x n grid with 2n distinct words, or None (plain Python)."""
+def brute_fill_square(words, n, forms=None):
+    """Some fill of an all-white n x n grid with 2n distinct words, or None (plain Python); with
+    `forms` (word -> the set of forms it stands for), no two of its words may share a form."""
     ws = set(words)
     stack = [[]]
     while stack:
@@ -952,13 +953,52 @@ def brute_fill_square(words, n):
         if len(rows) == n:
             downs = ["".join(x) for x in zip(*rows)]
             if all(d in ws for d in downs) and len(set(rows + downs)) == 2 * n:
-                return rows + downs
+                if forms is None or not _shared_form(rows + downs, forms):
+                    return rows + downs
             continue
         for w in words:
             prefix = ["".join(x) for x in zip(*(rows + [w]))]
             if all(any(v.startswith(p) for v in words) for p in prefix):
                 stack.append(rows + [w])
     return None
+
+
+def _shared_form(entries, forms):
+    """Whether two of the entries stand for a common form."""
+    return any(forms[a] & forms[b] for i, a in enumerate(entries) for b in entries[i + 1 :])
+
+
+def test_fill_with_forms_of_one_word_agrees_with_brute_force():
+    # random base forms (word -> '|'-joined bases, as the tables' stems column): a fill found never
+    # holds two forms of one word, and "proved impossible" only when brute force finds no such fill
+    rng = np.random.default_rng(27)
+    checked = {True: 0, False: 0}
+    for n, letters in ((3, "abc"), (4, "ab")):
+        every = ["".join(t) for t in np.array(np.meshgrid(*[list(letters)] * n)).reshape(n, -1).T]
+        for trial in range(14):
+            words = sorted(set(rng.choice(every, int(rng.integers(len(every) // 2, len(every))), replace=False)))
+            bases = [f"base{i}" for i in range(int(rng.integers(1, 5)))]  # forms shared by several words
+            stems = {w: "|".join(sorted(set(rng.choice(bases, int(rng.integers(1, 3)))))) for w in words}
+            stems = {w: b for w, b in stems.items() if rng.random() < 0.4}
+            forms = {w: {w, *filter(None, stems.get(w, "").split("|"))} for w in words}
+            tables = tiny_tables(words, letters, seed=trial)
+            tables.stem_map = stems  # what a lexicon's clues.parquet `stems` column gives
+            expect = brute_fill_square(words, n, forms)
+            pattern = np.full((n, n), -1, dtype=np.int8)
+            for first in (1000, 1):
+                settings = FillSettings(time_budget=30, first_nodes=first)
+                if expect is None:
+                    with pytest.raises(NoFill, match="no two forms of one word") as exc:
+                        fill(pattern, tables, settings, trial, progress=False)
+                    assert exc.value.proved
+                else:
+                    r = fill(pattern, tables, settings, trial, progress=False)
+                    got = across_words(r.grid, tables.alphabet) + down_words(r.grid, tables.alphabet)
+                    assert len(set(got)) == 2 * n and set(got) <= set(words) and not _shared_form(got, forms)
+                checked[expect is None] += 1
+            if brute_fill_square(words, n) is not None and expect is None:
+                checked["forms decided"] = checked.get("forms decided", 0) + 1
+    assert checked[True] > 0 and checked[False] > 0 and checked.get("forms decided", 0) > 0
 
 
 def test_fill_at_a_score_floor_agrees_with_brute_force(tmp_path):

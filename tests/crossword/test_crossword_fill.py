@@ -60,6 +60,21 @@ def test_fill_entries_are_distinct_list_words_at_the_floor(english):
     assert all(tables.score(w) >= s.min_score for w in found)
 
 
+def test_fill_holds_no_two_forms_of_one_word(english):
+    """WordNet's base forms (read here directly) of the entries of English fills never meet: no SEE
+    with SEES, no SIT with SAT; the tables' stems are WordNet's (SEES -> see, SAT -> sit)."""
+    from puzzlesearch.crossword.clues import load_wordnet
+
+    tables = english[0]
+    assert tables.stem_map["sees"] == "see" and "sit" in tables.stem_map["sat"].split("|")
+    wn = load_wordnet()
+    pattern = read_pattern(EASY, tables.alphabet)
+    for seed in (0, 5):  # seeds whose fills held AGE and AGES before the rule
+        words = fill(pattern, tables, FillSettings(), seed=seed, progress=False).words
+        forms = [{w, *(b for b, _, _ in wn.bases(w))} for w in words]
+        assert not any(forms[i] & forms[j] for i in range(len(words)) for j in range(i + 1, len(words)))
+
+
 def test_fill_kernel_gives_the_previous_kernels_fill(english):
     tables = english[0]
     pattern = read_pattern(EASY, tables.alphabet)
@@ -159,8 +174,11 @@ def test_a_pattern_without_fill_at_the_floor_is_proved(english):
 
     tables = english[0]
     pattern = read_pattern(EASY.with_name("stairs.txt"), tables.alphabet)
-    with pytest.raises(NoFill, match=r"cannot be filled with lexicon 'default' at score >= 50 \(a complete search"):
+    proved = r"cannot be filled with lexicon 'default' at score >= 50 and no two forms of one word \(a complete search"
+    with pytest.raises(NoFill, match=proved):
         fill(pattern, tables, FillSettings(), 0, progress=False)
+    with pytest.raises(NoFill, match=r"at score >= 50 \(a complete search.*lower crossword.fill.min_score or"):
+        fill(pattern, tables, FillSettings(distinct_stems=False), 0, progress=False)
 
 
 def test_the_warm_up_compiles_for_a_real_fills_types(english, monkeypatch):

@@ -36,6 +36,8 @@ from puzzlesearch.crossword._kernels.fill import (
     _place,
     _pop,
     _score_candidates,
+    _sibling_bit,
+    _siblings_of,
     _take_dirty,
     _to_support,
     _wake_crossings,
@@ -206,7 +208,7 @@ def _filter_domain(s, state, dirty, struct, words):
 def _support(s, todo, state, struct, words, support):
     """support[p] = the letters at position p of slot s's words, for the positions in todo."""
     slot_len, slot_cells, _, _ = struct
-    slot_row0, slot_off, slot_nw, slot_pb, pos_bits, codes, n_letters = words
+    slot_row0, slot_off, slot_nw, slot_pb, pos_bits, codes, n_letters, _, _ = words
     dom, cell_mask, count, _ = state
     length = slot_len[s]
     nw = slot_nw[s]
@@ -273,7 +275,8 @@ def _propagate_bits(qlen, state, work, struct, words, removed):
 @njit(cache=True)
 def _assign_bits(s, i, level, state, work, struct, words, removed):
     """Give slot s its word bit i (the decision of search level `level`), take that word
-    from same-length slots, propagate; return the slot whose domain emptied, or -1."""
+    from same-length slots and its siblings from every slot, propagate; return the slot whose
+    domain emptied, or -1."""
     slot_len, slot_row0, slot_off = struct.slot_len, words.slot_row0, words.slot_off
     dom, cell_mask, count, why = state
     lw, lbit, jw, bit, qlen = _place(s, i, level, dom, cell_mask, count, why, work, struct, words, removed)
@@ -282,6 +285,14 @@ def _assign_bits(s, i, level, state, work, struct, words, removed):
             qlen = _drop_word(t, slot_off[t], jw, bit, lw, lbit, qlen, dom, count, why, work)
             if qlen < 0:
                 return t
+    lo, hi = _siblings_of(s, i, words)
+    for a in range(lo, hi):  # no other form of the word
+        for t in range(slot_len.shape[0]):
+            sj, sbit = _sibling_bit(words.sib_rows[a], t, words)
+            if t != s and sj >= 0 and dom[slot_off[t] + sj] & sbit:
+                qlen = _drop_word(t, slot_off[t], sj, sbit, lw, lbit, qlen, dom, count, why, work)
+                if qlen < 0:
+                    return t
     return _propagate_bits(qlen, state, work, struct, words, removed)
 
 
@@ -291,7 +302,7 @@ def _order_bits(s, state, assigned, struct, words, weights, noise, scratch, star
 
     The scores of the current kernel's _score_candidates; scratch: OrderScratch."""
     slot_len, slot_cells, cross, cross_pos = struct
-    slot_row0, slot_off, slot_nw, slot_pb, pos_bits, codes, n_letters = words
+    slot_row0, slot_off, slot_nw, slot_pb, pos_bits, codes, n_letters, _, _ = words
     log_of, counts, scores, cand = scratch
     dom, cell_mask, _, _ = state
     length = slot_len[s]

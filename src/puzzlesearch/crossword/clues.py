@@ -506,6 +506,21 @@ class ClueSource:
             return [COMMON] * len(words), [arabic_clue(w, dictionary) for w in words]
         raise PuzzleError(f"no clue source for the alphabet {self.alphabet!r}")
 
+    def stems(self, words: list[str]) -> list[str]:
+        """Per word, its WordNet base forms other than itself, '|'-joined ('' for none; English only)."""
+        if self.alphabet != "latin":
+            return [""] * len(words)
+        wn = load_wordnet()
+        return [STEM_SEPARATOR.join(sorted({base for base, _, _ in wn.bases(w)} - {w})) for w in words]
+
+
+STEM_SEPARATOR = "|"  # between a word's base forms in the tables' `stems` column
+
+
+def stem_keys(word: str, stems: str) -> set[str]:
+    """The forms a word stands for: itself and its base forms (SEES: sees, see); two entries sharing one are siblings."""
+    return {word, *filter(None, stems.split(STEM_SEPARATOR))}
+
 
 # ---------------------------------------------------------------- numeric puzzles
 

@@ -34,6 +34,7 @@ import numpy as np
 
 from puzzlesearch.crossword._kernels import fill as kernel
 from puzzlesearch.crossword._kernels.fill import Run, Start, Struct, Weights, WordBits
+from puzzlesearch.crossword.clues import stem_keys
 from puzzlesearch.crossword.model import Slot, runs, slots
 from puzzlesearch.crossword.settings import FillSettings
 from puzzlesearch.crossword.tables import WordTables
@@ -160,7 +161,8 @@ def fill_using(
     out_word = np.zeros(len(slot_list), dtype=np.int64)
     codes = tables.codes
     struct = Struct(slot_len, slot_cells, cross, cross_pos)
-    words = WordBits(slot_row0, slot_off, slot_nw, slot_pb, pos_bits, codes, k)
+    sib_start, sib_rows = sibling_rows(tables, bits) if settings.distinct_stems else NO_SIBLINGS
+    words = WordBits(slot_row0, slot_off, slot_nw, slot_pb, pos_bits, codes, k, sib_start, sib_rows)
     weights = Weights(word_weight, float(settings.freq_weight))
     start = Start(dom0, cell_mask)
     _warm_up(attempts, words, weights)
@@ -179,10 +181,13 @@ def fill_using(
             break
         if status == 0:
             hard = slot_list[failed] if failed >= 0 else slot_list[int(np.argmax(fail_count))]
+            stems = len(sib_rows) > 0  # (the proof holds for distinct stems)
             raise NoFill(
-                f"no fill found: the pattern cannot be filled with lexicon {tables.name!r}{_floors(tables)} "
+                f"no fill found: the pattern cannot be filled with lexicon {tables.name!r}{_floors(tables)}"
+                f"{' and no two forms of one word' if stems else ''} "
                 f"(a complete search, {plan.nodes} nodes; hardest slot {hard.name}, {hard.length} letters); "
-                "lower crossword.fill.min_score or change the pattern",
+                f"lower crossword.fill.min_score{', set crossword.fill.distinct_stems: false' if stems else ''} "
+                "or change the pattern",
                 proved=True,
                 nodes=plan.nodes,
                 seconds=time.perf_counter() - t0,
@@ -212,6 +217,8 @@ def fill_using(
                 f"searches), {elapsed:.1f}s; hardest slot so far {hard.name}",
             )
     seconds = time.perf_counter() - t0
+    if settings.distinct_stems:
+        check_distinct_stems(out_word, tables)
     grid = np.zeros(pattern.shape, dtype=np.int8)
     for r, c in lone:  # given letters outside every slot stay as given
         grid[r, c] = pattern[r, c]
@@ -362,6 +369,51 @@ class LengthBits(NamedTuple):
     pos_bits: np.ndarray
 
 
+NO_SIBLINGS = (np.zeros(1, dtype=np.int64), np.zeros(0, dtype=np.int64))  # WordBits.sib_*: no word has one
+
+
+def sibling_rows(tables: WordTables, bits: dict[int, LengthBits]) -> tuple[np.ndarray, np.ndarray]:
+    """(sib_start, sib_rows) of WordBits: per eligible word row of these lengths, the eligible rows
+    sharing a form with it (clues.stem_keys: SEES and SEE, SAT and SIT); NO_SIBLINGS without stems."""
+    if not tables.stem_map:
+        return NO_SIBLINGS
+    key = tuple(sorted(bits))
+    if key not in tables.fill_siblings:
+        groups: dict[str, list[int]] = {}
+        keys_of: dict[int, set[str]] = {}
+        for b in bits.values():
+            for r in range(b.first, b.first + b.n):
+                word = tables.alphabet.decode(tables.codes[r, : tables.arrays["lengths"][r]])
+                keys_of[r] = stem_keys(word, tables.stem_map.get(word, ""))
+                for k in keys_of[r]:
+                    groups.setdefault(k, []).append(r)
+        n_rows = len(tables.codes)
+        counts = np.zeros(n_rows + 1, dtype=np.int64)
+        lists = {}
+        for r, keys in keys_of.items():
+            sib = sorted({x for k in keys for x in groups[k]} - {r})
+            if sib:
+                lists[r] = sib
+                counts[r + 1] = len(sib)
+        start = np.cumsum(counts)
+        rows = np.zeros(int(start[-1]), dtype=np.int64)
+        for r, sib in lists.items():
+            rows[start[r] : start[r] + len(sib)] = sib
+        tables.fill_siblings[key] = (start, rows)
+    return tables.fill_siblings[key]
+
+
+def check_distinct_stems(out_word: np.ndarray, tables: WordTables) -> None:
+    """Raise (a bug, never a user error) if two entries of a fill are forms of one word."""
+    seen: dict[str, str] = {}
+    for r in out_word:
+        word = tables.alphabet.decode(tables.codes[r, : tables.arrays["lengths"][r]])
+        for k in stem_keys(word, tables.stem_map.get(word, "")):
+            if k in seen and seen[k] != word:
+                raise AssertionError(f"the fill holds {seen[k]!r} and {word!r}, forms of one word")
+            seen[k] = word
+
+
 def word_bits(tables: WordTables, lengths: list[int]) -> dict[int, LengthBits]:
     """Per length, its LengthBits (kept on the tables for later fills)."""
     out = {}
@@ -435,7 +487,9 @@ def stand_in_fill(n_letters: int = 26) -> tuple[Struct, WordBits, Weights]:
     compile the search before the word tables exist; tests check the types against a real fill's)."""
     i1 = np.zeros(0, dtype=np.int64)
     i2 = np.zeros((0, 1), dtype=np.int64)
-    words = WordBits(i1, i1, i1, i1, np.zeros(1, dtype=np.uint64), np.zeros((1, 1), dtype=np.int8), n_letters)
+    words = WordBits(
+        i1, i1, i1, i1, np.zeros(1, dtype=np.uint64), np.zeros((1, 1), dtype=np.int8), n_letters, *NO_SIBLINGS
+    )
     return Struct(i1, i2, i2, i2), words, Weights(np.zeros(1, dtype=np.float64), 0.0)
 
 

@@ -110,6 +110,7 @@ class FillSettings(Settings):
     freq_weight: float = _fill_default("freq_weight")
     noise: float = _fill_default("noise")
     backjump: bool = _fill_default("backjump")
+    distinct_stems: bool = _fill_default("distinct_stems")
     time_budget: float = _fill_default("time_budget")
 
     @classmethod

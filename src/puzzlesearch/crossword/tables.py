@@ -154,7 +154,11 @@ def scored_words(words: pl.DataFrame, alphabet: str, settings: TableSettings) ->
     n_blocked = before - words.height
     source = clues.ClueSource(alphabet)
     classes, clue_text = source.classify_and_clue(words["word"].to_list())
-    words = words.with_columns(pl.Series("class", classes, dtype=pl.Utf8), pl.Series("clue", clue_text, dtype=pl.Utf8))
+    words = words.with_columns(
+        pl.Series("class", classes, dtype=pl.Utf8),
+        pl.Series("clue", clue_text, dtype=pl.Utf8),
+        pl.Series("stems", source.stems(words["word"].to_list()), dtype=pl.Utf8),
+    )
     n_names = int((words["class"] != clues.COMMON).sum())
     if not settings.names:
         words = words.filter((pl.col("class") == clues.COMMON) | pl.col("word").is_in(list(overrides)))
@@ -197,8 +201,8 @@ def numeric_scored(settings: TableSettings) -> tuple[pl.DataFrame, dict]:
 
 
 def clue_frame(words: pl.DataFrame) -> pl.DataFrame:
-    """The scored word list: word, length, frequency, score, clue (English also zipf, class) in table row order."""
-    extra = [c for c in ("zipf", "class") if c in words.columns]
+    """The scored word list: word, length, frequency, score, clue (English also zipf, class, stems) in table row order."""
+    extra = [c for c in ("zipf", "class", "stems") if c in words.columns]
     return sort_words(words).select(
         "word", pl.col("length").cast(pl.Int16), "frequency", pl.col("score").cast(pl.Int16), "clue", *extra
     )
@@ -293,6 +297,11 @@ class WordTables:
         """Per word length, the fill's position bits (crossword.fill.word_bits), kept once computed."""
         return {}
 
+    @cached_property
+    def fill_siblings(self) -> dict:
+        """Per set of slot lengths, the fill's sibling rows (crossword.fill.sibling_rows), kept once computed."""
+        return {}
+
     @property
     def width(self) -> int:
         """The longest word length."""
@@ -320,6 +329,16 @@ class WordTables:
             return {}
         df = manifest.load_parquet(self.clues_path, ["word", "clue"])
         return {w: c for w, c in zip(df["word"].to_list(), df["clue"].to_list()) if c}
+
+    @cached_property
+    def stem_map(self) -> dict[str, str]:
+        """word -> its base forms ('|'-joined, clues.stem_keys) of every table word that has some (English)."""
+        if self.clues_path is None:
+            return {}
+        if "stems" not in pl.read_parquet_schema(self.clues_path):  # (tables built before the column)
+            return {}
+        df = manifest.load_parquet(self.clues_path, ["word", "stems"])
+        return {w: b for w, b in zip(df["word"].to_list(), df["stems"].to_list()) if b}
 
     def clue(self, word: str) -> str:
         """The clue of a word ('' when it has none or is not a table word)."""

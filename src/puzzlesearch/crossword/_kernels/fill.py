@@ -67,7 +67,9 @@ class WordBits(NamedTuple):
     words), stored at dom[slot_off[s] : slot_off[s] + slot_nw[s]]. pos_bits holds, per slot
     length, position p and letter c, the bitset of the words with letter c at p:
     pos_bits[slot_pb[s] + (p * (n_letters + 1) + c) * slot_nw[s] + j]. A slot's candidates
-    are the AND over its cells of the OR of their letters' bitsets."""
+    are the AND over its cells of the OR of their letters' bitsets. The word rows that may not
+    share a grid with word row r (its siblings: other forms of the same word, SEE and SEES)
+    are sib_rows[sib_start[r] : sib_start[r + 1]] (none for rows past sib_start's end)."""
 
     slot_row0: np.ndarray
     slot_off: np.ndarray
@@ -76,6 +78,8 @@ class WordBits(NamedTuple):
     pos_bits: np.ndarray
     codes: np.ndarray  # the tables' word rows (int8 letter codes)
     n_letters: int
+    sib_start: np.ndarray
+    sib_rows: np.ndarray
 
 
 class Weights(NamedTuple):
@@ -449,6 +453,24 @@ def _drop_word(t, off, jw, bit, lw, lbit, qlen, dom, count, why, work):
 
 
 @njit(cache=True, inline="always")
+def _sibling_bit(r, t, words):
+    """(domain word, bit) of word row r in slot t's domain, or (-1, 0) when r is not of t's length."""
+    b = r - words.slot_row0[t]
+    if b < 0 or b >= 64 * words.slot_nw[t]:
+        return -1, ZERO
+    return b >> 6, ONE << np.uint64(b & 63)
+
+
+@njit(cache=True, inline="always")
+def _siblings_of(s, i, words):
+    """The range of sib_rows holding the siblings of slot s's word bit i."""
+    row = words.slot_row0[s] + i
+    if row + 1 >= words.sib_start.shape[0]:
+        return 0, 0
+    return words.sib_start[row], words.sib_start[row + 1]
+
+
+@njit(cache=True, inline="always")
 def _next_slot(count, work, slot_len, last_conflict, cross):
     """(the slot to fill at a level with these domain sizes, the last-conflict slot, cleared once assigned)."""
     if last_conflict >= 0 and work.assigned[last_conflict]:
@@ -606,7 +628,7 @@ def _support(s, n, k, todo, dom, cell_mask, struct, words, scratch):
     that held such a word last time (`residue`, a hint kept across the search), then scan
     the non-zero domain words to the first hit."""
     slot_len, slot_cells, _, _ = struct
-    slot_row0, slot_off, slot_nw, slot_pb, pos_bits, codes, n_letters = words
+    slot_row0, slot_off, slot_nw, slot_pb, pos_bits, codes, n_letters, _, _ = words
     support, nz, letters, residue, found = scratch.support, scratch.nz, scratch.letters, scratch.residue, scratch.found
     summary = scratch.summary
     length = slot_len[s]
@@ -727,7 +749,8 @@ def _propagate(qlen, level, state, work, struct, words, scratch):
 @njit(cache=True, inline="always")
 def _assign(s, i, level, state, work, struct, words, scratch):
     """Give slot s its word bit i (the decision of search level `level`), take that word
-    from same-length slots, propagate; return the slot whose domain emptied, or -1."""
+    from same-length slots and its siblings from every slot, propagate; return the slot whose
+    domain emptied, or -1."""
     slot_len, slot_row0, slot_off = struct.slot_len, words.slot_row0, words.slot_off
     dom, count, why, trail, saved = state.dom, state.count, state.why, state.trail, state.saved
     _save(s, level, dom, words, trail, saved)
@@ -742,6 +765,15 @@ def _assign(s, i, level, state, work, struct, words, scratch):
             qlen = _drop_word(t, slot_off[t], jw, bit, lw, lbit, qlen, dom, count, why, work)
             if qlen < 0:
                 return t
+    lo, hi = _siblings_of(s, i, words)
+    for a in range(lo, hi):  # no other form of the word (SEE, then not SEES)
+        for t in range(slot_len.shape[0]):
+            sj, sbit = _sibling_bit(words.sib_rows[a], t, words)
+            if t != s and sj >= 0 and dom[slot_off[t] + sj] & sbit:
+                _save(t, level, dom, words, trail, saved)
+                qlen = _drop_word(t, slot_off[t], sj, sbit, lw, lbit, qlen, dom, count, why, work)
+                if qlen < 0:
+                    return t
     return _propagate(qlen, level, state, work, struct, words, scratch)
 
 
@@ -749,7 +781,7 @@ def _assign(s, i, level, state, work, struct, words, scratch):
 def _crossing_counts(t, q, m, dom, count, words, counts_p, nz, letters, found):
     """counts_p[c] = the words of crossing slot t with letter c at its position q, for
     the letters c of cell mask m (0 for the others)."""
-    slot_row0, slot_off, slot_nw, slot_pb, pos_bits, codes, n_letters = words
+    slot_row0, slot_off, slot_nw, slot_pb, pos_bits, codes, n_letters, _, _ = words
     counts_p[:] = 0
     nw = slot_nw[t]
     off = slot_off[t]
