@@ -163,6 +163,7 @@ def fill_using(
     struct = Struct(slot_len, slot_cells, cross, cross_pos)
     sib_start, sib_rows = sibling_rows(tables, bits) if settings.distinct_stems else NO_SIBLINGS
     words = WordBits(slot_row0, slot_off, slot_nw, slot_pb, pos_bits, codes, k, sib_start, sib_rows)
+    stems = len(sib_rows) > 0  # the rule is in force (its name goes into the errors)
     weights = Weights(word_weight, float(settings.freq_weight))
     start = Start(dom0, cell_mask)
     _warm_up(attempts, words, weights)
@@ -181,7 +182,6 @@ def fill_using(
             break
         if status == 0:
             hard = slot_list[failed] if failed >= 0 else slot_list[int(np.argmax(fail_count))]
-            stems = len(sib_rows) > 0  # (the proof holds for distinct stems)
             raise NoFill(
                 f"no fill found: the pattern cannot be filled with lexicon {tables.name!r}{_floors(tables)}"
                 f"{' and no two forms of one word' if stems else ''} "
@@ -197,7 +197,8 @@ def fill_using(
         if plan.nodes >= settings.max_nodes:
             raise NoFill(
                 f"no fill found within crossword.fill.max_nodes={settings.max_nodes} nodes "
-                f"({plan.attempts} attempts, {elapsed:.1f}s; hardest slot {hard.name}, {hard.length} letters)",
+                f"({plan.attempts} attempts, {elapsed:.1f}s; hardest slot {hard.name}, {hard.length} letters)"
+                f"{'; raise it or set crossword.fill.distinct_stems: false (no two forms of one word)' if stems else ''}",
                 nodes=plan.nodes,
                 seconds=elapsed,
             )
