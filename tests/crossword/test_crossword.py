@@ -963,6 +963,30 @@ def brute_fill_square(words, n, forms=None):
     return None
 
 
+def random_square_words(rng, trials):
+    """(n, letters, trial, words): random lists of n-letter words over all-white squares, 3x3 over
+    abc and 4x4 over ab, `trials` lists each."""
+    for n, letters in ((3, "abc"), (4, "ab")):
+        every = ["".join(t) for t in np.array(np.meshgrid(*[list(letters)] * n)).reshape(n, -1).T]
+        for trial in range(trials):
+            words = sorted(set(rng.choice(every, int(rng.integers(len(every) // 2, len(every))), replace=False)))
+            yield n, letters, trial, words
+
+
+def check_square_fill(pattern, tables, settings, seed, expect, allowed, proof_match, forms=None):
+    """Fill an all-white square pattern: proved impossible (the message matching proof_match) when brute
+    force found no fill (expect None), else a fill of distinct allowed words, no two sharing a form."""
+    if expect is None:
+        with pytest.raises(NoFill, match=proof_match) as exc:
+            fill(pattern, tables, settings, seed, progress=False)
+        assert exc.value.proved
+        return
+    r = fill(pattern, tables, settings, seed, progress=False)
+    got = across_words(r.grid, tables.alphabet) + down_words(r.grid, tables.alphabet)
+    assert len(set(got)) == 2 * pattern.shape[0] and set(got) <= set(allowed)
+    assert forms is None or not _shared_form(got, forms)
+
+
 def _shared_form(entries, forms):
     """Whether two of the entries stand for a common form."""
     return any(forms[a] & forms[b] for i, a in enumerate(entries) for b in entries[i + 1 :])
@@ -973,31 +997,21 @@ def test_fill_with_forms_of_one_word_agrees_with_brute_force():
     # holds two forms of one word, and "proved impossible" only when brute force finds no such fill
     rng = np.random.default_rng(27)
     checked = {True: 0, False: 0}
-    for n, letters in ((3, "abc"), (4, "ab")):
-        every = ["".join(t) for t in np.array(np.meshgrid(*[list(letters)] * n)).reshape(n, -1).T]
-        for trial in range(14):
-            words = sorted(set(rng.choice(every, int(rng.integers(len(every) // 2, len(every))), replace=False)))
-            bases = [f"base{i}" for i in range(int(rng.integers(1, 5)))]  # forms shared by several words
-            stems = {w: "|".join(sorted(set(rng.choice(bases, int(rng.integers(1, 3)))))) for w in words}
-            stems = {w: b for w, b in stems.items() if rng.random() < 0.4}
-            forms = {w: {w, *filter(None, stems.get(w, "").split("|"))} for w in words}
-            tables = tiny_tables(words, letters, seed=trial)
-            tables.stem_map = stems  # what a lexicon's clues.parquet `stems` column gives
-            expect = brute_fill_square(words, n, forms)
-            pattern = np.full((n, n), -1, dtype=np.int8)
-            for first in (1000, 1):
-                settings = FillSettings(time_budget=30, first_nodes=first)
-                if expect is None:
-                    with pytest.raises(NoFill, match="no two forms of one word") as exc:
-                        fill(pattern, tables, settings, trial, progress=False)
-                    assert exc.value.proved
-                else:
-                    r = fill(pattern, tables, settings, trial, progress=False)
-                    got = across_words(r.grid, tables.alphabet) + down_words(r.grid, tables.alphabet)
-                    assert len(set(got)) == 2 * n and set(got) <= set(words) and not _shared_form(got, forms)
-                checked[expect is None] += 1
-            if brute_fill_square(words, n) is not None and expect is None:
-                checked["forms decided"] = checked.get("forms decided", 0) + 1
+    for n, letters, trial, words in random_square_words(rng, 14):
+        bases = [f"base{i}" for i in range(int(rng.integers(1, 5)))]  # forms shared by several words
+        stems = {w: "|".join(sorted(set(rng.choice(bases, int(rng.integers(1, 3)))))) for w in words}
+        stems = {w: b for w, b in stems.items() if rng.random() < 0.4}
+        forms = {w: {w, *filter(None, stems.get(w, "").split("|"))} for w in words}
+        tables = tiny_tables(words, letters, seed=trial)
+        tables.stem_map = stems  # what a lexicon's clues.parquet `stems` column gives
+        expect = brute_fill_square(words, n, forms)
+        pattern = np.full((n, n), -1, dtype=np.int8)
+        for first in (1000, 1):
+            settings = FillSettings(time_budget=30, first_nodes=first)
+            check_square_fill(pattern, tables, settings, trial, expect, words, "no two forms of one word", forms)
+            checked[expect is None] += 1
+        if brute_fill_square(words, n) is not None and expect is None:
+            checked["forms decided"] = checked.get("forms decided", 0) + 1
     assert checked[True] > 0 and checked[False] > 0 and checked.get("forms decided", 0) > 0
 
 
@@ -1006,29 +1020,19 @@ def test_fill_at_a_score_floor_agrees_with_brute_force(tmp_path):
     # (by the restarts, or with one-node restarts by the complete searches between them)
     rng = np.random.default_rng(15)
     checked = {True: 0, False: 0}
-    for n, letters in ((3, "abc"), (4, "ab")):
-        every = ["".join(t) for t in np.array(np.meshgrid(*[list(letters)] * n)).reshape(n, -1).T]
-        for trial in range(12):
-            words = sorted(set(rng.choice(every, int(rng.integers(len(every) // 2, len(every))), replace=False)))
-            scores = rng.integers(0, 101, len(words))
-            floor = int(rng.integers(0, 60))
-            frame = pl.DataFrame(
-                {"word": words, "length": [n] * len(words), "frequency": [100] * len(words), "score": scores}
-            )
-            tables = WordTables("tiny", Alphabet(letters, "ltr"), build_arrays(frame, letters), min_score=floor)
-            ok = [w for w, s in zip(words, scores) if s >= floor]
-            expect = brute_fill_square(ok, n)
-            pattern = np.full((n, n), -1, dtype=np.int8)
-            for backjump, first in ((True, 1000), (False, 1000), (True, 1)):
-                # first_nodes 1: restarts of a node or two, so the complete searches between them decide
-                settings = FillSettings(backjump=backjump, time_budget=30, first_nodes=first)
-                if expect is None:
-                    with pytest.raises(NoFill, match="cannot be filled") as exc:
-                        fill(pattern, tables, settings, trial, progress=False)
-                    assert exc.value.proved
-                else:
-                    r = fill(pattern, tables, settings, trial, progress=False)
-                    got = across_words(r.grid, tables.alphabet) + down_words(r.grid, tables.alphabet)
-                    assert len(set(got)) == 2 * n and set(got) <= set(ok)
-                checked[expect is None] += 1
+    for n, letters, trial, words in random_square_words(rng, 12):
+        scores = rng.integers(0, 101, len(words))
+        floor = int(rng.integers(0, 60))
+        frame = pl.DataFrame(
+            {"word": words, "length": [n] * len(words), "frequency": [100] * len(words), "score": scores}
+        )
+        tables = WordTables("tiny", Alphabet(letters, "ltr"), build_arrays(frame, letters), min_score=floor)
+        ok = [w for w, s in zip(words, scores) if s >= floor]
+        expect = brute_fill_square(ok, n)
+        pattern = np.full((n, n), -1, dtype=np.int8)
+        for backjump, first in ((True, 1000), (False, 1000), (True, 1)):
+            # first_nodes 1: restarts of a node or two, so the complete searches between them decide
+            settings = FillSettings(backjump=backjump, time_budget=30, first_nodes=first)
+            check_square_fill(pattern, tables, settings, trial, expect, ok, "cannot be filled")
+            checked[expect is None] += 1
     assert checked[True] > 0 and checked[False] > 0  # both outcomes were checked
