@@ -161,7 +161,7 @@ def fill_using(
     out_word = np.zeros(len(slot_list), dtype=np.int64)
     codes = tables.codes
     struct = Struct(slot_len, slot_cells, cross, cross_pos)
-    sib_start, sib_rows = sibling_rows(tables, bits) if settings.distinct_stems else NO_SIBLINGS
+    sib_start, sib_rows = sibling_rows(tables) if settings.distinct_stems else NO_SIBLINGS
     words = WordBits(slot_row0, slot_off, slot_nw, slot_pb, pos_bits, codes, k, sib_start, sib_rows)
     stems = len(sib_rows) > 0  # the rule is in force (its name goes into the errors)
     weights = Weights(word_weight, float(settings.freq_weight))
@@ -373,23 +373,21 @@ class LengthBits(NamedTuple):
 NO_SIBLINGS = (np.zeros(1, dtype=np.int64), np.zeros(0, dtype=np.int64))  # WordBits.sib_*: no word has one
 
 
-def sibling_rows(tables: WordTables, bits: dict[int, LengthBits]) -> tuple[np.ndarray, np.ndarray]:
-    """(sib_start, sib_rows) of WordBits: per eligible word row of these lengths, the eligible rows
-    sharing a form with it (clues.stem_keys: SEES and SEE, SAT and SIT); NO_SIBLINGS without stems."""
+def sibling_rows(tables: WordTables) -> tuple[np.ndarray, np.ndarray]:
+    """(sib_start, sib_rows) of WordBits: per eligible word row, the eligible rows sharing a form with
+    it (clues.stem_keys: SEES and SEE, SAT and SIT), made once per tables; NO_SIBLINGS without stems."""
     if not tables.stem_map:
         return NO_SIBLINGS
-    key = tuple(sorted(bits))
-    if key not in tables.fill_siblings:
+    if "siblings" not in tables.fill_siblings:
+        lengths = tables.arrays["lengths"]
         groups: dict[str, list[int]] = {}
         keys_of: dict[int, set[str]] = {}
-        for b in bits.values():
-            for r in range(b.first, b.first + b.n):
-                word = tables.alphabet.decode(tables.codes[r, : tables.arrays["lengths"][r]])
-                keys_of[r] = stem_keys(word, tables.stem_map.get(word, ""))
-                for k in keys_of[r]:
-                    groups.setdefault(k, []).append(r)
-        n_rows = len(tables.codes)
-        counts = np.zeros(n_rows + 1, dtype=np.int64)
+        for r in np.nonzero(tables.word_ok)[0].tolist():
+            word = tables.alphabet.decode(tables.codes[r, : lengths[r]])
+            keys_of[r] = stem_keys(word, tables.stem_map.get(word, ""))
+            for k in keys_of[r]:
+                groups.setdefault(k, []).append(r)
+        counts = np.zeros(len(lengths) + 1, dtype=np.int64)
         lists = {}
         for r, keys in keys_of.items():
             sib = sorted({x for k in keys for x in groups[k]} - {r})
@@ -400,8 +398,8 @@ def sibling_rows(tables: WordTables, bits: dict[int, LengthBits]) -> tuple[np.nd
         rows = np.zeros(int(start[-1]), dtype=np.int64)
         for r, sib in lists.items():
             rows[start[r] : start[r] + len(sib)] = sib
-        tables.fill_siblings[key] = (start, rows)
-    return tables.fill_siblings[key]
+        tables.fill_siblings["siblings"] = (start, rows)
+    return tables.fill_siblings["siblings"]
 
 
 def check_distinct_stems(out_word: np.ndarray, tables: WordTables) -> None:

@@ -299,7 +299,7 @@ class WordTables:
 
     @cached_property
     def fill_siblings(self) -> dict:
-        """Per set of slot lengths, the fill's sibling rows (crossword.fill.sibling_rows), kept once computed."""
+        """The fill's sibling rows (crossword.fill.sibling_rows), kept once computed."""
         return {}
 
     @property
