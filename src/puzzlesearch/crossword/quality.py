@@ -43,6 +43,9 @@ BLOCKLIST_FILE = "blocklist.txt"  # in puzzlesearch/crossword/data
 MAX_SCORE = 100
 ZIPF_AT_50 = 2.5  # the wordfreq Zipf frequency that scores 50 (the default English floor)
 POINTS_PER_ZIPF = 25  # so Zipf 4.5 scores 100 and Zipf 0.5 scores 0
+# wordfreq estimates a phrase from its words alone (1/f = sum of 1/f_i), which overrates rare pairs
+# ("eccentric person" 3.6, "ice cream" 4.5); a phrase counts as ten times rarer than that estimate.
+PHRASE_ZIPF_PENALTY = 1.0
 NAME_MAX = 20  # the highest score of a name, an abbreviation or a word WordNet lacks
 # Short letter strings are often abbreviations or names in running text (ani, obi, lat: Zipf 3.1-3.4),
 # so their Zipf overstates how well readers know them as words: they need this much more.

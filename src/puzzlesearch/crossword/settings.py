@@ -137,10 +137,11 @@ class TableSettings(Settings):
     """Settings of the tables: numeric max_factor, and the word quality (`crossword.quality`)."""
 
     SECTION: ClassVar[str] = SECTION
-    QUALITY_KEYS: ClassVar[tuple[str, ...]] = ("blocklist", "names", "clue_weight", "scores", "unclued_max")
+    QUALITY_KEYS: ClassVar[tuple[str, ...]] = ("blocklist", "names", "phrases", "clue_weight", "scores", "unclued_max")
     max_factor: int = _field(section_defaults(SECTION)["numeric"]["max_factor"])
     blocklist: str = _quality_default("blocklist")
     names: bool = _quality_default("names")
+    phrases: bool = _quality_default("phrases")
     clue_weight: int = _quality_default("clue_weight")
     scores: str = _quality_default("scores")
     unclued_max: int = _quality_default("unclued_max")

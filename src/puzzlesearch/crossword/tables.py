@@ -149,6 +149,8 @@ def scored_words(words: pl.DataFrame, alphabet: str, settings: TableSettings) ->
             [words, pl.DataFrame({"word": extra, "length": [len(w) for w in extra], "frequency": [0] * len(extra)})],
             how="vertical_relaxed",
         )
+    if alphabet == "latin":
+        words = with_phrases(words, clues.load_wordnet() if settings.phrases else None, blocked)
     before = words.height
     words = words.filter(~pl.col("word").is_in(sorted(blocked)))
     n_blocked = before - words.height
@@ -165,7 +167,13 @@ def scored_words(words: pl.DataFrame, alphabet: str, settings: TableSettings) ->
     clued = (words["clue"] != "").to_numpy()
     if alphabet == "latin":
         zipf_of = zipf_reader()
-        zipf = np.array([zipf_of(w) for w in words["word"]], dtype=float)
+        zipf = np.array(
+            [
+                zipf_of(w) if p is None else zipf_of(p) - quality.PHRASE_ZIPF_PENALTY
+                for w, p in zip(words["word"], words["phrase"])
+            ],
+            dtype=float,
+        )
         common = (words["class"] == clues.COMMON).to_numpy() & ~np.array(
             [clues.is_abbreviation(w) for w in words["word"]]
         )
@@ -191,6 +199,33 @@ def scored_words(words: pl.DataFrame, alphabet: str, settings: TableSettings) ->
     return words, meta
 
 
+def with_phrases(words: pl.DataFrame, wordnet: clues.WordNet | None, blocked: frozenset) -> pl.DataFrame:
+    """The words plus a `phrase` column (null for words) and WordNet's tagged phrases (upintheair: 'up in
+    the air') of the lexicon's lengths that no word spells already and that hold no blocklisted word
+    (none when wordnet is None: crossword.quality.phrases off)."""
+    words = words.with_columns(pl.lit(None, dtype=pl.Utf8).alias("phrase"))
+    if wordnet is None:
+        return words
+    have = set(words["word"].to_list())
+    longest = int(words["length"].max() or 0)
+    rows = [
+        (w, wordnet.phrases[w])
+        for w in wordnet.phrase_words()
+        if w not in have
+        and clues.MIN_STEM <= len(w) <= longest
+        and not blocked.intersection(wordnet.phrases[w].split(clues.PHRASE_JOIN))
+    ]
+    phrases = pl.DataFrame(
+        {
+            "word": [w for w, _ in rows],
+            "length": [len(w) for w, _ in rows],
+            "frequency": [0] * len(rows),
+            "phrase": [p.replace(clues.PHRASE_JOIN, " ") for _, p in rows],
+        }
+    )
+    return pl.concat([words, phrases], how="vertical_relaxed")
+
+
 def numeric_scored(settings: TableSettings) -> tuple[pl.DataFrame, dict]:
     """The numeric words with their 'x*y' clues and scores (every word is clued)."""
     words = numeric_words(settings.max_factor)
@@ -201,8 +236,8 @@ def numeric_scored(settings: TableSettings) -> tuple[pl.DataFrame, dict]:
 
 
 def clue_frame(words: pl.DataFrame) -> pl.DataFrame:
-    """The scored word list: word, length, frequency, score, clue (English also zipf, class, stems) in table row order."""
-    extra = [c for c in ("zipf", "class", "stems") if c in words.columns]
+    """The scored word list: word, length, frequency, score, clue (English also zipf, class, stems, phrase) in table row order."""
+    extra = [c for c in ("zipf", "class", "stems", "phrase") if c in words.columns]
     return sort_words(words).select(
         "word", pl.col("length").cast(pl.Int16), "frequency", pl.col("score").cast(pl.Int16), "clue", *extra
     )
