@@ -341,6 +341,7 @@ def test_clues_are_never_cut_and_prefer_short_senses(english):
     clued = df.filter(pl.col("clue") != "")
     text = clued["clue"].to_list()
     assert not [c for c in text if "..." in c]
+    assert not [c for c in text if re.search(r"\b(e\.g|i\.e)\.?$| ,", c)]  # an example dropped, a gap before a comma
     dangling = {"of", "the", "a", "an", "and", "or", "to", "with", "by", "for", "in"}
     assert not [c for c in text if re.sub(r" \([^()]*\)$", "", c).lower().split()[-1] in dangling]
     assert all(c.count("(") == c.count(")") for c in text)
@@ -411,3 +412,15 @@ def test_phrases_setting_off_keeps_single_words(tmp_path):
     assert sorted(off["word"].to_list()) == ["house", "ordinariness"] and off["phrase"].null_count() == 2
     phrases = on.filter(pl.col("phrase").is_not_null())
     assert phrases.height > 100 and phrases["length"].max() <= len("ordinariness")
+
+
+def test_glosses_cut_before_their_example_are_not_clues():
+    """WordNet glosses whose example or parenthetical was taken out (dented, attend, win)."""
+    assert clues.gloss_clues("of metal e.g.", ["dented"]) == []
+    assert clues.gloss_clues("be present at (meetings, church services, university), etc.", ["attend"]) == []
+    assert clues.gloss_clues("obtain advantages, such as points, etc.", ["win"]) == [
+        "Obtain advantages, such as points, etc"
+    ]
+    assert clues.gloss_clues("imitate (a person or manner), especially for satirical effect", ["mimic"]) == [
+        "Imitate, especially for satirical effect"
+    ]
