@@ -240,7 +240,8 @@ def grid_text(grid: np.ndarray, alphabet) -> list[str]:
 
 
 def check_fill(pattern: np.ndarray, filled, alphabet, words: set[str], label: str) -> None:
-    """Raise unless a fill keeps the pattern's blacks and letters and every slot holds a distinct lexicon word."""
+    """Raise unless a fill keeps the pattern's blacks and letters and every slot holds a distinct lexicon word
+    (or one of the tables' phrases)."""
     grid = np.asarray(filled.grid)
     kept = np.array_equal(grid == 0, pattern == 0) and np.all(grid[pattern > 0] == pattern[pattern > 0])
     found = fill_words(grid, alphabet)
@@ -265,6 +266,7 @@ def run_crossword(tables_path: str | Path, words_path: str | Path, pattern_path:
     pattern = read_pattern(pattern_path, tables.alphabet)
     table = _read_frame(words_path, ("word", "frequency"))
     lexicon = set(table.filter(pl.col("frequency").fill_null(0) >= settings.min_frequency)["word"].to_list())
+    lexicon |= table_phrases(tables.clues_path)
     fill_with(pattern, tables, dataclasses.replace(settings, max_nodes=settings.first_nodes), False)  # load kernels
     out = {"pattern": str(pattern_path), "shape": list(pattern.shape), "black": int((pattern == 0).sum())}
     out |= {"node_budget": nodes, "min_frequency": settings.min_frequency, "methods": [FILL, FILL_BASELINE]}
@@ -281,6 +283,14 @@ def run_crossword(tables_path: str | Path, words_path: str | Path, pattern_path:
         out["restarts"].append(r.restarts if r else None)
         out["grid"].append(grid_text(r.grid, tables.alphabet) if r else [])
     return out
+
+
+def table_phrases(clues_path: str | Path) -> set[str]:
+    """The entries the tables added from WordNet's phrases (clues.parquet's `phrase` column; none in older tables)."""
+    clued = read_table(clues_path, "clue table")
+    if "phrase" not in clued.columns:
+        return set()
+    return set(clued.filter(pl.col("phrase").is_not_null())["word"].to_list())
 
 
 def _read_frame(path: str | Path, columns: tuple[str, ...]) -> pl.DataFrame:
