@@ -116,7 +116,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--settings", required=True, help="the crossword.fill settings (JSON)")
     p.add_argument("--tables", required=True, help="the fill language's tables.npz")
-    p.add_argument("--words", required=True, help="the same lexicon's words.parquet (checks every fill word)")
+    p.add_argument(
+        "--words",
+        required=True,
+        help="the same lexicon's words.parquet (checks every fill word; the tables' phrases count too)",
+    )
     p.add_argument("--lang", required=True)
     p.add_argument("--pattern", required=True, help="the pattern file")
     p.add_argument("--nodes", type=int, required=True, help="node budget of each fill (the work bound)")
