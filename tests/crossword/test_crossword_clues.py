@@ -424,3 +424,13 @@ def test_glosses_cut_before_their_example_are_not_clues():
     assert clues.gloss_clues("imitate (a person or manner), especially for satirical effect", ["mimic"]) == [
         "Imitate, especially for satirical effect"
     ]
+
+
+def test_phrase_entries_are_enumerated_by_their_words(english):
+    tables, df = english
+    assert tables.enumeration("ataloss") == "2,1,4" and tables.enumeration("upintheair") == "2,2,3,3"
+    assert tables.enumeration("house") == "5"
+    phrases = df.filter(pl.col("phrase").is_not_null())
+    for word, phrase in phrases.select("word", "phrase").iter_rows():
+        parts = [int(n) for n in tables.enumeration(word).split(",")]
+        assert sum(parts) == len(word) and len(parts) == len(phrase.split()) >= 2

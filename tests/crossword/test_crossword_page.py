@@ -21,7 +21,7 @@ import numpy as np
 import puz  # puzpy (a dependency: the pipeline writes .puz)
 import pytest
 
-from puzzlesearch.crossword.io import write_puzzle
+from puzzlesearch.crossword.io import to_ipuz, write_puzzle
 from puzzlesearch.crossword.model import DIGITS, NUMERIC_FILLERS, Alphabet, Language
 from puzzlesearch.crossword.page import to_page
 from puzzlesearch.lexicon.model import ARABIC, LATIN
@@ -490,3 +490,24 @@ def test_print_view_puts_grid_and_clues_on_one_page(browser, tmp_path):
         assert len(re.findall(rb"/Type\s*/Page[^s]", pdf)) == 1
     finally:
         context.close()
+
+
+def phrase_enumeration(word: str) -> str:
+    """A stand-in for WordTables.enumeration: CRAB read as a two-word phrase."""
+    return "2,2" if word.lower() == "crab" else str(len(word))
+
+
+def test_a_phrase_shows_its_word_lengths_in_the_ipuz_and_on_the_page(browser, tmp_path):
+    grid = grid_of(EN_ROWS, EN)
+    doc = to_ipuz(grid, EN, clue_of, enumeration=phrase_enumeration)
+    items = {c["answer"]: c["enumeration"] for d in doc["clues"].values() for c in d}
+    assert items["CRAB"] == "2,2" and items["LOT"] == "3" and items["CARE"] == "4"
+    path = tmp_path / "phrase.html"
+    path.write_text(to_page(grid, EN, clue_of, enumeration=phrase_enumeration), encoding="utf-8")
+    context = browser.new_context(viewport={"width": 1000, "height": 700})
+    page = context.new_page()
+    page.goto(path.as_uri())
+    texts = page.evaluate("[...document.querySelectorAll('.clues li')].map(li => li.textContent)")
+    context.close()
+    assert any(t.endswith("Test clue, 4 cells (2,2)") for t in texts), texts
+    assert any(t.endswith("Test clue, 3 cells (3)") for t in texts), texts

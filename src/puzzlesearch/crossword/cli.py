@@ -350,7 +350,16 @@ def cmd_fill(args) -> int:
         tables, language = _pipeline_tables(args, settings)
         pattern = read_pattern(args.pattern, tables.alphabet)
         result = fillmod.fill(pattern, tables, settings, args.seed)
-        write_filled(result, language, args.ipuz, args.html, args.summary, settings, clue=tables.clue)
+        write_filled(
+            result,
+            language,
+            args.ipuz,
+            args.html,
+            args.summary,
+            settings,
+            clue=tables.clue,
+            enumeration=tables.enumeration,
+        )
         return 0
     from puzzlesearch import store
     from puzzlesearch.crossword.io import pattern_text
@@ -380,7 +389,15 @@ def cmd_fill(args) -> int:
     stem = out / Path(args.pattern).stem
     _report(
         write_filled(
-            result, language, f"{stem}.ipuz", f"{stem}.html", f"{stem}.json", settings, f"{stem}.puz", tables.clue
+            result,
+            language,
+            f"{stem}.ipuz",
+            f"{stem}.html",
+            f"{stem}.json",
+            settings,
+            f"{stem}.puz",
+            tables.clue,
+            tables.enumeration,
         )
     )
     return 0

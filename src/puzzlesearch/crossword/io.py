@@ -62,14 +62,21 @@ class Entry:
     col: int
     answer: str
     clue: str = ""
+    enumeration: str = ""  # the answer's word lengths: "6", or "2,1,4" for AT A LOSS
 
 
-def entries(grid: np.ndarray, alphabet: Alphabet, clue: Callable[[str], str] | None = None) -> list[Entry]:
-    """The numbered entries (2+ letters) of a grid, across first, by number."""
+def entries(
+    grid: np.ndarray,
+    alphabet: Alphabet,
+    clue: Callable[[str], str] | None = None,
+    enumeration: Callable[[str], str] | None = None,
+) -> list[Entry]:
+    """The numbered entries (2+ letters) of a grid, across first, by number (enumeration: its length by default)."""
     out = []
     for s in slots(grid != 0, min_length=2):
         word = slot_word(grid, s, alphabet)
-        out.append(Entry(s.direction, s.number, s.row, s.col, word, clue(word) if clue else ""))
+        enum = enumeration(word) if enumeration else str(len(word))
+        out.append(Entry(s.direction, s.number, s.row, s.col, word, clue(word) if clue else "", enum))
     return sorted(out, key=lambda e: (e.direction != ACROSS, e.number))
 
 
@@ -82,7 +89,12 @@ def numbers(grid: np.ndarray) -> np.ndarray:
 
 
 def to_ipuz(
-    grid: np.ndarray, language: Language, clue: Callable[[str], str] | None = None, title: str = "", notes: str = ""
+    grid: np.ndarray,
+    language: Language,
+    clue: Callable[[str], str] | None = None,
+    title: str = "",
+    notes: str = "",
+    enumeration: Callable[[str], str] | None = None,
 ) -> dict:
     """An ipuz v2 crossword dict: dimensions, puzzle, solution, clues."""
     n_rows, n_cols = grid.shape
@@ -96,12 +108,12 @@ def to_ipuz(
         puzzle = [row[::-1] for row in puzzle]
         solution = [row[::-1] for row in solution]
     clues = {"Across": [], "Down": []}
-    for e in entries(grid, language.alphabet, clue):
+    for e in entries(grid, language.alphabet, clue, enumeration):
         item = {
             "number": e.number,
             "clue": e.clue,
             "answer": _display(language, e.answer),
-            "enumeration": str(len(e.answer)),
+            "enumeration": e.enumeration,
         }
         clues["Across" if e.direction == ACROSS else "Down"].append(item)
     doc = {
@@ -206,15 +218,17 @@ def write_puzzle(
     title: str = "",
     notes: str = "",
     puz_path: str | Path | None = None,
+    enumeration: Callable[[str], str] | None = None,
 ) -> list[Path]:
     """Write the .ipuz, the playable .html page and (when asked and possible) the .puz atomically; return the paths.
 
-    A language .puz cannot hold (Arabic) writes no .puz and logs why.
+    A language .puz cannot hold (Arabic) writes no .puz and logs why. `enumeration`: an answer's
+    word lengths as shown after its clue (WordTables.enumeration: "2,1,4" for a phrase; default its length).
     """
     ipuz_path, html_path = Path(ipuz_path), Path(html_path)
-    doc = to_ipuz(grid, language, clue, title, notes)
+    doc = to_ipuz(grid, language, clue, title, notes, enumeration)
     write_json(doc, ipuz_path)
-    write_text(to_page(grid, language, clue, doc["title"], notes), html_path)
+    write_text(to_page(grid, language, clue, doc["title"], notes, enumeration), html_path)
     paths = [ipuz_path, html_path]
     if puz_path is not None:
         problem = puz_problem(doc)
@@ -369,6 +383,7 @@ def write_generated_with_clues(g, tables, ipuz_path, html_path, summary_path=Non
         title=f"puzzlesearch {g.language.code} {size}x{size} seed {g.seed}",
         notes=notes,
         puz_path=puz_path,
+        enumeration=tables.enumeration,
     )
     row = {**puzzle_row(g, Path(ipuz_path).name, Path(html_path).name), **q.row()}
     if summary_path is not None:
@@ -426,11 +441,13 @@ def write_filled(
     settings,
     puz_path: str | Path | None = None,
     clue: Callable[[str], str] | None = None,
+    enumeration: Callable[[str], str] | None = None,
 ) -> list[Path]:
     """Write a filled pattern's .ipuz, .html page, .puz when asked, and a .json summary (a manifest of them).
 
     `clue`: the clue of an answer, as for generated puzzles (WordTables.clue: clues that
-    pass the answer-form rule, '' when none); the summary counts the clued entries."""
+    pass the answer-form rule, '' when none); the summary counts the clued entries.
+    `enumeration`: as for write_puzzle."""
     floor = settings.min_frequency
     clues = [clue(w) if clue else "" for w in result.words]
     clued = sum(1 for c in clues if c)
@@ -447,6 +464,7 @@ def write_filled(
         title=f"puzzlesearch fill {Path(ipuz_path).stem}",
         notes=notes,
         puz_path=puz_path,
+        enumeration=enumeration,
     )
     summary = {
         "slots": len(result.words),

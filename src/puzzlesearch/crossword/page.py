@@ -83,8 +83,15 @@ def cell_letter(language: Language, code) -> str:
     return ch.upper() if language.code == "en" else ch
 
 
-def page_data(grid: np.ndarray, language: Language, clue: Callable[[str], str] | None = None, notes: str = "") -> dict:
-    """The JSON the page script reads: grid shape, cell kinds and numbers, entries, scrambled solution."""
+def page_data(
+    grid: np.ndarray,
+    language: Language,
+    clue: Callable[[str], str] | None = None,
+    notes: str = "",
+    enumeration: Callable[[str], str] | None = None,
+) -> dict:
+    """The JSON the page script reads: grid shape, cell kinds and numbers, entries (with the word lengths shown
+    after a clue: "6", "2,1,4"), scrambled solution."""
     n_rows, n_cols = grid.shape
     kinds = np.where(grid != 0, GIVEN_CELL, BLACK)
     numbers = np.zeros(grid.shape, dtype=int)
@@ -101,6 +108,7 @@ def page_data(grid: np.ndarray, language: Language, clue: Callable[[str], str] |
                 "number": s.number,
                 "cells": [r * n_cols + c for r, c in cells],
                 "clue": clue(word) if clue else "",
+                "enum": enumeration(word) if enumeration else str(len(cells)),
             }
         )
     entries.sort(key=lambda e: (e["dir"] != ACROSS, e["number"]))
@@ -140,6 +148,7 @@ def to_page(
     clue: Callable[[str], str] | None = None,
     title: str = "",
     notes: str = "",
+    enumeration: Callable[[str], str] | None = None,
 ) -> str:
     """The playable page of a finished grid (reading-order grid, as model.py stores it)."""
     title = title or f"puzzlesearch {language.code} crossword"
@@ -147,6 +156,6 @@ def to_page(
         "LANG": "ar" if language.rtl else "en",
         "DIR": "rtl" if language.rtl else "ltr",
         "TITLE": html.escape(title),
-        "DATA": script_json(page_data(grid, language, clue, notes)),
+        "DATA": script_json(page_data(grid, language, clue, notes, enumeration)),
     }
     return _PLACEHOLDER.sub(lambda m: values[m.group(1)], template())

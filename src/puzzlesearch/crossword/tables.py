@@ -375,6 +375,19 @@ class WordTables:
         df = manifest.load_parquet(self.clues_path, ["word", "stems"])
         return {w: b for w, b in zip(df["word"].to_list(), df["stems"].to_list()) if b}
 
+    @cached_property
+    def phrase_map(self) -> dict[str, str]:
+        """entry -> its phrase with spaces ('at a loss') of every table entry from WordNet's phrases (English)."""
+        if self.clues_path is None or "phrase" not in pl.read_parquet_schema(self.clues_path):
+            return {}
+        df = manifest.load_parquet(self.clues_path, ["word", "phrase"])
+        return {w: p for w, p in zip(df["word"].to_list(), df["phrase"].to_list()) if p}
+
+    def enumeration(self, word: str) -> str:
+        """The word lengths of an entry as solvers read them: "6", or "2,1,4" for the phrase AT A LOSS."""
+        phrase = self.phrase_map.get(word)
+        return ",".join(str(len(t)) for t in phrase.split()) if phrase else str(len(word))
+
     def clue(self, word: str) -> str:
         """The clue of a word ('' when it has none or is not a table word)."""
         return self.clue_map.get(word, "")
