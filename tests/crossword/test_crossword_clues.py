@@ -412,6 +412,8 @@ def test_phrases_setting_off_keeps_single_words(tmp_path):
     assert sorted(off["word"].to_list()) == ["house", "ordinariness"] and off["phrase"].null_count() == 2
     phrases = on.filter(pl.col("phrase").is_not_null())
     assert phrases.height > 100 and phrases["length"].max() <= len("ordinariness")
+    manifest = json.loads((tmp_path / "on" / "tables.json").read_text())
+    assert manifest["phrases"] == phrases.height and manifest["manifest"]["settings"]["phrases"] is True
 
 
 def test_glosses_cut_before_their_example_are_not_clues():

@@ -195,6 +195,7 @@ def scored_words(words: pl.DataFrame, alphabet: str, settings: TableSettings) ->
         "score_file_words": len(overrides),
         "names_or_absent": n_names,
         "names_dropped": 0 if settings.names else n_names,
+        "phrases": int(words["phrase"].is_not_null().sum()) if "phrase" in words.columns else 0,
     }
     return words, meta
 
