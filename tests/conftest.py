@@ -125,15 +125,23 @@ def cube_tables():
 
 
 @pytest.fixture(scope="session")
-def wordnet_phrases() -> set[str]:
-    """WordNet's multiword lemmas as grid entries (at_a_loss: ataloss), read from its index files directly."""
+def wordnet_phrase_tags() -> dict[str, int]:
+    """WordNet's multiword lemmas (at_a_loss) and the senses its concordance tags, read from its index files here."""
     from puzzlesearch.crossword.clues import POS_FILES, wordnet_dir
 
-    out = set()
+    out: dict[str, int] = {}
     for pos in POS_FILES:
         with open(wordnet_dir() / f"index.{pos}", encoding="latin-1") as fh:
             for line in fh:
-                lemma = line.split(" ", 1)[0]
-                if not line.startswith(" ") and "_" in lemma:
-                    out.add(lemma.replace("_", ""))
+                f = line.split()
+                if line.startswith(" ") or "_" not in f[0]:
+                    continue
+                n_ptr = int(f[3])
+                out[f[0]] = out.get(f[0], 0) + int(f[5 + n_ptr])
     return out
+
+
+@pytest.fixture(scope="session")
+def wordnet_phrases(wordnet_phrase_tags) -> set[str]:
+    """WordNet's multiword lemmas as grid entries (at_a_loss: ataloss)."""
+    return {lemma.replace("_", "") for lemma in wordnet_phrase_tags}

@@ -353,27 +353,13 @@ def test_clues_are_never_cut_and_prefer_short_senses(english):
             assert len(clue) <= 60, (word, clue)
 
 
-def wordnet_tagged_phrases() -> dict[str, int]:
-    """WordNet's multiword lemmas and the senses its concordance tags, read from its index files here."""
-    out: dict[str, int] = {}
-    for pos in clues.POS_FILES:
-        with open(clues.wordnet_dir() / f"index.{pos}", encoding="latin-1") as fh:
-            for line in fh:
-                f = line.split()
-                if line.startswith(" ") or "_" not in f[0]:
-                    continue
-                n_ptr = int(f[3])
-                out[f[0]] = out.get(f[0], 0) + int(f[5 + n_ptr])
-    return out
-
-
-def test_english_phrases_are_tagged_wordnet_phrases_clued_without_their_words(english):
+def test_english_phrases_are_tagged_wordnet_phrases_clued_without_their_words(english, wordnet_phrase_tags):
     """Phrase entries (UP IN THE AIR) against WordNet's index read here: tagged in its concordance, a
     content word, no clue word that is a form of one of their words, those words as their stems."""
     import wordfreq
 
     tables, df = english
-    tagged = wordnet_tagged_phrases()
+    tagged = wordnet_phrase_tags  # WordNet's index, read in conftest
     rows = df.filter(pl.col("phrase").is_not_null())
     assert rows.height > 1000
     for r in rows.iter_rows(named=True):
@@ -436,3 +422,15 @@ def test_phrase_entries_are_enumerated_by_their_words(english):
     for word, phrase in phrases.select("word", "phrase").iter_rows():
         parts = [int(n) for n in tables.enumeration(word).split(",")]
         assert sum(parts) == len(word) and len(parts) == len(phrase.split()) >= 2
+
+
+def test_the_tables_phrases_are_read_from_their_column(tmp_path):
+    """A fill may hold the tables' WordNet phrases (AT BAY), which the lexicon lacks (WordTables.phrase_map);
+    tables built before the phrase column have none."""
+    from puzzlesearch.crossword.tables import clue_column
+
+    path = tmp_path / "clues.parquet"
+    pl.DataFrame({"word": ["tear", "atbay", "girt"], "phrase": [None, "at bay", None]}).write_parquet(path)
+    assert set(clue_column(path, "phrase")) == {"atbay"}
+    pl.DataFrame({"word": ["tear", "girt"]}).write_parquet(path)
+    assert set(clue_column(path, "phrase")) == set()

@@ -350,18 +350,6 @@ def test_a_fill_with_a_foreign_word_is_refused():
         check_fill(pattern, Fill, alphabet, {"tear", "tang", "rent"}, "fill")
 
 
-def test_the_crossword_benchmark_takes_the_tables_phrases_as_entries(tmp_path):
-    """A fill may hold the tables' WordNet phrases (AT BAY), which the lexicon lacks; tables built before
-    the phrase column have none."""
-    from puzzlesearch.report.bench import table_phrases
-
-    path = tmp_path / "clues.parquet"
-    pl.DataFrame({"word": ["tear", "atbay", "girt"], "phrase": [None, "at bay", None]}).write_parquet(path)
-    assert table_phrases(path) == {"atbay"}
-    pl.DataFrame({"word": ["tear", "girt"]}).write_parquet(path)
-    assert table_phrases(path) == set()
-
-
 def test_the_crossword_benchmark_runs_on_the_default_english_tables(config, project, wordnet_phrases):
     """The default run's crossword benchmark (bench13, the default fill settings, 100k nodes) on the real
     English tables: its fills hold WordNet phrases, which the lexicon lacks (the run of 7f0a5c4 stopped

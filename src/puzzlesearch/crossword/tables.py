@@ -361,28 +361,17 @@ class WordTables:
     @cached_property
     def clue_map(self) -> dict[str, str]:
         """word -> clue of every table word with one (from clues.parquet)."""
-        if self.clues_path is None:
-            return {}
-        df = manifest.load_parquet(self.clues_path, ["word", "clue"])
-        return {w: c for w, c in zip(df["word"].to_list(), df["clue"].to_list()) if c}
+        return clue_column(self.clues_path, "clue")
 
     @cached_property
     def stem_map(self) -> dict[str, str]:
         """word -> its base forms ('|'-joined, clues.stem_keys) of every table word that has some (English)."""
-        if self.clues_path is None:
-            return {}
-        if "stems" not in pl.read_parquet_schema(self.clues_path):  # (tables built before the column)
-            return {}
-        df = manifest.load_parquet(self.clues_path, ["word", "stems"])
-        return {w: b for w, b in zip(df["word"].to_list(), df["stems"].to_list()) if b}
+        return clue_column(self.clues_path, "stems")
 
     @cached_property
     def phrase_map(self) -> dict[str, str]:
         """entry -> its phrase with spaces ('at a loss') of every table entry from WordNet's phrases (English)."""
-        if self.clues_path is None or "phrase" not in pl.read_parquet_schema(self.clues_path):
-            return {}
-        df = manifest.load_parquet(self.clues_path, ["word", "phrase"])
-        return {w: p for w, p in zip(df["word"].to_list(), df["phrase"].to_list()) if p}
+        return clue_column(self.clues_path, "phrase")
 
     def enumeration(self, word: str) -> str:
         """The word lengths of an entry as solvers read them: "6", or "2,1,4" for the phrase AT A LOSS."""
@@ -444,6 +433,15 @@ class WordTables:
         q = self.alphabet.encode(word)
         row = cost_kernels.find(self.arrays["word_table"], self.codes, self.arrays["lengths"], q, len(q))
         return row >= 0 and bool(self.word_ok[row])
+
+
+def clue_column(clues_path: Path | None, column: str) -> dict[str, str]:
+    """word -> its value in a clues.parquet column, for the words that have one ({} without the file or,
+    for tables built before it, the column)."""
+    if clues_path is None or column not in pl.read_parquet_schema(clues_path):
+        return {}
+    df = manifest.load_parquet(clues_path, ["word", column])
+    return {w: v for w, v in zip(df["word"].to_list(), df[column].to_list()) if v}
 
 
 def eligible_first(arrays: dict, ok: np.ndarray) -> dict:

@@ -266,7 +266,7 @@ def run_crossword(tables_path: str | Path, words_path: str | Path, pattern_path:
     pattern = read_pattern(pattern_path, tables.alphabet)
     table = _read_frame(words_path, ("word", "frequency"))
     lexicon = set(table.filter(pl.col("frequency").fill_null(0) >= settings.min_frequency)["word"].to_list())
-    lexicon |= table_phrases(tables.clues_path)
+    lexicon |= set(tables.phrase_map)  # the tables' WordNet phrases (AT BAY), which the lexicon lacks
     fill_with(pattern, tables, dataclasses.replace(settings, max_nodes=settings.first_nodes), False)  # load kernels
     out = {"pattern": str(pattern_path), "shape": list(pattern.shape), "black": int((pattern == 0).sum())}
     out |= {"node_budget": nodes, "min_frequency": settings.min_frequency, "methods": [FILL, FILL_BASELINE]}
@@ -283,14 +283,6 @@ def run_crossword(tables_path: str | Path, words_path: str | Path, pattern_path:
         out["restarts"].append(r.restarts if r else None)
         out["grid"].append(grid_text(r.grid, tables.alphabet) if r else [])
     return out
-
-
-def table_phrases(clues_path: str | Path) -> set[str]:
-    """The entries the tables added from WordNet's phrases (clues.parquet's `phrase` column; none in older tables)."""
-    clued = read_table(clues_path, "clue table")
-    if "phrase" not in clued.columns:
-        return set()
-    return set(clued.filter(pl.col("phrase").is_not_null())["word"].to_list())
 
 
 def _read_frame(path: str | Path, columns: tuple[str, ...]) -> pl.DataFrame:
