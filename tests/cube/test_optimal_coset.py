@@ -200,3 +200,118 @@ def test_cli_builds_and_uses_the_coset_table(tmp_path, capsys):
     assert main([*solve, moves]) == 2
     errors = [line for line in capsys.readouterr().err.splitlines() if line.startswith("puzzlesearch: error")]
     assert len(errors) == 1 and str(path) in errors[0] and "truncated" in errors[0]
+
+
+# ------------------------------------------------------------------ the large variant (nxopt EP2 x EO2)
+
+
+@pytest.fixture(scope="module")
+def edges():
+    """The large variant's columns alone (one row), mod 3 and in the bound encoding (base 5)."""
+    from puzzlesearch.cube.tables.coset import build_packed, trivial_classes
+
+    classes = trivial_classes()
+    return classes, build_packed("edges", classes)[0], build_packed("edges", classes, base=5)
+
+
+@njit
+def _raw_edges_bfs(mss, mud):
+    """Distances of every (sorted E slice, U/D-layer flips) value by plain BFS over the raw move tables."""
+    n_b = 256
+    n = mss.shape[0] * n_b
+    dist = np.full(n, 255, np.uint8)
+    dist[0] = 0
+    depth, grew = 0, True
+    while grew:
+        grew = False
+        for x in range(n):
+            if dist[x] != depth:
+                continue
+            a, b = x // n_b, x % n_b
+            for m in range(mss.shape[1]):
+                z = mss[a, m] * n_b + mud[(a // 24) * n_b + b, m] % n_b
+                if dist[z] == 255:
+                    dist[z] = depth + 1
+                    grew = True
+        depth += 1
+    return dist
+
+
+def _entries(table, n):
+    i = np.arange(n)
+    return (table[i >> 2] >> ((i & 3) << 1)) & 3
+
+
+def test_large_columns_move_and_conjugate_as_cubes_do():
+    """The sorted E slice and the U/D-layer flips (by position, E edges' flips ignored) of random cubes:
+    their move and symmetry tables give what moving or conjugating the cubes gives."""
+    from puzzlesearch.cube.model.coords import SLICE_SORTED, apply_move
+    from puzzlesearch.cube.tables.coset import UDFLIP, large_columns
+
+    lc = large_columns()
+    a = _random_arrays(300, 11)
+    ss, ud = SLICE_SORTED.encode(a), UDFLIP.encode(a)
+    for m in range(K.N_MOVES):
+        b = apply_move(a, m)
+        assert (lc.ss[ss, m] == SLICE_SORTED.encode(b)).all() and (lc.udflip[ud, m] == UDFLIP.encode(b)).all()
+    for s in range(16):
+        b = conjugate_arrays(a, s)
+        assert (lc.ss_conj[ss, s] == SLICE_SORTED.encode(b)).all()
+        assert (lc.udflip_conj[ud, s] == UDFLIP.encode(b)).all()
+    flipped = (a[0], a[1], a[2], a[3].copy())  # flipping two E edges leaves the value as it is
+    rows = np.arange(len(ud))
+    e_pos = np.argsort(a[2] < 8, axis=1, kind="stable")[:, :2]
+    flipped[3][rows[:, None], e_pos] ^= 1
+    assert (UDFLIP.encode(flipped) == ud).all()
+
+
+def test_large_columns_alone_equal_raw_bfs(edges):
+    """The BFS with symmetry twins (every symmetry fixes the one row) equals a plain BFS, mod 3; the bound
+    encoding reads <= 5 as 0, 6 and 7 exactly and the rest as 8, a lower bound everywhere."""
+    from puzzlesearch.cube.tables.coset import base_lower, large_columns
+
+    _, mod3, (bound, dist_b, _, _) = edges
+    lc = large_columns()
+    dist = _raw_edges_bfs(lc.ss, lc.udflip)
+    n = len(dist)
+    assert (dist < 255).all() and dist.max() == 9 and np.bincount(dist)[0] == 1
+    assert (_entries(mod3, n) == dist % 3).all()
+    read = base_lower(5)[_entries(bound, n)]
+    assert (read <= dist).all()
+    assert (read[dist <= 5] == 0).all() and (read[(dist == 6) | (dist == 7)] == dist[(dist == 6) | (dist == 7)]).all()
+    assert (read[dist >= 8] == 8).all()
+    assert max(dist_b) == 7
+
+
+def test_bound_table_sample_check_catches_a_wrong_entry(edges, tmp_path):
+    from puzzlesearch.cube.tables.coset import check_base_sample, n_entries
+
+    classes, _, (bound, _, _, _) = edges
+    n = n_entries("edges")
+    check_base_sample(tmp_path / "t.npy", bound, "edges", classes, np.arange(0, n, 7))
+    j = int(np.nonzero(_entries(bound, n) == 0)[0][500])  # reads 6: make it read 7 (no neighbour at 6 then)
+    bad = bound.copy()
+    bad[j >> 2] = (bad[j >> 2] & ~np.uint8(3 << ((j & 3) << 1))) | np.uint8(1 << ((j & 3) << 1))
+    with pytest.raises(ArtifactError) as err:
+        check_base_sample(tmp_path / "t.npy", bad, "edges", classes, np.arange(j - 3, j + 4))
+    assert "t.npy" in str(err.value) and "\n" not in str(err.value)
+
+
+@pytest.mark.parametrize("length", [4, 6])
+def test_large_look_ups_keep_answers_optimal(edges, length):
+    """The search with the large variant's look-up path (here the columns-alone table: its bound holds for
+    every corner state) keeps answers optimal: the same lengths as without it and as a meet-in-the-middle BFS."""
+    from puzzlesearch.cube.solvers.optimal import SearchTables, search
+    from puzzlesearch.cube.tables.big import store_table
+    from puzzlesearch.cube.tables.coset import N_CORNER, CosetTable, base_lower
+
+    classes, _, (bound, _, _, _) = edges
+    large = CosetTable("edges", bound, classes, {}, np.zeros(N_CORNER, np.uint32), bound, base_lower(5))
+    tables = SearchTables(store_table("tiny"), coset=large)
+    rng = random.Random(8800 + length)
+    for _ in range(2):
+        cube = SOLVED.apply(scramble(rng, length))
+        on = search(cube, tables, OPTIONS)
+        off = search(cube, tables, replace(OPTIONS, coset=False))
+        assert cube.apply(on.moves).is_solved
+        assert len(on.moves) == len(off.moves) == meet_in_the_middle_distance(cube)

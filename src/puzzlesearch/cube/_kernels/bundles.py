@@ -46,7 +46,11 @@ class BigLookup(NamedTuple):
 
 
 class CosetLookup(NamedTuple):
-    """The coset table: class_sym[ctop * 2187 + twist] = class << 4 | u; entry class * stride + column."""
+    """The coset table: class_sym[ctop * 2187 + twist] = class << 4 | u; entry class * stride + column.
+
+    large: the large variant (columns: sorted E slice x the flips of the U/D-layer positions,
+    udflip_of[slice, flip] and their conjugation; entries are bounds, not mod 3); else the
+    columns are E-slice positions x flip (slice_conj, flip_conj, flip_offset)."""
 
     class_sym: np.ndarray
     table: np.ndarray
@@ -55,6 +59,10 @@ class CosetLookup(NamedTuple):
     flip_offset: np.ndarray
     n_flip: int
     stride: int
+    large: bool
+    ss_conj: np.ndarray  # 11,880 x 16 (large)
+    udflip_of: np.ndarray  # 495 x 2048: the U/D-layer positions' flips of a flip (large)
+    udflip_conj: np.ndarray  # (495 * 256) x 16 (large)
 
 
 class CosetMoves(NamedTuple):

@@ -1,10 +1,14 @@
 """numba kernels of the coset table (tables/coset.py): parallel BFS levels, exact distance, one look-up.
 
 The table's rows are corner classes (which positions hold the U corners x twist, under the
-16 U-D symmetries), its columns the edge part col = E-slice positions * n_flip + flip; a
-row is a whole number of bytes, so threads that each fill their own rows never share one.
-A column is moved and conjugated from the small slice and flip tables (a few hundred KB, in
-cache), not from a table of all 1,013,760 columns.
+16 U-D symmetries), its columns the edge part col = a * n_b + b: a the E slice (its
+positions, or in the large variant its positions x the order of its edges), b the flips (of
+all edges, or of the 8 positions that hold U/D-layer edges; n_b = Columns.n_flip). A row is a
+whole number of bytes, so threads that each fill their own rows never share one. A column is
+moved and conjugated from small tables (a few MB at most, in cache), not from a table of all
+its columns. The b tables (Columns.move_flip, flip_conj) are indexed by (a // a_div) * n_b + b
+with a_div = n_a * n_b // their rows: a_div = n_a where the flips move alone (full, tiny),
+24 where they depend on the E-slice positions (large: a // 24 is those positions).
 
 Bundles (_kernels/bundles.py, built in tables/coset.py): CosetLookup (the table and its
 symmetry look-ups; CosetTable.bundle), SymClassArrays, CornerMoves and Columns (the BFS).
@@ -20,23 +24,31 @@ import numpy as np
 from numba import njit, prange
 
 from puzzlesearch.cube._kernels.common import EMPTY, get_entry, set_entry
-from puzzlesearch.cube.model.constants import N_MOVES, N_TWIST
+from puzzlesearch.cube.model.constants import N_MOVES, N_SLICE_PERM, N_TWIST
+
+
+@njit(cache=True, inline="always")
+def _b_row(cols, a, b):
+    """Row of the b tables for column part a, b: (a // a_div) * n_b + b."""
+    n_b = cols.n_flip
+    a_div = cols.move_slice.shape[0] * n_b // cols.move_flip.shape[0]
+    return (a // a_div) * n_b + b
 
 
 @njit(cache=True, inline="always")
 def _conj_col(cols, t, u):
     """Column t conjugated by symmetry u (small tables only: they stay in cache)."""
-    n_flip = cols.n_flip
-    sl, fl = t // n_flip, t % n_flip
-    return cols.slice_conj[sl, u] * n_flip + ((cols.flip_conj[fl, u] ^ cols.flip_offset[sl, u]) % n_flip)
+    n_b = cols.n_flip
+    a, b = t // n_b, t % n_b
+    return cols.slice_conj[a, u] * n_b + ((cols.flip_conj[_b_row(cols, a, b), u] ^ cols.flip_offset[a, u]) % n_b)
 
 
 @njit(cache=True, inline="always")
 def _move_conj_col(cols, t, m, u):
     """Column t moved by m, then conjugated by symmetry u."""
-    n_flip = cols.n_flip
-    sl, fl = t // n_flip, t % n_flip
-    return _conj_col(cols, cols.move_slice[sl, m] * n_flip + cols.move_flip[fl, m] % n_flip, u)
+    n_b = cols.n_flip
+    a, b = t // n_b, t % n_b
+    return _conj_col(cols, cols.move_slice[a, m] * n_b + cols.move_flip[_b_row(cols, a, b), m] % n_b, u)
 
 
 @njit(cache=True)
@@ -170,18 +182,24 @@ def forward_pass(table, depth, classes, corner_moves, cols, stride, n_parts):
 
 
 @njit(cache=True, inline="always")
-def coset_index(coset, cs, sl, fl):
-    """Entry index of a corner value's class_sym cs = class << 4 | u with E-slice sl and flip fl."""
-    slice_conj, flip_conj, flip_offset, n_flip = coset.slice_conj, coset.flip_conj, coset.flip_offset, coset.n_flip
+def coset_index(coset, cs, ss, fl):
+    """Entry index of a corner value's class_sym cs = class << 4 | u with sorted E slice ss and flip fl."""
     u = cs & 15
-    col = slice_conj[sl, u] * n_flip + ((flip_conj[fl % n_flip, u] ^ flip_offset[sl, u]) % n_flip)
+    sl = ss // N_SLICE_PERM
+    if coset.large:
+        n_b = coset.n_flip
+        b = coset.udflip_conj[sl * n_b + coset.udflip_of[sl, fl], u] % n_b
+        col = coset.ss_conj[ss, u] * n_b + b
+    else:
+        slice_conj, flip_conj, flip_offset, n_flip = coset.slice_conj, coset.flip_conj, coset.flip_offset, coset.n_flip
+        col = slice_conj[sl, u] * n_flip + ((flip_conj[fl % n_flip, u] ^ flip_offset[sl, u]) % n_flip)
     return (cs >> 4) * coset.stride + col
 
 
 @njit(cache=True, inline="always")
-def entry_of(coset, ct, tw, fl, sl):
-    """The 2-bit entry of one axis view's (U-corner positions, twist, flip, E-slice positions)."""
-    return get_entry(coset.table, coset_index(coset, np.int64(coset.class_sym[ct * N_TWIST + tw]), sl, fl))
+def entry_of(coset, ct, tw, fl, ss):
+    """The 2-bit entry of one axis view's (U-corner positions, twist, flip, sorted E slice)."""
+    return get_entry(coset.table, coset_index(coset, np.int64(coset.class_sym[ct * N_TWIST + tw]), ss, fl))
 
 
 @njit(cache=True)
@@ -193,14 +211,14 @@ def coset_depth(coset, moves, ct, tw, fl, sl):
     move_ctop, move_twist, move_flip, move_eslice = moves
     n_flip = coset.n_flip
     depth = 0
-    v = entry_of(coset, ct, tw, fl, sl)
+    v = entry_of(coset, ct, tw, fl, sl * N_SLICE_PERM)
     if entry_of(coset, 0, 0, 0, 0) != 0:
         return -1
     while not (ct == 0 and tw == 0 and fl % n_flip == 0 and sl == 0):
         found = False
         for m in range(N_MOVES):
             c2, t2, f2, s2 = move_ctop[ct, m], move_twist[tw, m], move_flip[fl, m], move_eslice[sl, m]
-            v2 = entry_of(coset, c2, t2, f2, s2)
+            v2 = entry_of(coset, c2, t2, f2, s2 * N_SLICE_PERM)
             if v2 == (v + 2) % 3:
                 ct, tw, fl, sl, v = c2, t2, f2, s2, v2
                 depth += 1

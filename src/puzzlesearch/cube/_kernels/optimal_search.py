@@ -64,7 +64,7 @@ from numba import njit
 from puzzlesearch.cube._kernels.bundles import Budget, Faces, Flags, Kids, Lows, Node, Scratch, SearchState, View, Work
 from puzzlesearch.cube._kernels.common import clock, next_depth
 from puzzlesearch.cube._kernels.coset import coset_index
-from puzzlesearch.cube.model.constants import N_MOVES, N_SLICE_PERM, N_TWIST, Stop
+from puzzlesearch.cube.model.constants import N_MOVES, N_TWIST, Stop
 from puzzlesearch.jit import compile_once
 
 CLOCK_EVERY = 1 << 20  # nodes between looks at the clock
@@ -168,6 +168,19 @@ def _keep(val, idx, h, togo, cost, cand, n, out, g, a):
 
 
 @njit(cache=True, inline="always")
+def _keep_bound(val, idx, lower, togo, cost, cand, n, out, g, a):
+    """As _keep, with each candidate's bound read from its entry by the table's map lower (no parent)."""
+    j = 0
+    for k in range(n):
+        h2 = lower[(val[k] >> ((idx[k] & 3) << 1)) & 3]
+        if h2 + cost[cand[k]] <= togo:
+            out[g, cand[k], a] = h2
+            cand[j] = cand[k]
+            j += 1
+    return j
+
+
+@njit(cache=True, inline="always")
 def _axis_stage(big, moves, node, kids, cand, n, g, a, togo, cost, scratch, have):
     """Keep the candidates whose axis-a distance fits in the budget left after them; the number kept."""
     class_sym, twist_conj, table, slice_div, flip_mod = big
@@ -210,9 +223,11 @@ def _coset_stage(coset, moves, node, kids, cand, n, g, a, togo, cost, scratch, h
         val[k] = class_sym[idx[k]]
     for k in range(n):
         m = cand[k]
-        idx[k] = coset_index(lookup, val[k], cs[g, m, a] // N_SLICE_PERM, cf[g, m, a])
+        idx[k] = coset_index(lookup, val[k], cs[g, m, a], cf[g, m, a])
     for k in range(n):
         val[k] = table[idx[k] >> 2]
+    if lookup.large:  # entries are lower bounds (coset.lower), not distances mod 3
+        return _keep_bound(val, idx, coset.lower, togo, cost, cand, n, kids.hn, g, a)
     return _keep(val, idx, node.hn[g, a], togo, cost, cand, n, kids.hn, g, a)
 
 
@@ -310,7 +325,7 @@ def _coset_bound_of(coset, cp, fl, ss, tw):
     mask = 0
     for i in range(4):
         mask |= 1 << cp[i]
-    i = coset_index(lookup, np.int64(lookup.class_sym[coset.cmask_rank[mask] * N_TWIST + tw]), ss // N_SLICE_PERM, fl)
+    i = coset_index(lookup, np.int64(lookup.class_sym[coset.cmask_rank[mask] * N_TWIST + tw]), ss, fl)
     return coset.lower[(coset.bound[i >> 2] >> ((i & 3) << 1)) & 3]
 
 
@@ -388,7 +403,7 @@ def _coset_inverse_stage(coset, moves, inv, faces, view, kinv, forbid, cand, n, 
         if (ud_bits[m] >> a) & 1:
             idx[k] = -1
             continue
-        idx[k] = coset_index(lookup, np.int64(class_sym[cmask_rank[mask] * N_TWIST + tw]), ss // N_SLICE_PERM, fl)
+        idx[k] = coset_index(lookup, np.int64(class_sym[cmask_rank[mask] * N_TWIST + tw]), ss, fl)
     for k in range(n):
         if idx[k] >= 0:
             val[k] = cbound[idx[k] >> 2]

@@ -26,7 +26,6 @@ from puzzlesearch.cube._kernels.big_table import exact_depth
 from puzzlesearch.cube._kernels.bundles import (
     BigLookup,
     CornerLookup,
-    CosetLookup,
     CosetSearch,
     CubieMoves,
     InverseData,
@@ -36,7 +35,7 @@ from puzzlesearch.cube._kernels.bundles import (
     SearchMoves,
     Start,
 )
-from puzzlesearch.cube._kernels.coset import coset_depth
+from puzzlesearch.cube._kernels.coset import coset_depth, entry_of
 from puzzlesearch.cube._kernels.optimal_search import compile_search, ida_search, search_loop
 from puzzlesearch.cube.model.constants import N_CORNERS, N_EDGES, N_SLICE_PERM, N_TWIST, STOP_NAMES, Stop
 from puzzlesearch.cube.model.coords import (
@@ -304,18 +303,19 @@ def _coset_start(cube: CubieCube, st: SearchTables, options: OptimalOptions, coo
         return False, _no_coset(ct), ctop0, np.zeros(3, dtype=np.int64)
     lookup = st.coset.bundle()
     fl, ss, tw = coords
-    hn0 = np.array(
-        [coset_depth(lookup, st.coset.moves(), ctop0[a], tw[a], fl[a], ss[a] // N_SLICE_PERM) for a in range(3)],
-        dtype=np.int64,
-    )
+    if lookup.large:  # a bound table: its reading is the bound (no exact distance to track)
+        hn0 = np.array([st.coset.lower[entry_of(lookup, ctop0[a], tw[a], fl[a], ss[a])] for a in range(3)])
+    else:
+        hn0 = np.array(
+            [coset_depth(lookup, st.coset.moves(), ctop0[a], tw[a], fl[a], ss[a] // N_SLICE_PERM) for a in range(3)],
+            dtype=np.int64,
+        )
     return True, CosetSearch(lookup, ct.ctop, st.coset.bound, st.coset.lower, CORNER_MASK_RANK), ctop0, hn0
 
 
 def _no_coset(ct) -> CosetSearch:
     """Coset look-ups off: one-entry stand-ins of the coset table's types (never read)."""
-    empty = CosetLookup(
-        np.zeros(1, np.uint32), np.zeros(1, np.uint8), ct.slice_conj, ct.flip_conj, ct.flip_offset, 1, 4
-    )
+    empty = coset_tables.lookup_bundle(np.zeros(1, np.uint32), np.zeros(1, np.uint8), "tiny")
     return CosetSearch(empty, ct.ctop, np.zeros(1, np.uint8), np.zeros(4, np.int64), CORNER_MASK_RANK)
 
 
@@ -369,6 +369,8 @@ def search_tables(table_dir, variant: str):
     coset_variant = coset_tables.variant_for(variant)
     big = load_table(table_dir, variant)
     d = table_dir_of(table_dir)
+    if coset_variant == "full" and coset_tables.present(d, "large"):  # the stronger one, when built
+        coset_variant = "large"
     if coset_tables.present(d, coset_variant):
         return SearchTables(big, coset=coset_tables.load_table(d, coset_variant))
     log(

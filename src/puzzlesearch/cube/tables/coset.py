@@ -9,14 +9,24 @@ reports an average single look-up of 10.67 moves for it (2.60 GB) against 10.30 
 flip x sorted-slice x twist table. Entries are distances mod 3 in 2 bits, decoded along
 the search path from the exact start distance (Kociemba's scheme, as in tables/big.py).
 
-  variant  flip  classes  entries (x 495 x flips)  bytes     build
-  full     yes   9,930    10.07 G                  ~2.52 GB  ~17 min on 2 cores (numba, parallel levels)
-  tiny     no    9,930    4.9 M                    ~1.2 MB   seconds (the tests)
+The large variant is nxopt's "EO2 x EP2" subgroup (7.79 GB there; mean look-up 10.94): the
+subgroup may also flip the E-slice edges but no longer reorders them, so the columns are the
+E-slice positions x the order of the E edges in them (11,880, SLICE_SORTED) x the flips of
+the 8 positions that hold U/D-layer edges (256): 3.04 M columns, 30.2 G entries. It has no
+room for a bound copy, so it is built in nxopt's bound encoding (build_packed's base: the BFS
+stops after level 11; an entry reads <= 9 as 0, 10 and 11 exactly, the rest 12) and read so
+in all six views.
+
+  variant  columns                         classes  entries  bytes     build
+  full     495 E-slice x 2048 flips        9,930    10.07 G  ~2.52 GB  ~17 min on 2 cores (numba, parallel levels)
+  tiny     495 E-slice                     9,930    4.9 M    ~1.2 MB   seconds (the tests)
+  large    11,880 sorted E-slice x 256     9,930    30.2 G   ~7.55 GB  (levels 0..11 only), ~15 GB peak
 
 Files of a table folder: coset_<variant>.npy (packed entries), coset_<variant>_classes.npz
 (class and symmetry of every U-corner x twist value, representatives, self-symmetries) and
-coset_<variant>_bound.npy (the bound copy: the inverse look-ups) and coset_<variant>.json
-(manifest: sha256 of the three, size, build seconds, depth distribution, near depth).
+coset_<variant>_bound.npy (the bound copy: the inverse look-ups; not for large) and
+coset_<variant>.json (manifest: sha256 of the files, size, build seconds, depth distribution,
+near depth or base).
 """
 
 from __future__ import annotations
@@ -28,12 +38,14 @@ from functools import cache
 import numba
 import numpy as np
 
+from puzzlesearch import manifest
 from puzzlesearch.cube._kernels.bfs_bundles import Columns, CornerMoves, SymClassArrays
 from puzzlesearch.cube._kernels.big_table import sym_classes
 from puzzlesearch.cube._kernels.bundles import CosetLookup, CosetMoves
+from puzzlesearch.cube._kernels.common import EMPTY
 from puzzlesearch.cube._kernels.coset import backward_pass, forward_pass, mark_solved
 from puzzlesearch.cube.model import constants as K
-from puzzlesearch.cube.model.coords import CTOP, ESLICE, FLIP, TWIST, coord_move_table
+from puzzlesearch.cube.model.coords import CTOP, ESLICE, FLIP, SLICE_SORTED, TWIST, Coord, coord_move_table
 from puzzlesearch.cube.model.symmetry import N_SYM_UD, SYM_INV, conjugate_arrays, coord_conjugation
 from puzzlesearch.cube.tables import COSET_CODE, structure
 from puzzlesearch.cube.tables.artifact import TableKind, class_sym_of, load_classes, read_npy
@@ -41,7 +53,7 @@ from puzzlesearch.cube.tables.bound import lower_bounds
 from puzzlesearch.cube.tables.structure import sample_of
 from puzzlesearch.progress import log
 
-VARIANTS = ("full", "tiny")
+VARIANTS = ("full", "tiny", "large")
 KIND = TableKind(
     stem="coset_{variant}",
     kind="cube-optimal-coset",
@@ -54,15 +66,53 @@ KIND = TableKind(
 CLASSES, BOUND = "_classes.npz", "_bound.npy"
 N_CORNER = CTOP.size * K.N_TWIST  # 153,090 (U-corner positions, twist) values
 N_CLASSES = 9930  # nxopt's count of corner classes under the 16 U-D symmetries
-N_FLIPS = {"full": K.N_FLIP, "tiny": 1}
+N_UD_FLIP = 2 ** len(K.UD_EDGES)  # 256 flips of the 8 positions that hold U/D-layer edges
+
+
+@dataclass(frozen=True)
+class Layout:
+    """A variant's columns t = a * n_b + b (_kernels/coset.py): a the E slice (n_a values), b the flips (n_b)."""
+
+    n_a: int
+    n_b: int
+    corners: bool = True  # rows: the 9,930 corner classes (False: one row, the BFS over the columns alone)
+    base: int | None = None  # its own bound table (build_packed's base); None: mod 3 with a bound copy
+
+
+LAYOUTS = {
+    "full": Layout(K.N_SLICE, K.N_FLIP),  # E-slice positions x every edge's flip (nxopt EP1 x EO3)
+    "tiny": Layout(K.N_SLICE, 1),  # E-slice positions (the tests)
+    "large": Layout(K.N_SLICE_SORTED, N_UD_FLIP, base=9),  # E-slice positions, order x U/D-layer flips (EP2 x EO2)
+    "edges": Layout(K.N_SLICE_SORTED, N_UD_FLIP, corners=False, base=5),  # the large columns alone (the tests)
+}
+N_FLIPS = {v: layout.n_b for v, layout in LAYOUTS.items()}
 FORWARD_FILL = 0.30  # levels after this share of entries is reached are filled backward (in parallel)
 MAX_TABLE_DEPTH = 20
 NEAR = 8  # the bound copy: entries within this many moves read as 0 (0.3% of the full table), 9..11 read exactly
 
 
+def base_lower(base: int) -> np.ndarray:
+    """Entry value -> lower bound of a table built with build_packed(..., base=base): base's residue
+    reads 0, the next two residues base + 1 and base + 2, EMPTY base + 3 ([0, 10, 11, 12] for base 9).
+
+    The large variant is its own bound table (7.6 GB: no room for a second copy), read the same way
+    in the three axis views and the inverse's three (nxopt's 2-bit encoding, base 9)."""
+    out = np.zeros(4, dtype=np.int64)
+    for k in (1, 2):
+        out[(base + k) % 3] = base + k
+    out[EMPTY] = base + 3
+    return out
+
+
 def n_col(variant: str) -> int:
-    """Columns of a row: E-slice positions x flips."""
-    return K.N_SLICE * N_FLIPS[variant]
+    """Columns of a row: E-slice part x flips."""
+    layout = LAYOUTS[variant]
+    return layout.n_a * layout.n_b
+
+
+def n_rows(variant: str) -> int:
+    """Rows: the corner classes (one row for the columns alone)."""
+    return N_CLASSES if LAYOUTS[variant].corners else 1
 
 
 def row_stride(variant: str) -> int:
@@ -73,11 +123,11 @@ def row_stride(variant: str) -> int:
 
 def n_entries(variant: str) -> int:
     """Entries that are positions (the padding left out)."""
-    return N_CLASSES * n_col(variant)
+    return n_rows(variant) * n_col(variant)
 
 
 def n_bytes(variant: str) -> int:
-    return N_CLASSES * row_stride(variant) // 4
+    return n_rows(variant) * row_stride(variant) // 4
 
 
 def variant_for(table_variant: str) -> str:
@@ -117,6 +167,59 @@ def coset_tables() -> CosetTables:
     )
 
 
+def _udflip_encode(a) -> np.ndarray:
+    """E-slice positions * 256 + the flips of the 8 positions that hold U/D-layer edges (in position order)."""
+    ud = a[2] < len(K.UD_EDGES)
+    rank = np.where(ud, np.cumsum(ud, axis=1) - 1, 0)
+    return ESLICE.encode(a) * N_UD_FLIP + ((a[3] * ud) << rank).sum(axis=1)
+
+
+def _udflip_decode():
+    """A representative of every value: the E slice's representative, its U/D-layer positions flipped by the
+    bits, the first E-slice position flipped to keep the flips' sum even (the E edges' flips are free)."""
+    cp, co, ep, eo = (np.repeat(x, N_UD_FLIP, axis=0) for x in ESLICE.decode())
+    n = len(ep)
+    ud = ep < len(K.UD_EDGES)
+    bits = (np.tile(np.arange(N_UD_FLIP), K.N_SLICE)[:, None] >> np.arange(len(K.UD_EDGES))) & 1
+    eo = eo.copy()
+    eo[ud] = bits.reshape(-1)  # row by row, the 8 U/D-layer positions in order
+    eo[np.arange(n), np.argmax(~ud, axis=1)] = bits.sum(axis=1) % 2
+    return cp, co, ep, eo
+
+
+# The large variant's flips: where the E edges are x the flips of the other 8 positions (495 x 256). The E
+# edges' own flips are not part of it (nxopt's EO2: the subgroup may flip them), so a move's or a
+# symmetry's effect on the 8 depends on where the E edges are, not on which U/D-layer edge is where.
+UDFLIP = Coord("slice_udflip", K.N_SLICE * N_UD_FLIP, _udflip_encode, _udflip_decode)
+
+
+@dataclass(frozen=True)
+class LargeColumns:
+    """Move and conjugation tables of the large variant's columns (E slice sorted, U/D-layer flips)."""
+
+    ss: np.ndarray  # 11,880 x 18: E-slice positions * 24 + the order of the E edges in them
+    ss_conj: np.ndarray  # 11,880 x 16
+    udflip: np.ndarray  # 126,720 x 18: E-slice positions * 256 + U/D-layer flips
+    udflip_conj: np.ndarray  # 126,720 x 16
+
+
+@cache
+def large_columns() -> LargeColumns:
+    """The large variant's column tables (numpy; cached per process)."""
+    return LargeColumns(
+        coord_move_table(SLICE_SORTED).astype(np.int64),
+        coord_conjugation(SLICE_SORTED, N_SYM_UD).astype(np.int64),
+        coord_move_table(UDFLIP).astype(np.int64),
+        coord_conjugation(UDFLIP, N_SYM_UD).astype(np.int64),
+    )
+
+
+def trivial_classes() -> SymClassArrays:
+    """One row for a BFS over the columns alone (the edges variant): every symmetry fixes it."""
+    one = np.zeros(1, dtype=np.int32)
+    return SymClassArrays(one, one.copy(), np.zeros(1, dtype=np.uint8), np.full(1, (1 << N_SYM_UD) - 1, np.uint16))
+
+
 def build_classes() -> SymClassArrays:
     """The corner classes (the big table's sym_classes with twist in the flip's place)."""
     ct = coset_tables()
@@ -130,18 +233,48 @@ def build_classes() -> SymClassArrays:
 
 
 def bfs_tables(variant: str) -> tuple[CornerMoves, Columns]:
-    """(corner_moves, cols) of the BFS kernels: small int32 move and conjugation tables."""
+    """(corner_moves, cols) of the BFS kernels: small int32 move and conjugation tables.
+
+    Columns' fields by variant (a, b as in _kernels/coset.py): full and tiny: E-slice
+    positions, flips (tiny: none); large and edges: the sorted E slice, the U/D-layer flips
+    (indexed by E-slice positions * 256 + flips, no offset). edges: corner tables of one value.
+    """
     ct = coset_tables()
     nf = N_FLIPS[variant]
-    flip = ct.flip if nf > 1 else np.zeros((1, K.N_MOVES), dtype=np.int64)
-    i32 = [a.astype(np.int32) for a in (ct.eslice, flip, ct.slice_conj, ct.flip_conj, ct.flip_offset)]
-    return CornerMoves(ct.ctop.astype(np.int32), ct.twist.astype(np.int32)), Columns(*i32, nf)
+    if LAYOUTS[variant].n_a == K.N_SLICE:
+        flip = ct.flip if nf > 1 else np.zeros((1, K.N_MOVES), dtype=np.int64)
+        arrays = (ct.eslice, flip, ct.slice_conj, ct.flip_conj, ct.flip_offset)
+    else:
+        lc = large_columns()
+        arrays = (lc.ss, lc.udflip, lc.ss_conj, lc.udflip_conj, np.zeros_like(lc.ss_conj))
+    cols = Columns(*(a.astype(np.int32) for a in arrays), nf)
+    if not LAYOUTS[variant].corners:
+        none = np.zeros((1, K.N_MOVES), dtype=np.int32)
+        return CornerMoves(none, none.copy()), cols
+    return CornerMoves(ct.ctop.astype(np.int32), ct.twist.astype(np.int32)), cols
 
 
-def build_packed(variant: str, classes: SymClassArrays, keep_near: int = -1) -> tuple:
+def recode_reached(table: np.ndarray, code: int) -> None:
+    """Set every reached entry (not EMPTY) to code, in place, a chunk at a time."""
+    lut = np.zeros(256, dtype=np.uint8)
+    for byte in range(256):
+        for k in range(4):
+            v = (byte >> (2 * k)) & 3
+            lut[byte] |= (v if v == EMPTY else code) << (2 * k)
+    step = 1 << 26
+    for a in range(0, len(table), step):
+        table[a : a + step] = lut[table[a : a + step]]
+
+
+def build_packed(variant: str, classes: SymClassArrays, keep_near: int = -1, base: int | None = None) -> tuple:
     """(packed table, depth -> entries, seconds, near): parallel forward levels, then parallel backward ones.
 
     near: a copy of the table once the levels up to keep_near are filled (None if keep_near < 0).
+    base (the large variant's bound encoding): once the levels up to base are filled, every
+    reached entry is set to base's residue; the BFS goes on (an entry within base - 1 moves
+    has no empty neighbour, so reading it as the current level reaches nothing new) and stops
+    after level base + 2, leaving the rest EMPTY: entries read <= base, base + 1, base + 2,
+    >= base + 3 (base_lower).
     """
     t0 = time.perf_counter()
     corner_moves, cols = bfs_tables(variant)
@@ -151,8 +284,9 @@ def build_packed(variant: str, classes: SymClassArrays, keep_near: int = -1) -> 
     filled, depth = dist[0], 0
     parts = max(1, numba.get_num_threads())
     near = table.copy() if keep_near == 0 else None
-    while filled < n:
-        backward = filled > FORWARD_FILL * n
+    while filled < n and (base is None or depth < base + 2):
+        # after the recode every entry within base is "current": too many to expand forward
+        backward = filled > FORWARD_FILL * n or (base is not None and depth >= base)
         t1 = time.perf_counter()
         if backward:
             new = int(backward_pass(table, depth, classes, corner_moves, cols, stride))
@@ -170,6 +304,8 @@ def build_packed(variant: str, classes: SymClassArrays, keep_near: int = -1) -> 
         )
         if depth == keep_near:
             near = table.copy()
+        if depth == base:
+            recode_reached(table, depth % 3)
     return table, dist, time.perf_counter() - t0, near
 
 
@@ -214,6 +350,8 @@ def build_table(variant: str, out_dir) -> dict:
     t0 = time.perf_counter()
     classes = build_classes()
     log("cube", f"coset table {variant}: {len(classes.rep):,} corner classes ({time.perf_counter() - t0:.1f}s)")
+    if LAYOUTS[variant].base is not None:
+        return _build_base_table(variant, out_dir, classes, t0)
     table, dist, bfs_seconds, near = build_packed(variant, classes, NEAR)
     t1 = time.perf_counter()
     bound = bound_of(table, near)
@@ -245,7 +383,73 @@ def build_table(variant: str, out_dir) -> dict:
     return meta
 
 
+def _build_base_table(variant: str, out_dir, classes: SymClassArrays, t0: float) -> dict:
+    """The large variant: one table in the bound encoding (build_packed with base), classes and manifest."""
+    base = LAYOUTS[variant].base
+    table, dist, _, _ = build_packed(variant, classes, base=base)
+    KIND.write_file(out_dir, variant, ".npy", table)
+    KIND.write_file(out_dir, variant, CLASSES, classes.arrays())
+    beyond = n_entries(variant) - sum(dist.values())
+    counts = {**{d: c for d, c in dist.items() if d <= base}, base + 1: dist[base + 1], base + 2: dist[base + 2]}
+    meta = {
+        "table": f"coset_{variant}",
+        "variant": variant,
+        "classes": len(classes.rep),
+        "entries": n_entries(variant),
+        "bytes": int(table.nbytes),
+        "row_stride": row_stride(variant),
+        "build_seconds": round(time.perf_counter() - t0, 2),
+        "base": base,
+        "beyond": beyond,  # entries at base + 3 or more (not told apart)
+        "mean_depth": round(
+            sum(d * c for d, c in counts.items()) / n_entries(variant) + (base + 3) * beyond / n_entries(variant), 4
+        ),  # base + 3 for the beyond
+        "distribution": " ".join(f"{d}:{c}" for d, c in counts.items()) + f" {base + 3}+:{beyond}",
+    }
+    KIND.write_manifest(out_dir, variant, (".npy", CLASSES), meta)
+    log("cube", f"coset table {variant} written to {out_dir} ({meta['build_seconds']:.0f}s)")
+    return meta
+
+
 # ------------------------------------------------------------------ loading
+
+
+@cache
+def _large_lookups() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(ss_conj int32, udflip_of uint8 495 x 2048, udflip_conj uint8: the conjugate's U/D-layer flips)."""
+    lc = large_columns()
+    flips = FLIP.decode()[3]  # (2048, 12): every position's flip
+    ud = ESLICE.decode()[2] < len(K.UD_EDGES)  # (495, 12): positions that hold U/D-layer edges
+    rank = np.where(ud, np.cumsum(ud, axis=1) - 1, 0)
+    udflip_of = ((flips[None, :, :] * ud[:, None, :]) << rank[:, None, :]).sum(axis=2).astype(np.uint8)
+    return lc.ss_conj.astype(np.int32), udflip_of, (lc.udflip_conj % N_UD_FLIP).astype(np.uint8)
+
+
+def lookup_bundle(class_sym: np.ndarray, table: np.ndarray, variant: str) -> CosetLookup:
+    """The kernels' CosetLookup of a variant's table (the large one's column look-ups, or one-entry stand-ins)."""
+    ct = coset_tables()
+    large = LAYOUTS[variant].n_a == K.N_SLICE_SORTED
+    if large:
+        ss_conj, udflip_of, udflip_conj = _large_lookups()
+    else:
+        ss_conj, udflip_of, udflip_conj = (
+            np.zeros((1, 1), np.int32),
+            np.zeros((1, 1), np.uint8),
+            np.zeros((1, 1), np.uint8),
+        )
+    return CosetLookup(
+        class_sym,
+        table,
+        ct.slice_conj,
+        ct.flip_conj,
+        ct.flip_offset,
+        N_FLIPS[variant],
+        row_stride(variant),
+        large,
+        ss_conj,
+        udflip_of,
+        udflip_conj,
+    )
 
 
 @dataclass(frozen=True)
@@ -262,11 +466,7 @@ class CosetTable:
 
     def bundle(self) -> CosetLookup:
         """The kernels' look-up bundle."""
-        ct = coset_tables()
-        nf = N_FLIPS[self.variant]
-        return CosetLookup(
-            self.class_sym, self.table, ct.slice_conj, ct.flip_conj, ct.flip_offset, nf, row_stride(self.variant)
-        )
+        return lookup_bundle(self.class_sym, self.table, self.variant)
 
     @staticmethod
     def moves() -> CosetMoves:
@@ -275,11 +475,63 @@ class CosetTable:
         return CosetMoves(ct.ctop, ct.twist, ct.flip, ct.eslice)
 
 
+def neighbours(variant: str, classes: SymClassArrays, idx: np.ndarray) -> np.ndarray:
+    """(len(idx), 18) entry indices of the positions one move from entries idx (numpy, a sample's worth)."""
+    corner_moves, cols = bfs_tables(variant)
+    stride, n_b = row_stride(variant), cols.n_flip
+    a_div = cols.move_slice.shape[0] * n_b // cols.move_flip.shape[0]
+    c, t = idx // stride, idx % stride
+    x = classes.rep[c].astype(np.int64)
+    ms = np.arange(K.N_MOVES)
+    x2 = corner_moves.ctop[(x // K.N_TWIST)[:, None], ms].astype(np.int64) * K.N_TWIST
+    x2 += corner_moves.twist[(x % K.N_TWIST)[:, None], ms]
+    u = classes.symidx[x2].astype(np.int64)
+    a, b = (t // n_b)[:, None], (t % n_b)[:, None]
+    a2 = cols.move_slice[a, ms].astype(np.int64)
+    b2 = cols.move_flip[(a // a_div) * n_b + b, ms] % n_b
+    a3 = cols.slice_conj[a2, u].astype(np.int64)
+    b3 = (cols.flip_conj[(a2 // a_div) * n_b + b2, u] ^ cols.flip_offset[a2, u]) % n_b
+    return classes.classidx[x2].astype(np.int64) * stride + a3 * n_b + b3
+
+
+def check_base_sample(path, table: np.ndarray, variant: str, classes: SymClassArrays, idx: np.ndarray) -> None:
+    """A bound-encoded table (build_packed with base): the solved entry reads <= base, and each sampled
+    entry's neighbours fit its reading (one move changes a distance by at most 1, and a distance d > 0
+    has a neighbour at d - 1). Raises ArtifactError naming the file."""
+    base = LAYOUTS[variant].base
+    r0, r1, r2 = base % 3, (base + 1) % 3, (base + 2) % 3
+
+    def read(i):
+        return (table[i >> 2] >> ((i & 3) << 1)) & 3
+
+    solved = int(classes.classidx[0]) * row_stride(variant)
+    if int(read(np.array([solved]))[0]) != r0:
+        raise manifest.damaged(path, f"array 'table': the solved entry does not read <= {base}")
+    e = read(idx)[:, None]
+    nb = read(neighbours(variant, classes, idx))
+    has = lambda v: (nb == v).any(axis=1)[:, None]  # noqa: E731
+    bad = (e == r0) & (has(r2) | has(EMPTY))  # <= base: every neighbour <= base + 1
+    bad |= (e == r1) & (has(EMPTY) | ~has(r0))  # base + 1: neighbours base .. base + 2, one <= base
+    bad |= (e == r2) & (has(r0) | ~has(r1))  # base + 2: neighbours >= base + 1, one at base + 1
+    bad |= (e == EMPTY) & (has(r0) | has(r1))  # >= base + 3: neighbours >= base + 2
+    if bad.any():
+        raise manifest.damaged(
+            path, f"array 'table': entry {int(idx[np.argmax(bad[:, 0])])} disagrees with its neighbours"
+        )
+
+
 def load_table(table_dir, variant: str) -> CosetTable:
     """Verify (sha256, shapes, ranges) and load one variant; never builds."""
     KIND.check_variant(variant)
     meta = KIND.verify(table_dir, variant)
     table = read_npy(table_path(table_dir, variant), meta, np.uint8, (n_bytes(variant),))
+    if LAYOUTS[variant].base is not None:
+        classes = load_classes(classes_path(table_dir, variant), meta, N_CLASSES, N_CORNER)
+        picked = sample_of(n_entries(variant))
+        positions = picked // n_col(variant) * row_stride(variant) + picked % n_col(variant)
+        check_base_sample(table_path(table_dir, variant), table, variant, classes, positions)
+        lower = base_lower(LAYOUTS[variant].base)
+        return CosetTable(variant, table, classes, meta, class_sym_of(classes), table, lower)
     bound = read_npy(bound_path(table_dir, variant), meta, np.uint8, table.shape)
     classes = load_classes(classes_path(table_dir, variant), meta, N_CLASSES, N_CORNER)
     # a seeded sample of positions (padding columns left out); the solved one is column 0 of class_sym[0]'s row
