@@ -164,7 +164,7 @@ def open_tables(args):
         bound = load_bound(args.bound or args.table, table)
     else:
         bound = store_bound(table, table.sha256)
-    cv = coset_tables.variant_for(args.variant)
+    cv = coset_tables.variant_for(args.variant, args.coset_table)
     if args.coset or (args.table and coset_tables.present(args.table, cv)):
         coset = coset_tables.load_table(args.coset or args.table, cv)
     else:
@@ -180,6 +180,7 @@ def main() -> int:
     parser.add_argument("--first", type=int, default=20, help="solve the first N cubes of --cubes (0: none)")
     parser.add_argument("--bound", help="bound table folder (default: the table folder's, else the store's)")
     parser.add_argument("--coset", help="coset table folder (default: the table folder's, else the store's)")
+    parser.add_argument("--coset-table", default="full", choices=("full", "large"), help="with --variant full")
     parser.add_argument("--baseline", type=int, default=4, help="scrambles for the kernel baselines (0: skip)")
     parser.add_argument("--baseline-length", type=int, default=15, help="moves of each baseline scramble")
     parser.add_argument("--node-budget", type=int, default=200_000_000_000, help="nodes per random cube at most")
@@ -191,7 +192,9 @@ def main() -> int:
     t0 = time.perf_counter()
     table = open_tables(args)
     print(f"tables {args.variant} + bound + coset: loaded and verified in {time.perf_counter() - t0:.1f} s", flush=True)
-    options = OptimalOptions(table=args.variant, time_limit=args.time_limit, node_budget=args.node_budget)
+    options = OptimalOptions(
+        table=args.variant, coset_table=args.coset_table, time_limit=args.time_limit, node_budget=args.node_budget
+    )
     for change in BASELINES.values():
         warm_up(table, "optimal", replace(options, **change))
     solve_old_timed(SOLVED.apply(parse_moves("R U2 F")), table, options)  # compiles the replaced kernel

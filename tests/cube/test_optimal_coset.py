@@ -110,17 +110,18 @@ def test_tiny_table_equals_raw_bfs_mod_3(coset):
 def test_symmetry_look_ups_equal_cubes_conjugated_directly():
     """class_sym's symmetry u maps (U corners, twist) to the class representative; the column
     tables conjugate (flip, E-slice) as conjugating the cube by u does."""
-    from puzzlesearch.cube._kernels.coset import _conj_col, _move_conj_col
+    from puzzlesearch.cube._kernels.coset import _conj_col, _geometry, _move_conj_col
 
     classes = build_classes()
     _, cols = bfs_tables("full")
+    geo = _geometry(cols)
     a = _random_arrays(100, 7)
     x = CTOP.encode(a) * K.N_TWIST + TWIST.encode(a)
     col = ESLICE.encode(a) * K.N_FLIP + FLIP.encode(a)
     for s in range(16):
         b = conjugate_arrays(a, s)
         want = ESLICE.encode(b) * K.N_FLIP + FLIP.encode(b)
-        assert [_conj_col(cols, int(t), s) for t in col] == want.tolist()
+        assert [_conj_col(cols, int(t), s, geo) for t in col] == want.tolist()
     u = classes.symidx[x]
     for k in range(len(x)):
         one = tuple(arr[k : k + 1] for arr in a)
@@ -133,7 +134,7 @@ def test_symmetry_look_ups_equal_cubes_conjugated_directly():
         for s in (0, 5, 9):
             b = conjugate_arrays(apply_move(a, m), s)
             want = ESLICE.encode(b) * K.N_FLIP + FLIP.encode(b)
-            assert [_move_conj_col(cols, int(t), m, s) for t in col] == want.tolist()
+            assert [_move_conj_col(cols, int(t), m, s, geo) for t in col] == want.tolist()
 
 
 @pytest.mark.parametrize("length", [3, 5, 7])

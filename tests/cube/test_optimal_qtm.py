@@ -168,7 +168,7 @@ def test_first_use_tables_answer_qtm(table_sets, monkeypatch):
     tables = table_sets["big+coset"][0]
     built = []
 
-    def full_tables(variant):
+    def full_tables(variant, coset_table="full"):
         built.append(variant)
         return tables
 

@@ -74,7 +74,7 @@ rule cube_optimal_coset:
         "logs/cube/optimal_coset_{variant}_{coset}.log",
     wildcard_constraints:
         variant="full|small|tiny",
-        coset="full|tiny",
+        coset="full|large|tiny",
     cache: True
     threads: 2  # the backward BFS levels run in parallel over rows
     resources:

@@ -159,9 +159,13 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     p = cmds.add_parser(
         "build-optimal-coset",
-        help="build the optimal solver's second table, corner classes x flip x E-slice (full: ~2.5 GB)",
+        help="build the optimal solver's second table, corner classes x edges (full: ~2.5 GB, large: ~7.55 GB)",
     )
-    p.add_argument("variant", help="full or tiny (the table that goes with cube.optimal.table full, or small/tiny)")
+    p.add_argument(
+        "variant",
+        help="full, large or tiny (full or large go with cube.optimal.table full, by cube.optimal.coset_table; "
+        "tiny with small and tiny)",
+    )
     p.add_argument("--out-dir", required=True, help="folder to write coset_<variant>.npy, _classes.npz and .json into")
     p.set_defaults(func=cmd_build_optimal_coset)
 
@@ -226,7 +230,8 @@ def _open_tables(args, settings=None):
     if args.solver == "optimal":
         from puzzlesearch.cube.solvers.optimal import search_tables
 
-        return search_tables(args.tables, settings.options("optimal").table)
+        options = settings.options("optimal")
+        return search_tables(args.tables, options.table, options.coset_table)
     from puzzlesearch.cube.tables.phases import Tables, store_tables
 
     if args.solver == "twophase":
@@ -341,9 +346,11 @@ def cmd_build_tables(args) -> int:
     else:
         print(store_tables().dir)
     if args.optimal:
+        from puzzlesearch.cube.settings import OptimalOptions
         from puzzlesearch.cube.solvers.optimal import store_search_tables
 
-        store_search_tables("full")  # built in the store unless there (its folder is logged while building)
+        # built in the store unless there (its folder is logged while building); the schema's second table
+        store_search_tables("full", OptimalOptions().coset_table)
     return 0
 
 

@@ -50,7 +50,13 @@ class ThistlethwaiteOptions:
     time_limit: float = _nested_default("thistlethwaite", "time_limit")
 
 
-OPTIMAL_SEARCH_KEYS = ("table", "node_budget", "time_limit", "metric")  # cube.optimal keys of a solve step
+OPTIMAL_SEARCH_KEYS = (
+    "table",
+    "coset_table",
+    "node_budget",
+    "time_limit",
+    "metric",
+)  # cube.optimal keys of a solve step
 OPTIMAL_AXES = 3  # table look-ups per node: the position seen with each axis on U-D (not a user setting)
 
 
@@ -59,6 +65,7 @@ class OptimalOptions:
     """Table variant and budgets of one optimal solve (defaults: the schema's `cube.optimal`)."""
 
     table: str = _nested_default("optimal", "table")
+    coset_table: str = _nested_default("optimal", "coset_table")  # the second table beside table full
     node_budget: int = _nested_default("optimal", "node_budget")
     time_limit: float = _nested_default("optimal", "time_limit")
     metric: str = _nested_default("optimal", "metric")  # htm or qtm: what the shortest solution's length counts

@@ -75,11 +75,12 @@ CUBE_OPT_SETTINGS = step_settings_json("optimal", CUBE)
 CUBE_OPT_CODE = list(cube_code.BIG_CODE)
 CUBE_OPT_BOUND_CODE = list(cube_code.BOUND_CODE)
 CUBE_OPT_COSET_CODE = list(cube_code.COSET_CODE)
-CUBE_OPT_COSET_MEM_MB = {"full": 9000, "tiny": MEM_MB}  # full: table, BFS bitmaps, near levels, bound copy: ~7.5 GB
-CUBE_OPT_COSET_MINUTES = {"full": 120, "tiny": STARTUP_MINUTES}  # full: ~20 min on 2 cores
+# full: table, BFS bitmaps, near levels, bound copy: ~7.5 GB; large: table and two BFS bitmaps, ~15 GB
+CUBE_OPT_COSET_MEM_MB = {"full": 9000, "large": 17000, "tiny": MEM_MB}
+CUBE_OPT_COSET_MINUTES = {"full": 120, "large": 180, "tiny": STARTUP_MINUTES}  # ~20 and ~40 min on 2 cores
 CUBE_OPT_MEM_MB = {"full": 3000, "small": MEM_MB, "tiny": MEM_MB}  # full: ~1.1 GB measured peak
-# full: big table + coset table and its bound copy, ~6.1 GB
-CUBE_OPT_SOLVE_MEM_MB = {"full": 7000, "small": MEM_MB, "tiny": MEM_MB}
+# full: big table + coset table and its bound copy, ~6.1 GB (coset_table large: ~8.6 GB)
+CUBE_OPT_SOLVE_MEM_MB = {"full": 7000 if CUBE_OPT["coset_table"] == "full" else 10000, "small": MEM_MB, "tiny": MEM_MB}
 CUBE_OPT_BOUND_MEM_MB = {"full": 4000, "small": MEM_MB, "tiny": MEM_MB}  # full: ~2.3 GB measured peak
 CUBE_OPT_BUILD_MINUTES = {"full": 120, "small": 10, "tiny": STARTUP_MINUTES}
 
@@ -99,7 +100,7 @@ def cube_optimal_bound(variant=None):
 def cube_optimal_coset(variant=None):
     """The manifest (.json) of the coset table that goes with an optimal table variant (in its folder)."""
     variant = variant or CUBE_OPT["table"]
-    coset = "full" if variant == "full" else "tiny"
+    coset = CUBE_OPT["coset_table"] if variant == "full" else "tiny"
     return f"{CUBE_OPT_DIR}/table_{variant}/coset_{coset}.json"
 
 

@@ -27,42 +27,59 @@ from puzzlesearch.cube._kernels.common import EMPTY, get_entry, set_entry
 from puzzlesearch.cube.model.constants import N_MOVES, N_SLICE_PERM, N_TWIST
 
 
-@njit(cache=True, inline="always")
-def _b_row(cols, a, b):
-    """Row of the b tables for column part a, b: (a // a_div) * n_b + b."""
+@njit(cache=True)
+def _geometry(cols):
+    """(shift, mask, a_row) of a column bundle: n_b = 1 << shift (every n_b is a power of 2), so a column
+    splits by a shift and a mask, not a division; a_row[a] = (a // a_div) * n_b, the b tables' row base."""
     n_b = cols.n_flip
-    a_div = cols.move_slice.shape[0] * n_b // cols.move_flip.shape[0]
-    return (a // a_div) * n_b + b
+    shift = 0
+    while (1 << shift) < n_b:
+        shift += 1
+    n_a = cols.move_slice.shape[0]
+    a_div = n_a * n_b // cols.move_flip.shape[0]
+    a_row = np.empty(n_a, dtype=np.int64)
+    for a in range(n_a):
+        a_row[a] = (a // a_div) * n_b
+    return shift, np.int64(n_b - 1), a_row
 
 
 @njit(cache=True, inline="always")
-def _conj_col(cols, t, u):
-    """Column t conjugated by symmetry u (small tables only: they stay in cache)."""
-    n_b = cols.n_flip
-    a, b = t // n_b, t % n_b
-    return cols.slice_conj[a, u] * n_b + ((cols.flip_conj[_b_row(cols, a, b), u] ^ cols.flip_offset[a, u]) % n_b)
+def _conj_ab(cols, a, b, u, geo):
+    """Column (a, b) conjugated by symmetry u (small tables only: they stay in cache)."""
+    shift, mask, a_row = geo
+    return (np.int64(cols.slice_conj[a, u]) << shift) | (
+        (cols.flip_conj[a_row[a] + b, u] ^ cols.flip_offset[a, u]) & mask
+    )
 
 
 @njit(cache=True, inline="always")
-def _move_conj_col(cols, t, m, u):
+def _conj_col(cols, t, u, geo):
+    """Column t conjugated by symmetry u."""
+    shift, mask, _ = geo
+    return _conj_ab(cols, t >> shift, t & mask, u, geo)
+
+
+@njit(cache=True, inline="always")
+def _move_conj_col(cols, t, m, u, geo):
     """Column t moved by m, then conjugated by symmetry u."""
-    n_b = cols.n_flip
-    a, b = t // n_b, t % n_b
-    return _conj_col(cols, cols.move_slice[a, m] * n_b + cols.move_flip[_b_row(cols, a, b), m] % n_b, u)
+    shift, mask, a_row = geo
+    a, b = t >> shift, t & mask
+    return _conj_ab(cols, cols.move_slice[a, m], cols.move_flip[a_row[a] + b, m] & mask, u, geo)
 
 
 @njit(cache=True)
 def mark_solved(table, classes, cols, stride):
     """Set the solved entry (x = 0, column 0) and its twins to 0; returns how many were set."""
     rep, classidx, symidx, stab = classes
+    geo = _geometry(cols)
     c = classidx[0]
     base = np.int64(c) * stride
-    t = _conj_col(cols, 0, symidx[0])
+    t = _conj_col(cols, 0, symidx[0], geo)
     set_entry(table, base + t, 0)
     done = 1
     for s in range(1, 16):
         if (stab[c] >> s) & 1:
-            i = base + _conj_col(cols, t, s)
+            i = base + _conj_col(cols, t, s, geo)
             if get_entry(table, i) == EMPTY:
                 set_entry(table, i, 0)
                 done += 1
@@ -70,7 +87,7 @@ def mark_solved(table, classes, cols, stride):
 
 
 @njit(cache=True)
-def _backward_row(table, c, cur, nxt, classes, corner_moves, cols, stride, buf):
+def _backward_row(table, c, cur, nxt, classes, corner_moves, cols, stride, buf, geo):
     """Fill row c's empty entries that have a neighbour at the current depth; how many."""
     rep, classidx, symidx = classes.rep, classes.classidx, classes.symidx
     move_ctop, move_twist = corner_moves
@@ -93,7 +110,7 @@ def _backward_row(table, c, cur, nxt, classes, corner_moves, cols, stride, buf):
         j = 0
         for k in range(nb):  # keep the unreached in order: the column look-ups stay local
             t = buf[k]
-            if get_entry(table, base2 + _move_conj_col(cols, t, m, u)) == cur:
+            if get_entry(table, base2 + _move_conj_col(cols, t, m, u, geo)) == cur:
                 set_entry(table, base + t, nxt)
                 found += 1
             else:
@@ -115,10 +132,11 @@ def backward_pass(table, depth, classes, corner_moves, cols, stride):
     n_rows = classes.rep.shape[0]
     n_col = cols.move_slice.shape[0] * cols.n_flip
     cur, nxt = depth % 3, (depth + 1) % 3
+    geo = _geometry(cols)
     done = 0
     for c in prange(n_rows):
         buf = np.empty(n_col, dtype=np.int32)
-        done += _backward_row(table, c, cur, nxt, classes, corner_moves, cols, stride, buf)
+        done += _backward_row(table, c, cur, nxt, classes, corner_moves, cols, stride, buf, geo)
     return done
 
 
@@ -137,6 +155,7 @@ def forward_pass(table, depth, classes, corner_moves, cols, stride, n_parts):
     size = n_rows * stride
     marks = np.zeros((n_parts, (size + 7) // 8), dtype=np.uint8)
     cur, nxt = depth % 3, (depth + 1) % 3
+    geo = _geometry(cols)
     for p in prange(n_parts):
         mark = marks[p]
         for c in range(p * n_rows // n_parts, (p + 1) * n_rows // n_parts):
@@ -150,7 +169,7 @@ def forward_pass(table, depth, classes, corner_moves, cols, stride, n_parts):
                     x2 = move_ctop[ct, m] * N_TWIST + move_twist[tw, m]
                     c2 = classidx[x2]
                     base2 = np.int64(c2) * stride
-                    t2 = _move_conj_col(cols, t, m, symidx[x2])
+                    t2 = _move_conj_col(cols, t, m, symidx[x2], geo)
                     i = base2 + t2
                     if get_entry(table, i) == EMPTY:
                         mark[i >> 3] |= np.uint8(1 << (i & 7))
@@ -158,7 +177,7 @@ def forward_pass(table, depth, classes, corner_moves, cols, stride, n_parts):
                         if st != 1:
                             for s in range(1, 16):
                                 if (st >> s) & 1:
-                                    i3 = base2 + _conj_col(cols, t2, s)
+                                    i3 = base2 + _conj_col(cols, t2, s, geo)
                                     mark[i3 >> 3] |= np.uint8(1 << (i3 & 7))
     done = 0
     for c in prange(n_rows):  # rows start on a bitmap byte (stride is a multiple of 8)

@@ -74,12 +74,20 @@ MAX_LENGTH_QTM = 26  # God's number in the quarter-turn metric (Rokicki, 2014)
 # takes well under it), and only a cube it does not finish builds the full tables.
 FIRST_USE_VARIANT = "small"
 FIRST_USE_NODES = 30_000_000
-FULL_BUILD_NOTE = (
-    "the full optimal tables are not built yet: optimal_full (~830 MB, ~20 min on one core, ~1.2 GB peak) and "
-    "coset_full (2 x 2.5 GB, ~20 min, ~7.5 GB peak); build them ahead with `puzzlesearch cube build-tables "
-    "--optimal` (into the store) or `snakemake --cores 2 cube_optimal_all` (then --tables "
-    "results/cube/optimal/table_full)"
-)
+COSET_BUILD = {  # what the first-use line says of each second table (cube.optimal.coset_table)
+    "full": "coset_full (2 x 2.5 GB, ~20 min, ~7.5 GB peak)",
+    "large": "coset_large (7.55 GB, ~40 min on 2 cores, ~15 GB peak)",
+}
+
+
+def full_build_note(coset_table: str) -> str:
+    """The first-use line: which full tables are missing, how big, how long, how to build them ahead."""
+    return (
+        "the full optimal tables are not built yet: optimal_full (~830 MB, ~20 min on one core, ~1.2 GB peak) and "
+        f"{COSET_BUILD[coset_table]}; build them ahead with `puzzlesearch cube build-tables "
+        "--optimal` (into the store) or `snakemake --cores 2 cube_optimal_all` (then --tables "
+        "results/cube/optimal/table_full)"
+    )
 
 
 @dataclass(frozen=True)
@@ -128,6 +136,7 @@ class FirstUseTables:
     small: SearchTables
     full_variant: str = "full"
     _full: SearchTables | None = field(default=None, repr=False)
+    coset_table: str = field(default_factory=lambda: OptimalOptions().coset_table)  # the schema's default
 
     @property
     def variant(self) -> str:
@@ -140,7 +149,7 @@ class FirstUseTables:
                 "cube",
                 f"a cube needs more than {FIRST_USE_NODES:,} nodes with the small table: building the full tables",
             )
-            self._full = store_search_tables(self.full_variant)
+            self._full = store_search_tables(self.full_variant, self.coset_table)
         return self._full
 
 
@@ -337,17 +346,18 @@ def stored(kind: TableKind, variant: str) -> bool:
     return (store.store_root() / kind.store_folder / key / store.KEY_FILE).exists()
 
 
-def full_stored() -> bool:
-    """True if the store holds the full big table and its coset table."""
-    return stored(BIG_KIND, "full") and stored(coset_tables.KIND, "full")
+def full_stored(coset_table: str) -> bool:
+    """True if the store holds the full big table and its coset table (cube.optimal.coset_table)."""
+    return stored(BIG_KIND, "full") and stored(coset_tables.KIND, coset_table)
 
 
-def store_search_tables(variant: str) -> SearchTables:
+def store_search_tables(variant: str, coset_table: str) -> SearchTables:
     """The store's big table of a variant and its coset table (built there on first use)."""
-    return SearchTables(store_table(variant), coset=coset_tables.store_table(coset_tables.variant_for(variant)))
+    coset = coset_tables.store_table(coset_tables.variant_for(variant, coset_table))
+    return SearchTables(store_table(variant), coset=coset)
 
 
-def search_tables(table_dir, variant: str):
+def search_tables(table_dir, variant: str, coset_table: str):
     """The solver's SearchTables: --tables DIR (verified, never built) or the store's.
 
     With the coset table (in the folder, or the store's) the inverse views are looked up in
@@ -357,20 +367,18 @@ def search_tables(table_dir, variant: str):
     """
     warm_up_search()
     if table_dir is None:
-        if variant == "full" and not full_stored():
+        if variant == "full" and not full_stored(coset_table):
             log(
                 "cube",
-                f"first use of --solver optimal: {FULL_BUILD_NOTE}; meanwhile each cube is tried with the "
+                f"first use of --solver optimal: {full_build_note(coset_table)}; meanwhile each cube is tried with the "
                 f"small table ({FIRST_USE_NODES:,} nodes, enough for inputs up to ~12 moves, or ~15 quarter "
                 "turns with --metric qtm)",
             )
-            return FirstUseTables(store_search_tables(FIRST_USE_VARIANT), variant)
-        return store_search_tables(variant)
-    coset_variant = coset_tables.variant_for(variant)
+            return FirstUseTables(store_search_tables(FIRST_USE_VARIANT, coset_table), variant, coset_table=coset_table)
+        return store_search_tables(variant, coset_table)
+    coset_variant = coset_tables.variant_for(variant, coset_table)
     big = load_table(table_dir, variant)
     d = table_dir_of(table_dir)
-    if coset_variant == "full" and coset_tables.present(d, "large"):  # the stronger one, when built
-        coset_variant = "large"
     if coset_tables.present(d, coset_variant):
         return SearchTables(big, coset=coset_tables.load_table(d, coset_variant))
     log(

@@ -130,9 +130,10 @@ def n_bytes(variant: str) -> int:
     return n_rows(variant) * row_stride(variant) // 4
 
 
-def variant_for(table_variant: str) -> str:
-    """The coset variant that goes with a big table variant (full with full, tiny with small and tiny)."""
-    return "full" if table_variant == "full" else "tiny"
+def variant_for(table_variant: str, coset_table: str) -> str:
+    """The coset variant that goes with a big table variant: with full, coset_table (full or large, the
+    setting cube.optimal.coset_table); tiny with small and tiny."""
+    return coset_table if table_variant == "full" else "tiny"
 
 
 def present(table_dir, variant: str) -> bool:
@@ -243,11 +244,14 @@ def bfs_tables(variant: str) -> tuple[CornerMoves, Columns]:
     nf = N_FLIPS[variant]
     if LAYOUTS[variant].n_a == K.N_SLICE:
         flip = ct.flip if nf > 1 else np.zeros((1, K.N_MOVES), dtype=np.int64)
-        arrays = (ct.eslice, flip, ct.slice_conj, ct.flip_conj, ct.flip_offset)
-    else:
+        cols = Columns(
+            *(a.astype(np.int32) for a in (ct.eslice, flip, ct.slice_conj, ct.flip_conj, ct.flip_offset)), nf
+        )
+    else:  # the flip tables hold only the new flips (uint8: ~2 MB each), no E-slice part
         lc = large_columns()
-        arrays = (lc.ss, lc.udflip, lc.ss_conj, lc.udflip_conj, np.zeros_like(lc.ss_conj))
-    cols = Columns(*(a.astype(np.int32) for a in arrays), nf)
+        i32, u8 = (lc.ss, lc.ss_conj), (lc.udflip % nf, lc.udflip_conj % nf)
+        i32, u8 = [a.astype(np.int32) for a in i32], [a.astype(np.uint8) for a in u8]
+        cols = Columns(i32[0], u8[0], i32[1], u8[1], np.zeros_like(i32[1]), nf)
     if not LAYOUTS[variant].corners:
         none = np.zeros((1, K.N_MOVES), dtype=np.int32)
         return CornerMoves(none, none.copy()), cols
@@ -285,8 +289,8 @@ def build_packed(variant: str, classes: SymClassArrays, keep_near: int = -1, bas
     parts = max(1, numba.get_num_threads())
     near = table.copy() if keep_near == 0 else None
     while filled < n and (base is None or depth < base + 2):
-        # after the recode every entry within base is "current": too many to expand forward
-        backward = filled > FORWARD_FILL * n or (base is not None and depth >= base)
+        # with base: level base + 1 forward (from every entry within base, recoded), base + 2 backward
+        backward = filled > FORWARD_FILL * n or (base is not None and depth > base)
         t1 = time.perf_counter()
         if backward:
             new = int(backward_pass(table, depth, classes, corner_moves, cols, stride))
@@ -488,9 +492,9 @@ def neighbours(variant: str, classes: SymClassArrays, idx: np.ndarray) -> np.nda
     u = classes.symidx[x2].astype(np.int64)
     a, b = (t // n_b)[:, None], (t % n_b)[:, None]
     a2 = cols.move_slice[a, ms].astype(np.int64)
-    b2 = cols.move_flip[(a // a_div) * n_b + b, ms] % n_b
+    b2 = cols.move_flip[(a // a_div) * n_b + b, ms].astype(np.int64) % n_b
     a3 = cols.slice_conj[a2, u].astype(np.int64)
-    b3 = (cols.flip_conj[(a2 // a_div) * n_b + b2, u] ^ cols.flip_offset[a2, u]) % n_b
+    b3 = (cols.flip_conj[(a2 // a_div) * n_b + b2, u].astype(np.int64) ^ cols.flip_offset[a2, u]) % n_b
     return classes.classidx[x2].astype(np.int64) * stride + a3 * n_b + b3
 
 
