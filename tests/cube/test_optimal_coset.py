@@ -139,19 +139,28 @@ def test_symmetry_look_ups_equal_cubes_conjugated_directly():
 
 @pytest.mark.parametrize("length", [3, 5, 7])
 def test_coset_look_ups_keep_answers_optimal(coset, length):
-    from puzzlesearch.cube.solvers.optimal import SearchTables, search
+    from puzzlesearch.cube.solvers.optimal import SearchTables
     from puzzlesearch.cube.tables.big import store_table
 
     big = store_table("tiny")
-    with_coset = SearchTables(big, coset=coset)
-    rng = random.Random(5100 + length)
+    for on, off in _with_and_without(SearchTables(big, coset=coset), random.Random(5100 + length), length):
+        assert on.nodes <= off.nodes
+
+
+def _with_and_without(tables, rng, length: int):
+    """(with the coset table, without it) of two scrambles, each checked: solved, and the same optimal length
+    as a meet-in-the-middle BFS."""
+    from puzzlesearch.cube.solvers.optimal import search
+
+    pairs = []
     for _ in range(2):
         cube = SOLVED.apply(scramble(rng, length))
-        on = search(cube, with_coset, OPTIONS)
-        off = search(cube, with_coset, replace(OPTIONS, coset=False))
+        on = search(cube, tables, OPTIONS)
+        off = search(cube, tables, replace(OPTIONS, coset=False))
         assert cube.apply(on.moves).is_solved
         assert len(on.moves) == len(off.moves) == meet_in_the_middle_distance(cube)
-        assert on.nodes <= off.nodes
+        pairs.append((on, off))
+    return pairs
 
 
 def test_coset_distances_are_lower_bounds_of_known_cubes(coset):
@@ -302,17 +311,11 @@ def test_bound_table_sample_check_catches_a_wrong_entry(edges, tmp_path):
 def test_large_look_ups_keep_answers_optimal(edges, length):
     """The search with the large variant's look-up path (here the columns-alone table: its bound holds for
     every corner state) keeps answers optimal: the same lengths as without it and as a meet-in-the-middle BFS."""
-    from puzzlesearch.cube.solvers.optimal import SearchTables, search
+    from puzzlesearch.cube.solvers.optimal import SearchTables
     from puzzlesearch.cube.tables.big import store_table
     from puzzlesearch.cube.tables.coset import N_CORNER, CosetTable, base_lower
 
     classes, _, (bound, _, _, _) = edges
     large = CosetTable("edges", bound, classes, {}, np.zeros(N_CORNER, np.uint32), bound, base_lower(5))
-    tables = SearchTables(store_table("tiny"), coset=large)
-    rng = random.Random(8800 + length)
-    for _ in range(2):
-        cube = SOLVED.apply(scramble(rng, length))
-        on = search(cube, tables, OPTIONS)
-        off = search(cube, tables, replace(OPTIONS, coset=False))
-        assert cube.apply(on.moves).is_solved
-        assert len(on.moves) == len(off.moves) == meet_in_the_middle_distance(cube)
+    pairs = _with_and_without(SearchTables(store_table("tiny"), coset=large), random.Random(8800 + length), length)
+    assert len(pairs) == 2

@@ -2,13 +2,14 @@
 # (flip x sorted E slice classes x twist, 2 bits an entry; its .json manifest records size,
 # build seconds and the depth distribution) -> its bound table (the same entries with those
 # near solved marked, so they read as lower bounds without a parent: the inverse look-ups)
-# and the coset table (corner classes x flip x E-slice, ~2.5 GB, a second bound in the three axis views)
-# -> the first N cubes of a test set solved
+# and the second table of cube.optimal.coset_table: large (nxopt's EO2 x EP2, 7.55 GB, read as
+# bounds in all six views; the default) or full (corner classes x flip x E-slice, ~2.5 GB and a
+# bound copy) -> the first N cubes of a test set solved
 # optimally (every answer verified; nodes and milliseconds per cube in the Parquet table).
 # Helpers: common.smk (`# ---- Cube optimal`). Measured: the full table 1,027 s on one core
-# of a 2-core machine at load ~15, ~1.2 GB peak; the coset table ~1,080 s on 2 cores, its bound
-# copy included, ~7.5 GB peak; a solve loads ~6 GB (big table, coset table and its bound copy)
-# and runs ~2.8 M nodes/s: a 15-move cube takes seconds, a random cube (17-18 moves) ~35 s median.
+# of a 2-core machine at load ~15, ~1.2 GB peak; coset large 1,490 s on 2 cores, ~15 GB peak
+# (coset full ~1,080 s, ~7.5 GB); a solve loads ~8.6 GB (big table and coset large) and runs
+# ~2.5 M nodes/s (see benchmarks/RESULTS.md for the median per random cube).
 
 
 localrules:

@@ -77,7 +77,7 @@ CUBE_OPT_BOUND_CODE = list(cube_code.BOUND_CODE)
 CUBE_OPT_COSET_CODE = list(cube_code.COSET_CODE)
 # full: table, BFS bitmaps, near levels, bound copy: ~7.5 GB; large: table and two BFS bitmaps, ~15 GB
 CUBE_OPT_COSET_MEM_MB = {"full": 9000, "large": 17000, "tiny": MEM_MB}
-CUBE_OPT_COSET_MINUTES = {"full": 120, "large": 180, "tiny": STARTUP_MINUTES}  # ~20 and ~40 min on 2 cores
+CUBE_OPT_COSET_MINUTES = {"full": 120, "large": 150, "tiny": STARTUP_MINUTES}  # ~20 and ~25 min on 2 cores
 CUBE_OPT_MEM_MB = {"full": 3000, "small": MEM_MB, "tiny": MEM_MB}  # full: ~1.1 GB measured peak
 # full: big table + coset table and its bound copy, ~6.1 GB (coset_table large: ~8.6 GB)
 CUBE_OPT_SOLVE_MEM_MB = {"full": 7000 if CUBE_OPT["coset_table"] == "full" else 10000, "small": MEM_MB, "tiny": MEM_MB}

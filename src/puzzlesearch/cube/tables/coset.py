@@ -370,13 +370,7 @@ def build_table(variant: str, out_dir) -> dict:
     KIND.write_file(out_dir, variant, CLASSES, classes.arrays())
     total = sum(dist.values())
     meta = {
-        "table": f"coset_{variant}",
-        "variant": variant,
-        "classes": len(classes.rep),
-        "entries": n_entries(variant),
-        "bytes": int(table.nbytes),
-        "row_stride": row_stride(variant),
-        "build_seconds": round(time.perf_counter() - t0, 2),
+        **_meta(variant, classes, table, t0),
         "max_depth": max(dist),
         "mean_depth": round(sum(d * c for d, c in dist.items()) / total, 4),
         "distribution": " ".join(f"{d}:{c}" for d, c in dist.items()),
@@ -385,6 +379,19 @@ def build_table(variant: str, out_dir) -> dict:
     KIND.write_manifest(out_dir, variant, (".npy", BOUND, CLASSES), meta)
     log("cube", f"coset table {variant} written to {out_dir} ({meta['build_seconds']:.0f}s)")
     return meta
+
+
+def _meta(variant: str, classes: SymClassArrays, table: np.ndarray, t0: float) -> dict:
+    """The manifest fields every variant has."""
+    return {
+        "table": f"coset_{variant}",
+        "variant": variant,
+        "classes": len(classes.rep),
+        "entries": n_entries(variant),
+        "bytes": int(table.nbytes),
+        "row_stride": row_stride(variant),
+        "build_seconds": round(time.perf_counter() - t0, 2),
+    }
 
 
 def _build_base_table(variant: str, out_dir, classes: SymClassArrays, t0: float) -> dict:
@@ -396,13 +403,7 @@ def _build_base_table(variant: str, out_dir, classes: SymClassArrays, t0: float)
     beyond = n_entries(variant) - sum(dist.values())
     counts = {**{d: c for d, c in dist.items() if d <= base}, base + 1: dist[base + 1], base + 2: dist[base + 2]}
     meta = {
-        "table": f"coset_{variant}",
-        "variant": variant,
-        "classes": len(classes.rep),
-        "entries": n_entries(variant),
-        "bytes": int(table.nbytes),
-        "row_stride": row_stride(variant),
-        "build_seconds": round(time.perf_counter() - t0, 2),
+        **_meta(variant, classes, table, t0),
         "base": base,
         "beyond": beyond,  # entries at base + 3 or more (not told apart)
         "mean_depth": round(
