@@ -319,3 +319,28 @@ def test_large_look_ups_keep_answers_optimal(edges, length):
     large = CosetTable("edges", bound, classes, {}, np.zeros(N_CORNER, np.uint32), bound, base_lower(5))
     pairs = _with_and_without(SearchTables(store_table("tiny"), coset=large), random.Random(8800 + length), length)
     assert len(pairs) == 2
+
+
+@pytest.mark.parametrize("variant", ["full", "large"])
+def test_look_up_index_is_the_conjugated_cubes_column(variant):
+    """coset_index of random cubes (their corner class's symmetry u) is the class's row and the column of the
+    cube conjugated by u, read off the conjugated cubie arrays."""
+    from puzzlesearch.cube._kernels.coset import coset_index
+    from puzzlesearch.cube.model.coords import SLICE_SORTED
+    from puzzlesearch.cube.tables.artifact import class_sym_of
+    from puzzlesearch.cube.tables.coset import N_UD_FLIP, UDFLIP, lookup_bundle, n_bytes
+
+    class_sym = class_sym_of(build_classes())
+    bundle = lookup_bundle(class_sym, np.zeros(1, np.uint8), variant)
+    a = _random_arrays(300, 29)
+    cs = class_sym[CTOP.encode(a) * K.N_TWIST + TWIST.encode(a)].astype(np.int64)
+    got = [coset_index(bundle, c, s, f) for c, s, f in zip(cs, SLICE_SORTED.encode(a), FLIP.encode(a))]
+    want = []
+    for k, c in enumerate(cs):
+        b = conjugate_arrays(tuple(x[k : k + 1] for x in a), int(c & 15))
+        if variant == "large":
+            col = SLICE_SORTED.encode(b)[0] * N_UD_FLIP + UDFLIP.encode(b)[0] % N_UD_FLIP
+        else:
+            col = ESLICE.encode(b)[0] * K.N_FLIP + FLIP.encode(b)[0]
+        want.append((c >> 4) * row_stride(variant) + col)
+    assert got == want and max(got) < n_bytes(variant) * 4

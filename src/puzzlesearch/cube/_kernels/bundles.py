@@ -48,9 +48,9 @@ class BigLookup(NamedTuple):
 class CosetLookup(NamedTuple):
     """The coset table: class_sym[ctop * 2187 + twist] = class << 4 | u; entry class * stride + column.
 
-    large: the large variant (columns: sorted E slice x the flips of the U/D-layer positions,
-    udflip_of[slice, flip] and their conjugation; entries are bounds, not mod 3); else the
-    columns are E-slice positions x flip (slice_conj, flip_conj, flip_offset)."""
+    large: the large variant (columns: sorted E slice x the flips of the positions that hold
+    U/D-layer edges, ud_mask[slice]; entries are bounds, not mod 3); else the columns are E-slice
+    positions x flip. Both conjugate the flip with flip_conj and flip_offset."""
 
     class_sym: np.ndarray
     table: np.ndarray
@@ -61,8 +61,7 @@ class CosetLookup(NamedTuple):
     stride: int
     large: bool
     ss_conj: np.ndarray  # 11,880 x 16 (large)
-    udflip_of: np.ndarray  # 495 x 2048: the U/D-layer positions' flips of a flip (large)
-    udflip_conj: np.ndarray  # (495 * 256) x 16 (large)
+    ud_mask: np.ndarray  # 495: bit i set when position i holds a U/D-layer edge (large)
 
 
 class CosetMoves(NamedTuple):

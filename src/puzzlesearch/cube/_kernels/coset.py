@@ -23,8 +23,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from puzzlesearch.bits import popcount
 from puzzlesearch.cube._kernels.common import EMPTY, get_entry, set_entry
-from puzzlesearch.cube.model.constants import N_MOVES, N_SLICE_PERM, N_TWIST
+from puzzlesearch.cube.model.constants import N_EDGES, N_FLIP, N_MOVES, N_SLICE_PERM, N_TWIST
 
 
 @njit(cache=True)
@@ -201,17 +202,31 @@ def forward_pass(table, depth, classes, corner_moves, cols, stride, n_parts):
 
 
 @njit(cache=True, inline="always")
+def _ud_flips(fl, mask):
+    """The flips of the 8 positions in mask, in position order, of a flip coordinate (11 bits; the 12th
+    edge's flip is their parity)."""
+    bits = fl | (popcount(fl) & 1) << (N_EDGES - 1)
+    out = 0
+    k = 0
+    for i in range(N_EDGES):
+        if (mask >> i) & 1:
+            out |= ((bits >> i) & 1) << k
+            k += 1
+    return out
+
+
+@njit(cache=True, inline="always")
 def coset_index(coset, cs, ss, fl):
     """Entry index of a corner value's class_sym cs = class << 4 | u with sorted E slice ss and flip fl."""
     u = cs & 15
     sl = ss // N_SLICE_PERM
+    fl2 = coset.flip_conj[fl % N_FLIP, u] ^ coset.flip_offset[sl, u]  # the conjugate's flip
     if coset.large:
-        n_b = coset.n_flip
-        b = coset.udflip_conj[sl * n_b + coset.udflip_of[sl, fl], u] % n_b
-        col = coset.ss_conj[ss, u] * n_b + b
+        ss2 = np.int64(coset.ss_conj[ss, u])
+        col = ss2 * coset.n_flip + _ud_flips(fl2, coset.ud_mask[ss2 // N_SLICE_PERM])
     else:
-        slice_conj, flip_conj, flip_offset, n_flip = coset.slice_conj, coset.flip_conj, coset.flip_offset, coset.n_flip
-        col = slice_conj[sl, u] * n_flip + ((flip_conj[fl % n_flip, u] ^ flip_offset[sl, u]) % n_flip)
+        n_flip = coset.n_flip
+        col = coset.slice_conj[sl, u] * n_flip + fl2 % n_flip
     return (cs >> 4) * coset.stride + col
 
 

@@ -420,40 +420,29 @@ def _build_base_table(variant: str, out_dir, classes: SymClassArrays, t0: float)
 
 
 @cache
-def _large_lookups() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(ss_conj int32, udflip_of uint8 495 x 2048, udflip_conj uint8: the conjugate's U/D-layer flips)."""
-    lc = large_columns()
-    flips = FLIP.decode()[3]  # (2048, 12): every position's flip
-    ud = ESLICE.decode()[2] < len(K.UD_EDGES)  # (495, 12): positions that hold U/D-layer edges
-    rank = np.where(ud, np.cumsum(ud, axis=1) - 1, 0)
-    udflip_of = ((flips[None, :, :] * ud[:, None, :]) << rank[:, None, :]).sum(axis=2).astype(np.uint8)
-    return lc.ss_conj.astype(np.int32), udflip_of, (lc.udflip_conj % N_UD_FLIP).astype(np.uint8)
+def _large_lookups() -> tuple[np.ndarray, np.ndarray]:
+    """(ss_conj int16, ud_mask: per E-slice value the bits of the positions that hold U/D-layer edges)."""
+    ud = ESLICE.decode()[2] < len(K.UD_EDGES)  # (495, 12)
+    ud_mask = (ud.astype(np.int64) << np.arange(K.N_EDGES)).sum(axis=1)
+    return large_columns().ss_conj.astype(np.int16), ud_mask
 
 
 def lookup_bundle(class_sym: np.ndarray, table: np.ndarray, variant: str) -> CosetLookup:
     """The kernels' CosetLookup of a variant's table (the large one's column look-ups, or one-entry stand-ins)."""
     ct = coset_tables()
     large = LAYOUTS[variant].n_a == K.N_SLICE_SORTED
-    if large:
-        ss_conj, udflip_of, udflip_conj = _large_lookups()
-    else:
-        ss_conj, udflip_of, udflip_conj = (
-            np.zeros((1, 1), np.int32),
-            np.zeros((1, 1), np.uint8),
-            np.zeros((1, 1), np.uint8),
-        )
+    ss_conj, ud_mask = _large_lookups() if large else (np.zeros((1, 1), np.int16), np.zeros(1, np.int64))
     return CosetLookup(
         class_sym,
         table,
         ct.slice_conj,
-        ct.flip_conj,
+        ct.flip_conj.astype(np.int16),  # 64 KB instead of 256: it stays in the nearer caches
         ct.flip_offset,
         N_FLIPS[variant],
         row_stride(variant),
         large,
         ss_conj,
-        udflip_of,
-        udflip_conj,
+        ud_mask,
     )
 
 
