@@ -24,7 +24,9 @@ Node, Kids, View and Work of preallocated arrays.
 
 The coset table (corner classes x flip x E-slice, tables/coset.py) is a second heuristic in the
 three axis views (stages 4..6); its goal group also holds every U and D turn, so an axis's
-distance for the axis rules is the larger of its two tables'.
+distance for the axis rules is the larger of its two tables'. Its large variant (CosetLookup.large)
+holds bounds, not distances mod 3: a child's reading is its bound (_keep_bound), in the axis
+views as in the inverse's; the axis rules need only "at least r", which a bound gives.
 
 Metrics (Limits.cost: every move 1 in HTM; in QTM a half turn 2, one of the 18 moves still):
 node.left[g] is the budget left at depth g, the depth bound minus the path's cost, and a child

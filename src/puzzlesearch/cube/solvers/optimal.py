@@ -4,7 +4,9 @@ The big table (tables/big.py) gives the exact distance of a cube's (flip, E-slic
 twist) projection. Each node looks it up in the three axis orientations: the position
 conjugated by the identity, by URF3 and by URF3^2 (each puts another axis on U-D), so
 the bound is the largest of the three distances; the coset table (tables/coset.py) and the
-inverse position's views (tables/bound.py, or the coset table's bound copy) bound it too.
+inverse position's views (tables/bound.py, or the coset table's bound copy) bound it too. With
+table full the coset table is the one of cube.optimal.coset_table: large (7.55 GB, read as bounds
+in all six views; the default) or full (2.5 GB and its bound copy).
 A node is solved when all three are 0, every slice's edges sit sorted at home and the
 corner permutation is solved. Iterative deepening makes the first solution found a
 shortest one: in face turns, or with options.metric "qtm" in quarter turns (a half turn costs 2;
