@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -18,16 +19,21 @@ SHARED = PROJECT.parent / "shared"
 PROJECT_CONFIG_TEXT = "lexicons:\n  default: builtin:en\n  arabic: {source: builtin:ar, alphabet: arabic}\n"
 
 # Interactive commands build into an artifact store; the tests use their own, never the
-# project's results/store or the user's cache (subprocesses inherit the variable). The
-# pytest-xdist workers of one run share one store (its lock builds each table once).
+# project's results/store or the user's cache (subprocesses inherit the variable). The main
+# pytest process makes one temporary store; its pytest-xdist workers inherit the variable
+# (they start after this module is imported), so one run shares one store (its lock builds
+# each table once), and the main process deletes it when the run ends (~850 MB of tables).
+OWN_STORE_VARIABLE = "PUZZLESEARCH_TEST_STORE"  # set by the process that made the store
 if not os.environ.get("PUZZLESEARCH_TEST_KEEP_STORE"):
-    run_id = os.environ.get("PYTEST_XDIST_TESTRUNUID")
-    if run_id:
-        store = Path(tempfile.gettempdir()) / f"puzzlesearch-store-{run_id}"
-        store.mkdir(exist_ok=True)
+    if os.environ.get("PYTEST_XDIST_WORKER") and os.environ.get(OWN_STORE_VARIABLE):
+        os.environ["PUZZLESEARCH_STORE"] = os.environ[OWN_STORE_VARIABLE]
     else:
-        store = Path(tempfile.mkdtemp(prefix="puzzlesearch-store-"))
-    os.environ["PUZZLESEARCH_STORE"] = str(store)
+        _own_store = tempfile.mkdtemp(prefix="puzzlesearch-store-")
+        os.environ["PUZZLESEARCH_STORE"] = os.environ[OWN_STORE_VARIABLE] = _own_store
+
+        def pytest_unconfigure(config):
+            """Delete the run's temporary store (the main process made it; workers only use it)."""
+            shutil.rmtree(_own_store, ignore_errors=True)
 
 
 # The longest test files, longest first: pytest-xdist hands out whole files (`--dist loadfile`)
