@@ -20,7 +20,16 @@ from puzzlesearch.crossword._kernels.cost import grid_cost
 from puzzlesearch.crossword.clues import load_wordnet
 from puzzlesearch.crossword.fill import FillSettings, NoFill, fill
 from puzzlesearch.crossword.io import read_pattern, to_html, to_ipuz
-from puzzlesearch.crossword.model import Alphabet, Language, ThemeEntry, place_theme, runs, slot_word, slots
+from puzzlesearch.crossword.model import (
+    Alphabet,
+    Language,
+    PuzzleText,
+    ThemeEntry,
+    place_theme,
+    runs,
+    slot_word,
+    slots,
+)
 from puzzlesearch.crossword.quality import RANK_ORDER
 from puzzlesearch.crossword.search import generate
 from puzzlesearch.crossword.settings import GenerateSettings
@@ -159,7 +168,7 @@ def test_numeric_puzzle_words_are_products_with_correct_clues(config, project):
     )
     assert g.cost == 0
     clue = clue_function(language, tables.max_factor)
-    ents = entries(g.grid, language.alphabet, clue)
+    ents = entries(g.grid, language.alphabet, PuzzleText(clue))
     assert ents
     for e in ents:
         x, y = map(int, e.clue.split("*"))

@@ -22,7 +22,7 @@ import puz  # puzpy (a dependency: the pipeline writes .puz)
 import pytest
 
 from puzzlesearch.crossword.io import to_ipuz, write_puzzle
-from puzzlesearch.crossword.model import DIGITS, NUMERIC_FILLERS, Alphabet, Language
+from puzzlesearch.crossword.model import DIGITS, NUMERIC_FILLERS, Alphabet, Language, PuzzleText
 from puzzlesearch.crossword.page import to_page
 from puzzlesearch.lexicon.model import ARABIC, LATIN
 
@@ -104,8 +104,7 @@ def written(tmp_path_factory):
             language,
             folder / f"{name}.ipuz",
             folder / f"{name}.html",
-            clue_of,
-            title=f"Test {name}",
+            PuzzleText(clue_of, title=f"Test {name}"),
             puz_path=folder / f"{name}.puz",
         )
         out[name] = (rows, language, paths)
@@ -180,7 +179,7 @@ def test_puz_clues_are_made_latin1(tmp_path):
         NUM,
         tmp_path / "n.ipuz",
         tmp_path / "n.html",
-        lambda w: "\u2018café\u2019 \u2014 \u03c0 r\u00b2",
+        PuzzleText(lambda w: "\u2018café\u2019 \u2014 \u03c0 r\u00b2"),
         puz_path=tmp_path / "n.puz",
     )
     p = puz.read(str(tmp_path / "n.puz"))
@@ -192,12 +191,12 @@ def test_puz_clues_are_made_latin1(tmp_path):
 
 @pytest.mark.parametrize(("rows", "language"), [(EN_ROWS, EN), (AR_ROWS, AR), (NUM_ROWS, NUM)])
 def test_page_is_self_contained_and_hides_the_answers(rows, language):
-    page = to_page(grid_of(rows, language), language, clue_of)
+    page = to_page(grid_of(rows, language), language, PuzzleText(clue_of))
     assert not re.search(r"""(src|href|action)\s*=\s*["']?\s*(https?:)?//""", page, re.I)
     assert not re.search(r"<link|<img|<iframe|@import|url\(|@font-face|fetch\(|XMLHttpRequest", page, re.I)
     # the puzzle is only in the data element (the rest is the same for another grid) ...
     data = page.split('type="application/json">')[1].split("</script>")[0]
-    other = to_page(grid_of(["#" + row[1:] for row in rows], language), language, clue_of)
+    other = to_page(grid_of(["#" + row[1:] for row in rows], language), language, PuzzleText(clue_of))
     assert page.replace(data, "") == other.replace(other.split('type="application/json">')[1].split("</script>")[0], "")
     # ... and no answer is spelled there (solution: scrambled base64; labels, alphabet: fixed text)
     fields = json.loads(data)
@@ -239,7 +238,9 @@ def pages(tmp_path_factory):
     out = {}
     for name, rows, language in (("en", EN_ROWS, EN), ("ar", AR_ROWS, AR), ("num", NUM_ROWS, NUM)):
         path = folder / f"{name}.html"
-        path.write_text(to_page(grid_of(rows, language), language, clue_of, title=f"Test {name}"), encoding="utf-8")
+        path.write_text(
+            to_page(grid_of(rows, language), language, PuzzleText(clue_of, title=f"Test {name}")), encoding="utf-8"
+        )
         out[name] = (rows, path)
     return out
 
@@ -479,7 +480,9 @@ def test_print_view_puts_grid_and_clues_on_one_page(browser, tmp_path):
     pattern = american_pattern(15, 0.17, 0)
     grid = np.where(pattern != 0, 1, 0).astype(np.int8)  # every white cell 'a' (the page does not need words)
     path = tmp_path / "big.html"
-    path.write_text(to_page(grid, EN, lambda w: "A clue of about sixty characters, as long as WordNet's are"))
+    path.write_text(
+        to_page(grid, EN, PuzzleText(lambda w: "A clue of about sixty characters, as long as WordNet's are"))
+    )
     context = browser.new_context()
     try:
         page = context.new_page()
@@ -499,11 +502,11 @@ def phrase_enumeration(word: str) -> str:
 
 def test_a_phrase_shows_its_word_lengths_in_the_ipuz_and_on_the_page(browser, tmp_path):
     grid = grid_of(EN_ROWS, EN)
-    doc = to_ipuz(grid, EN, clue_of, enumeration=phrase_enumeration)
+    doc = to_ipuz(grid, EN, PuzzleText(clue_of, phrase_enumeration))
     items = {c["answer"]: c["enumeration"] for d in doc["clues"].values() for c in d}
     assert items["CRAB"] == "2,2" and items["LOT"] == "3" and items["CARE"] == "4"
     path = tmp_path / "phrase.html"
-    path.write_text(to_page(grid, EN, clue_of, enumeration=phrase_enumeration), encoding="utf-8")
+    path.write_text(to_page(grid, EN, PuzzleText(clue_of, phrase_enumeration)), encoding="utf-8")
     context = browser.new_context(viewport={"width": 1000, "height": 700})
     page = context.new_page()
     page.goto(path.as_uri())

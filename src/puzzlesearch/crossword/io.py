@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import html
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -35,6 +35,7 @@ from puzzlesearch.crossword.model import (
     EMPTY_CHAR,
     Alphabet,
     Language,
+    PuzzleText,
     grid_text,
     slot_word,
     slots,
@@ -65,18 +66,12 @@ class Entry:
     enumeration: str = ""  # the answer's word lengths: "6", or "2,1,4" for AT A LOSS
 
 
-def entries(
-    grid: np.ndarray,
-    alphabet: Alphabet,
-    clue: Callable[[str], str] | None = None,
-    enumeration: Callable[[str], str] | None = None,
-) -> list[Entry]:
-    """The numbered entries (2+ letters) of a grid, across first, by number (enumeration: its length by default)."""
+def entries(grid: np.ndarray, alphabet: Alphabet, text: PuzzleText = PuzzleText()) -> list[Entry]:
+    """The numbered entries (2+ letters) of a grid with text's clues and word lengths, across first, by number."""
     out = []
     for s in slots(grid != 0, min_length=2):
         word = slot_word(grid, s, alphabet)
-        enum = enumeration(word) if enumeration else str(len(word))
-        out.append(Entry(s.direction, s.number, s.row, s.col, word, clue(word) if clue else "", enum))
+        out.append(Entry(s.direction, s.number, s.row, s.col, word, text.clue_of(word), text.enumeration_of(word)))
     return sorted(out, key=lambda e: (e.direction != ACROSS, e.number))
 
 
@@ -88,14 +83,7 @@ def numbers(grid: np.ndarray) -> np.ndarray:
     return out
 
 
-def to_ipuz(
-    grid: np.ndarray,
-    language: Language,
-    clue: Callable[[str], str] | None = None,
-    title: str = "",
-    notes: str = "",
-    enumeration: Callable[[str], str] | None = None,
-) -> dict:
+def to_ipuz(grid: np.ndarray, language: Language, text: PuzzleText = PuzzleText()) -> dict:
     """An ipuz v2 crossword dict: dimensions, puzzle, solution, clues."""
     n_rows, n_cols = grid.shape
     num = numbers(grid)
@@ -108,7 +96,7 @@ def to_ipuz(
         puzzle = [row[::-1] for row in puzzle]
         solution = [row[::-1] for row in solution]
     clues = {"Across": [], "Down": []}
-    for e in entries(grid, language.alphabet, clue, enumeration):
+    for e in entries(grid, language.alphabet, text):
         item = {
             "number": e.number,
             "clue": e.clue,
@@ -125,11 +113,11 @@ def to_ipuz(
         "clues": clues,
         "block": BLACK_CHAR,
         "empty": 0,
-        "title": title or f"puzzlesearch {language.code} {n_rows}x{n_cols}",
+        "title": text.title or f"puzzlesearch {language.code} {n_rows}x{n_cols}",
         "author": "puzzlesearch",
     }
-    if notes:
-        doc["notes"] = notes
+    if text.notes:
+        doc["notes"] = text.notes
     if language.rtl:
         doc[DIRECTION_KEY] = "rtl"
     return doc
@@ -181,7 +169,7 @@ def to_html(
     across_name, down_name = ("أفقي", "عمودي") if language.rtl else ("Across", "Down")
     for direction, name in ((ACROSS, across_name), (DOWN, down_name)):
         items = []
-        for e in entries(grid, language.alphabet, clue):
+        for e in entries(grid, language.alphabet, PuzzleText(clue)):
             if e.direction != direction:
                 continue
             text = e.clue or f"({len(e.answer)})"
@@ -214,21 +202,17 @@ def write_puzzle(
     language: Language,
     ipuz_path: str | Path,
     html_path: str | Path,
-    clue: Callable[[str], str] | None = None,
-    title: str = "",
-    notes: str = "",
+    text: PuzzleText = PuzzleText(),
     puz_path: str | Path | None = None,
-    enumeration: Callable[[str], str] | None = None,
 ) -> list[Path]:
     """Write the .ipuz, the playable .html page and (when asked and possible) the .puz atomically; return the paths.
 
-    A language .puz cannot hold (Arabic) writes no .puz and logs why. `enumeration`: an answer's
-    word lengths as shown after its clue (WordTables.enumeration: "2,1,4" for a phrase; default its length).
+    A language .puz cannot hold (Arabic) writes no .puz and logs why.
     """
     ipuz_path, html_path = Path(ipuz_path), Path(html_path)
-    doc = to_ipuz(grid, language, clue, title, notes, enumeration)
+    doc = to_ipuz(grid, language, text)
     write_json(doc, ipuz_path)
-    write_text(to_page(grid, language, clue, doc["title"], notes, enumeration), html_path)
+    write_text(to_page(grid, language, replace(text, title=doc["title"])), html_path)
     paths = [ipuz_path, html_path]
     if puz_path is not None:
         problem = puz_problem(doc)
@@ -358,7 +342,7 @@ def search_trace(g) -> dict:
 
 def grid_quality(grid, language: Language, tables, low_score: int):
     """FillQuality of a finished grid: its entries' scores (0 for non-words) and clues over `tables`."""
-    ents = entries(grid, language.alphabet, tables.clue)
+    ents = entries(grid, language.alphabet, PuzzleText(tables.clue))
     return fill_quality([tables.score(e.answer) for e in ents], [e.clue for e in ents], low_score)
 
 
@@ -379,11 +363,10 @@ def write_generated_with_clues(g, tables, ipuz_path, html_path, summary_path=Non
         g.language,
         ipuz_path,
         html_path,
-        tables.clue,
-        title=f"puzzlesearch {g.language.code} {size}x{size} seed {g.seed}",
-        notes=notes,
+        PuzzleText(
+            tables.clue, tables.enumeration, f"puzzlesearch {g.language.code} {size}x{size} seed {g.seed}", notes
+        ),
         puz_path=puz_path,
-        enumeration=tables.enumeration,
     )
     row = {**puzzle_row(g, Path(ipuz_path).name, Path(html_path).name), **q.row()}
     if summary_path is not None:
@@ -447,7 +430,7 @@ def write_filled(
 
     `clue`: the clue of an answer, as for generated puzzles (WordTables.clue: clues that
     pass the answer-form rule, '' when none); the summary counts the clued entries.
-    `enumeration`: as for write_puzzle."""
+    `enumeration`: an answer's word lengths (PuzzleText.enumeration)."""
     floor = settings.min_frequency
     clues = [clue(w) if clue else "" for w in result.words]
     clued = sum(1 for c in clues if c)
@@ -460,11 +443,8 @@ def write_filled(
         language,
         ipuz_path,
         html_path,
-        clue,
-        title=f"puzzlesearch fill {Path(ipuz_path).stem}",
-        notes=notes,
+        PuzzleText(clue, enumeration, f"puzzlesearch fill {Path(ipuz_path).stem}", notes),
         puz_path=puz_path,
-        enumeration=enumeration,
     )
     summary = {
         "slots": len(result.words),

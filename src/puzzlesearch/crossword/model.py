@@ -11,6 +11,7 @@ length 1 are "one-letter slots": allowed, never checked against the lexicon.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -180,6 +181,29 @@ def slot_word(grid: np.ndarray, slot: Slot, alphabet: Alphabet) -> str:
 
 
 THEME_DIRECTIONS = {"a": ACROSS, "across": ACROSS, "d": DOWN, "down": DOWN}
+
+
+@dataclass(frozen=True)
+class PuzzleText:
+    """What a puzzle shows beside its grid: each answer's clue and word lengths, a title, notes.
+
+    `clue`: an answer's clue ('' when none; WordTables.clue). `enumeration`: an answer's word
+    lengths as shown after its clue ("2,1,4" for a phrase; WordTables.enumeration), by default
+    its length. The writers (io.to_ipuz, page.to_page, io.write_puzzle) take one of these.
+    """
+
+    clue: Callable[[str], str] | None = None
+    enumeration: Callable[[str], str] | None = None
+    title: str = ""
+    notes: str = ""
+
+    def clue_of(self, answer: str) -> str:
+        """The answer's clue ('' without a clue source)."""
+        return self.clue(answer) if self.clue else ""
+
+    def enumeration_of(self, answer: str) -> str:
+        """The word lengths shown after the answer's clue."""
+        return self.enumeration(answer) if self.enumeration else str(len(answer))
 
 
 @dataclass(frozen=True)

@@ -16,13 +16,12 @@ import base64
 import html
 import json
 import re
-from collections.abc import Callable
 from functools import cache
 from importlib import resources
 
 import numpy as np
 
-from puzzlesearch.crossword.model import ACROSS, BLACK_CHAR, Language, slots
+from puzzlesearch.crossword.model import ACROSS, BLACK_CHAR, Language, PuzzleText, slots
 
 TEMPLATE = "page_template.html"
 SCRAMBLE_STEP, SCRAMBLE_OFFSET = 31, 17  # key byte i = (31 i + 17) mod 256; the page's decode() uses the same
@@ -83,13 +82,7 @@ def cell_letter(language: Language, code) -> str:
     return ch.upper() if language.code == "en" else ch
 
 
-def page_data(
-    grid: np.ndarray,
-    language: Language,
-    clue: Callable[[str], str] | None = None,
-    notes: str = "",
-    enumeration: Callable[[str], str] | None = None,
-) -> dict:
+def page_data(grid: np.ndarray, language: Language, text: PuzzleText = PuzzleText()) -> dict:
     """The JSON the page script reads: grid shape, cell kinds and numbers, entries (with the word lengths shown
     after a clue: "6", "2,1,4"), scrambled solution."""
     n_rows, n_cols = grid.shape
@@ -107,8 +100,8 @@ def page_data(
                 "dir": s.direction,
                 "number": s.number,
                 "cells": [r * n_cols + c for r, c in cells],
-                "clue": clue(word) if clue else "",
-                "enum": enumeration(word) if enumeration else str(len(cells)),
+                "clue": text.clue_of(word),
+                "enum": text.enumeration_of(word),
             }
         )
     entries.sort(key=lambda e: (e["dir"] != ACROSS, e["number"]))
@@ -125,7 +118,7 @@ def page_data(
         "numbers": [int(n) for n in numbers.ravel()],
         "entries": entries,
         "solution": scramble(solution),
-        "notes": notes,
+        "notes": text.notes,
         "labels": LABELS["ar" if language.rtl else "en"],
     }
 
@@ -142,20 +135,13 @@ def script_json(data: dict) -> str:
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
-def to_page(
-    grid: np.ndarray,
-    language: Language,
-    clue: Callable[[str], str] | None = None,
-    title: str = "",
-    notes: str = "",
-    enumeration: Callable[[str], str] | None = None,
-) -> str:
+def to_page(grid: np.ndarray, language: Language, text: PuzzleText = PuzzleText()) -> str:
     """The playable page of a finished grid (reading-order grid, as model.py stores it)."""
-    title = title or f"puzzlesearch {language.code} crossword"
+    title = text.title or f"puzzlesearch {language.code} crossword"
     values = {
         "LANG": "ar" if language.rtl else "en",
         "DIR": "rtl" if language.rtl else "ltr",
         "TITLE": html.escape(title),
-        "DATA": script_json(page_data(grid, language, clue, notes, enumeration)),
+        "DATA": script_json(page_data(grid, language, text)),
     }
     return _PLACEHOLDER.sub(lambda m: values[m.group(1)], template())
