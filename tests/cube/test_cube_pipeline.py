@@ -81,3 +81,4 @@ def test_optimal_target_solves_a_test_set_optimally(tmp_path):
         assert cube.apply(parse_moves(row["solution"])).is_solved
         assert row["moves"] == len(parse_moves(row["solution"])) == meet_in_the_middle_distance(cube)
     assert planned_rules(root, "cube_optimal_all", config=config) == []
+    assert not list(root.glob("results/cube/optimal/table_tiny/optimal_tiny*"))  # the search reads the coset table only

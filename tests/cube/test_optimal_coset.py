@@ -212,6 +212,33 @@ def test_cli_builds_and_uses_the_coset_table(tmp_path, capsys):
     assert len(errors) == 1 and str(path) in errors[0] and "truncated" in errors[0]
 
 
+def test_a_folder_with_the_coset_table_alone_solves_optimally(coset_dir, coset, tmp_path, capsys):
+    """The search reads no big table when the coset table is there: a folder holding only the coset
+    table answers optimally (against a meet-in-the-middle BFS), and a search that would read the big
+    table without one is refused in one line."""
+    import shutil
+
+    from puzzlesearch.cube.solvers.optimal import SearchTables, search
+    from puzzlesearch.errors import PuzzleError
+
+    folder = tmp_path / "coset_only"
+    shutil.copytree(coset_dir, folder)
+    assert not list(folder.glob("optimal_*"))
+    rng = random.Random(2812)
+    cubes = [SOLVED.apply(scramble(rng, n)) for n in (5, 7)]
+    capsys.readouterr()
+    solve = ["cube", "solve", "--solver", "optimal", "--set", "optimal.table=tiny", "--tables", str(folder)]
+    assert main([*solve, *(c.to_text() for c in cubes)]) == 0
+    out = capsys.readouterr()
+    assert "look-ups off" not in out.err
+    for cube, line in zip(cubes, out.out.strip().splitlines()):
+        answer = parse_moves(line)
+        assert cube.apply(answer).is_solved and len(answer) == meet_in_the_middle_distance(cube)
+    with pytest.raises(PuzzleError) as err:
+        search(cubes[0], SearchTables(None, coset=coset), replace(OPTIONS, big=True))
+    assert "no big table" in str(err.value) and "\n" not in str(err.value)
+
+
 # ------------------------------------------------------------------ the large variant (nxopt EP2 x EO2)
 
 

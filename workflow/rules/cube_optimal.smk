@@ -1,15 +1,13 @@
-# Rubik's cube, optimal solver (non-default: `snakemake cube_optimal_all`): the pruning table
-# (flip x sorted E slice classes x twist, 2 bits an entry; its .json manifest records size,
-# build seconds and the depth distribution) -> its bound table (the same entries with those
-# near solved marked, so they read as lower bounds without a parent: the inverse look-ups)
-# and the second table of cube.optimal.coset_table: large (nxopt's EO2 x EP2, 7.55 GB, read as
-# bounds in all six views; the default) or full (corner classes x flip x E-slice, ~2.5 GB and a
-# bound copy) -> the first N cubes of a test set solved
-# optimally (every answer verified; nodes and milliseconds per cube in the Parquet table).
-# Helpers: common.smk (`# ---- Cube optimal`). Measured: the full table 1,027 s on one core
-# of a 2-core machine at load ~15, ~1.2 GB peak; coset large 1,490 s on 2 cores, ~15 GB peak
-# (coset full ~1,080 s, ~7.5 GB); a solve loads ~8.6 GB (big table and coset large) and runs
-# ~2.5 M nodes/s (see benchmarks/RESULTS.md for the median per random cube).
+# Rubik's cube, optimal solver (non-default: `snakemake cube_optimal_all`): the coset table of
+# cube.optimal.coset_table, large (nxopt's EO2 x EP2, 7.55 GB, read as bounds in all six views;
+# the default) or full (corner classes x flip x E-slice, ~2.5 GB and a bound copy) -> the first
+# N cubes of a test set solved optimally (every answer verified; nodes and milliseconds per cube
+# in the Parquet table). The search reads only the coset table; the big pruning table (flip x
+# sorted E slice classes x twist, 2 bits an entry) and its bound table (its entries read as lower
+# bounds without a parent) stay as targets of their own, for searches without a coset table.
+# Helpers: common.smk (`# ---- Cube optimal`). Measured: coset large 1,490 s on 2 cores, ~15 GB
+# peak (coset full ~1,080 s, ~7.5 GB); the big table 1,027 s on one core, ~1.2 GB peak; a solve
+# loads the 7.55 GB table and runs ~2.5 M nodes/s (benchmarks/RESULTS.md: median per random cube).
 
 
 localrules:
@@ -109,9 +107,7 @@ rule cube_optimal_subset:
 rule cube_optimal_solve:
     input:
         cubes="results/cube/testsets/{testset}_first{n}.txt",
-        table=cube_optimal_table(),
-        bound=cube_optimal_bound(),
-        coset=cube_optimal_coset(),
+        coset=cube_optimal_coset(),  # the search's one table (its folder is --tables)
         code=lib_files("cube"),
     output:
         f"{CUBE_OPT_DIR}/{{testset}}_first{{n}}.parquet",
@@ -131,5 +127,5 @@ rule cube_optimal_solve:
         testset=lambda w: f"{w.testset}_first{w.n}",  # the name the table's manifest entry records
     shell:
         "puzzlesearch cube solve --settings {params.settings:q} --solver optimal --jobs {threads:q}"
-        " --tables {input.table:q} --file {input.cubes:q} --testset {params.testset:q} --out {output:q}"
+        " --tables {input.coset:q} --file {input.cubes:q} --testset {params.testset:q} --out {output:q}"
         " 2> {log:q}"

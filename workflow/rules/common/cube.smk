@@ -79,22 +79,10 @@ CUBE_OPT_COSET_CODE = list(cube_code.COSET_CODE)
 CUBE_OPT_COSET_MEM_MB = {"full": 9000, "large": 17000, "tiny": MEM_MB}
 CUBE_OPT_COSET_MINUTES = {"full": 120, "large": 150, "tiny": STARTUP_MINUTES}  # ~20 and ~25 min on 2 cores
 CUBE_OPT_MEM_MB = {"full": 3000, "small": MEM_MB, "tiny": MEM_MB}  # full: ~1.1 GB measured peak
-# full: big table + coset table and its bound copy, ~6.1 GB (coset_table large: ~8.6 GB)
-CUBE_OPT_SOLVE_MEM_MB = {"full": 7000 if CUBE_OPT["coset_table"] == "full" else 10000, "small": MEM_MB, "tiny": MEM_MB}
+# full: the coset table alone (no big table): full and its bound copy ~5.1 GB, large ~7.6 GB
+CUBE_OPT_SOLVE_MEM_MB = {"full": 6000 if CUBE_OPT["coset_table"] == "full" else 9000, "small": MEM_MB, "tiny": MEM_MB}
 CUBE_OPT_BOUND_MEM_MB = {"full": 4000, "small": MEM_MB, "tiny": MEM_MB}  # full: ~2.3 GB measured peak
 CUBE_OPT_BUILD_MINUTES = {"full": 120, "small": 10, "tiny": STARTUP_MINUTES}
-
-
-def cube_optimal_table(variant=None):
-    """The manifest (.json) of an optimal table variant (default: config cube.optimal.table)."""
-    variant = variant or CUBE_OPT["table"]
-    return f"{CUBE_OPT_DIR}/table_{variant}/optimal_{variant}.json"
-
-
-def cube_optimal_bound(variant=None):
-    """The manifest (.json) of an optimal table variant's bound table (the solver's inverse look-ups)."""
-    variant = variant or CUBE_OPT["table"]
-    return f"{CUBE_OPT_DIR}/table_{variant}/optimal_{variant}_bound.json"
 
 
 def cube_optimal_coset(variant=None):

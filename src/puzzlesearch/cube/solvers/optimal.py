@@ -11,6 +11,9 @@ A node is solved when all three are 0, every slice's edges sit sorted at home an
 corner permutation is solved. Iterative deepening makes the first solution found a
 shortest one: in face turns, or with options.metric "qtm" in quarter turns (a half turn costs 2;
 the same face-turn tables bound it, the kernel's docstring says why each rule still holds).
+With the coset table there the search reads the big table in no view (options.big is off: its
+look-ups cost more than they cut), so the full variant is then neither built nor loaded; the
+search takes its move tables from code (SearchTables.table None).
 This module builds the kernel's bundles; the search is _kernels/optimal_search.py.
 """
 
@@ -57,7 +60,6 @@ from puzzlesearch.cube.settings import OptimalOptions
 from puzzlesearch.cube.solvers.twophase import move_costs
 from puzzlesearch.cube.tables import coset as coset_tables
 from puzzlesearch.cube.tables.artifact import TableKind, class_sym_of, code_sha256
-from puzzlesearch.cube.tables.big import KIND as BIG_KIND
 from puzzlesearch.cube.tables.big import OptimalTable, load_table, store_table, table_dir_of
 from puzzlesearch.cube.tables.bound import KIND as BOUND_KIND
 from puzzlesearch.cube.tables.bound import BoundTable, load_bound
@@ -83,12 +85,11 @@ COSET_BUILD = {  # what the first-use line says of each second table (cube.optim
 
 
 def full_build_note(coset_table: str) -> str:
-    """The first-use line: which full tables are missing, how big, how long, how to build them ahead."""
+    """The first-use line: which full table is missing, how big, how long, how to build it ahead."""
     return (
-        "the full optimal tables are not built yet: optimal_full (~830 MB, ~20 min on one core, ~1.2 GB peak) and "
-        f"{COSET_BUILD[coset_table]}; build them ahead with `puzzlesearch cube build-tables "
-        "--optimal` (into the store) or `snakemake --cores 2 cube_optimal_all` (then --tables "
-        "results/cube/optimal/table_full)"
+        f"the full optimal table is not built yet: {COSET_BUILD[coset_table]}; build it ahead with "
+        "`puzzlesearch cube build-tables --optimal` (into the store) or `snakemake --cores 2 cube_optimal_all` "
+        "(then --tables results/cube/optimal/table_full)"
     )
 
 
@@ -114,16 +115,32 @@ def axis_coords(cube: CubieCube) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 @dataclass(frozen=True)
 class SearchTables:
-    """The big table, its bound table (inverse look-ups) and the exact corner table, when there."""
+    """The big table, its bound table (inverse look-ups), the exact corner table and the coset table, when there.
 
-    table: OptimalTable
+    table None: no big table; the coset table carries the search (options.big off, as by default).
+    """
+
+    table: OptimalTable | None
     bound: BoundTable | None = None  # for the inverse look-ups
     corners: CornerTable | None = None
     coset: CosetTable | None = None  # the second table: corner classes x flip x E-slice
 
+    def __post_init__(self):
+        if self.table is None and self.coset is None:
+            raise ValueError("SearchTables needs the big table or the coset table")
+
     @property
     def variant(self) -> str:
-        return self.table.variant
+        """The big table's variant, or (no big table) the coset table's."""
+        return self.table.variant if self.table is not None else self.coset.variant
+
+    def search_data(self):
+        """The kernel's big-table bundle: the big table's, or (no big table) its move tables over one-entry stand-ins."""
+        return (self.table or moves_only_table()).search_data()
+
+    def reads_big(self, options: OptimalOptions) -> bool:
+        """True if a search with these options looks the big table up (options.big, or no coset table to use)."""
+        return bool(options.big or not (options.coset and self.coset is not None))
 
 
 def search_tables_of(tables) -> SearchTables:
@@ -177,16 +194,25 @@ def search(cube: CubieCube, tables, options: OptimalOptions) -> OptimalResult:
 def _search(cube: CubieCube, tables, options: OptimalOptions) -> OptimalResult:
     """search() with one set of tables."""
     st = search_tables_of(tables)
+    if st.table is None and st.reads_big(options):
+        raise PuzzleError(
+            "these optimal tables have no big table (optimal_full), and this search needs it "
+            "(no coset table, or big look-ups asked for): build it with `puzzlesearch cube build-optimal-table full`"
+        )
     coords = axis_coords(cube)
-    data = st.table.search_data()
+    data = st.search_data()
     use_corners = bool(options.corners and st.corners is not None)
     t0 = time.perf_counter()
     moves, nodes, stop, bound = _batched_search(cube, st, data, coords, options, use_corners)
     seconds = time.perf_counter() - t0
     if bound < 0 and not len(moves):
+        what, command = (
+            (f"coset table {st.variant}", f"build-optimal-coset {st.variant} --out-dir DIR")
+            if st.table is None
+            else (f"optimal table {st.variant} (or its coset table)", f"build-optimal-table {st.variant}")
+        )
         raise PuzzleError(
-            f"optimal table {st.variant} gives no distance for this cube (damaged table?); "
-            f"rebuild it: puzzlesearch cube build-optimal-table {st.variant}"
+            f"{what} gives no distance for this cube (damaged table?); rebuild it: puzzlesearch cube {command}"
         )
     return OptimalResult(tuple(int(m) for m in moves), int(nodes), STOP_NAMES[stop], seconds, int(bound))
 
@@ -224,18 +250,17 @@ def _batched_search(cube: CubieCube, st: SearchTables, data, coords, options: Op
 def kernel_args(cube: CubieCube, st: SearchTables, data, coords, options: OptimalOptions, use_corners: bool):
     """ida_search's arguments (tables, start, views, limits), or None if a table has no distance for the cube."""
     fl, ss, tw = coords
-    hh = np.array(
-        [exact_depth(data, fl[a], ss[a], tw[a], data.axis_moves[a]) if a < options.axes else 0 for a in range(3)],
-        dtype=np.int64,
-    )
+    use_coset, coset, ctop0, hn0 = _coset_start(cube, st, options, coords)
+    if use_coset and (hn0 < 0).any():
+        return None
+    hh = np.zeros(3, dtype=np.int64)  # the big table's exact distances, when the search reads it
+    if st.reads_big(options):
+        hh[: options.axes] = [exact_depth(data, fl[a], ss[a], tw[a], data.axis_moves[a]) for a in range(options.axes)]
     if (hh < 0).any():
         return None
     cp = CPERM.of(cube)
     corners = CornerLookup(st.corners.table, st.corners.n_cperm) if use_corners else _NO_CORNERS
     hc = int(corners.table[(cp % corners.n_cperm) * N_TWIST + TWIST.of(cube)]) if use_corners else 0
-    use_coset, coset, ctop0, hn0 = _coset_start(cube, st, options, coords)
-    if use_coset and (hn0 < 0).any():
-        return None
     coset_inverse = bool(use_coset and options.inverse and options.coset_inverse)
     use_inverse = bool(options.inverse and (st.bound is not None or coset_inverse))
     tables = _kernel_tables(data, corners, st.bound, coset)
@@ -278,10 +303,18 @@ def _limits(options: OptimalOptions, use_corners, use_inverse, use_coset, coset_
 def stand_in_tables() -> KernelTables:
     """KernelTables of the loaded tables' types over one-entry stand-ins (the move tables real), to
     compile the search before its tables exist; tests check the types against real tables'."""
+    return _kernel_tables(moves_only_table().search_data(), _NO_CORNERS, None, _no_coset(coset_tables.coset_tables()))
+
+
+@functools.lru_cache(maxsize=1)
+def moves_only_table() -> OptimalTable:
+    """An OptimalTable of one-entry stand-ins: its search_data carries the real move tables, its look-ups nothing.
+
+    The search of SearchTables without a big table, and the kernel's compile ahead of the tables, use it.
+    """
     one = np.zeros(1, dtype=np.int32)
     classes = SymClassArrays(one, one, np.zeros(1, dtype=np.uint8), np.zeros(1, dtype=np.uint16))
-    table = OptimalTable("tiny", np.zeros(1, dtype=np.uint8), classes, {}, class_sym_of(classes))
-    return _kernel_tables(table.search_data(), _NO_CORNERS, None, _no_coset(coset_tables.coset_tables()))
+    return OptimalTable("tiny", np.zeros(1, dtype=np.uint8), classes, {}, class_sym_of(classes))
 
 
 def warm_up_search() -> None:
@@ -349,23 +382,28 @@ def stored(kind: TableKind, variant: str) -> bool:
 
 
 def full_stored(coset_table: str) -> bool:
-    """True if the store holds the full big table and its coset table (cube.optimal.coset_table)."""
-    return stored(BIG_KIND, "full") and stored(coset_tables.KIND, coset_table)
+    """True if the store holds the full search's table: the coset table of cube.optimal.coset_table."""
+    return stored(coset_tables.KIND, coset_table)
 
 
 def store_search_tables(variant: str, coset_table: str) -> SearchTables:
-    """The store's big table of a variant and its coset table (built there on first use)."""
+    """The store's tables of a variant (built there on first use): the coset table, and the big table but for full.
+
+    The full search reads only the coset table (options.big off), so the full big table (~830 MB,
+    ~20 min to build) is left out; the small one stays, for first use's stage (searched with big on).
+    """
     coset = coset_tables.store_table(coset_tables.variant_for(variant, coset_table))
-    return SearchTables(store_table(variant), coset=coset)
+    return SearchTables(None if variant == "full" else store_table(variant), coset=coset)
 
 
 def search_tables(table_dir, variant: str, coset_table: str):
     """The solver's SearchTables: --tables DIR (verified, never built) or the store's.
 
-    With the coset table (in the folder, or the store's) the inverse views are looked up in
-    its bound copy, so the big table's bound table is not loaded; without it, the bound
-    table when the folder has one, else a logged note and no inverse look-ups. The search kernel
-    compiles in a forked process meanwhile (warm_up_search).
+    With the coset table (in the folder, or the store's) the search reads only it (the inverse
+    views in its bound copy), so neither the big table nor its bound table is loaded, nor needed
+    in the folder; without it, the big table and its bound table when the folder has one, else a
+    logged note and no inverse look-ups. The search kernel compiles in a forked process meanwhile
+    (warm_up_search).
     """
     warm_up_search()
     if table_dir is None:
@@ -379,10 +417,10 @@ def search_tables(table_dir, variant: str, coset_table: str):
             return FirstUseTables(store_search_tables(FIRST_USE_VARIANT, coset_table), variant, coset_table=coset_table)
         return store_search_tables(variant, coset_table)
     coset_variant = coset_tables.variant_for(variant, coset_table)
-    big = load_table(table_dir, variant)
     d = table_dir_of(table_dir)
     if coset_tables.present(d, coset_variant):
-        return SearchTables(big, coset=coset_tables.load_table(d, coset_variant))
+        return SearchTables(None, coset=coset_tables.load_table(d, coset_variant))
+    big = load_table(table_dir, variant)
     log(
         "cube",
         f"no coset table in {d}: coset look-ups off "
