@@ -93,3 +93,21 @@ def test_a_cube_beyond_the_first_budget_goes_to_the_full_tables(tiny_tables, mon
     assert cube.apply(result.moves).is_solved and len(result.moves) == len(alone.moves) <= 12
     optimal.search(cube, staged, OPTIONS)
     assert built == [("full", "large")]  # built once
+
+
+def test_build_tables_ahead_builds_the_configured_coset_table(tmp_path, monkeypatch):
+    """`cube build-tables --optimal` builds the table of the config's cube.optimal.coset_table (not the
+    schema's default), and a bad value there is one line."""
+    from puzzlesearch.cli import main
+
+    built = []
+    monkeypatch.setattr(
+        optimal, "store_search_tables", lambda variant, coset_table: built.append((variant, coset_table))
+    )
+    config = tmp_path / "config.yaml"
+    config.write_text("lexicons:\n  default: builtin:en\ncube:\n  optimal:\n    coset_table: full\n")
+    assert main(["--config", str(config), "cube", "build-tables", "--optimal"]) == 0
+    assert built == [("full", "full")]
+    config.write_text("lexicons:\n  default: builtin:en\ncube:\n  optimal:\n    coset_table: huge\n")
+    assert main(["--config", str(config), "cube", "build-tables", "--optimal"]) == 2
+    assert built == [("full", "full")]

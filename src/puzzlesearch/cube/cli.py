@@ -22,6 +22,7 @@ from puzzlesearch.cli_common import (
     add_set_flag,
     add_settings_flag,
     interactive_settings,
+    load_config,
     pipeline_mode,
 )
 from puzzlesearch.cube.io import format_moves, parse_line, read_cubes
@@ -120,7 +121,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--optimal",
         action="store_true",
-        help="also the store's full optimal table (the schema's cube.optimal.coset_table: coset_large, 7.55 GB, "
+        help="also the store's full optimal table, the one of config cube.optimal.coset_table (large: 7.55 GB, "
         "~25 min on 2 cores, ~15 GB peak): --solver optimal's",
     )
     p.set_defaults(func=cmd_build_tables)
@@ -347,11 +348,11 @@ def cmd_build_tables(args) -> int:
     else:
         print(store_tables().dir)
     if args.optimal:
-        from puzzlesearch.cube.settings import OptimalOptions
         from puzzlesearch.cube.solvers.optimal import store_search_tables
 
-        # built in the store unless there (its folder is logged while building); the schema's second table
-        store_search_tables("full", OptimalOptions().coset_table)
+        # built in the store unless there (its folder is logged while building): the configured table
+        config, _root = load_config(args.config)
+        store_search_tables("full", SolveSettings.from_config(config[SECTION]).options("optimal").coset_table)
     return 0
 
 
