@@ -237,6 +237,14 @@ def test_a_folder_with_the_coset_table_alone_solves_optimally(coset_dir, coset, 
     with pytest.raises(PuzzleError) as err:
         search(cubes[0], SearchTables(None, coset=coset), replace(OPTIONS, big=True))
     assert "no big table" in str(err.value) and "\n" not in str(err.value)
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert (
+        main(["cube", "solve", "--solver", "optimal", "--set", "optimal.table=tiny", "--tables", str(empty), "R U"])
+        == 2
+    )
+    errors = [line for line in capsys.readouterr().err.splitlines() if line.startswith("puzzlesearch: error")]
+    assert len(errors) == 1 and "holds no optimal table" in errors[0] and "build-optimal-coset tiny" in errors[0]
 
 
 # ------------------------------------------------------------------ the large variant (nxopt EP2 x EO2)

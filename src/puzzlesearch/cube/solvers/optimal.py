@@ -60,6 +60,7 @@ from puzzlesearch.cube.settings import OptimalOptions
 from puzzlesearch.cube.solvers.twophase import move_costs
 from puzzlesearch.cube.tables import coset as coset_tables
 from puzzlesearch.cube.tables.artifact import TableKind, class_sym_of, code_sha256
+from puzzlesearch.cube.tables.big import KIND as BIG_KIND
 from puzzlesearch.cube.tables.big import OptimalTable, load_table, store_table, table_dir_of
 from puzzlesearch.cube.tables.bound import KIND as BOUND_KIND
 from puzzlesearch.cube.tables.bound import BoundTable, load_bound
@@ -420,12 +421,14 @@ def search_tables(table_dir, variant: str, coset_table: str):
     d = table_dir_of(table_dir)
     if coset_tables.present(d, coset_variant):
         return SearchTables(None, coset=coset_tables.load_table(d, coset_variant))
+    add_coset = f"`puzzlesearch cube build-optimal-coset {coset_variant} --out-dir {d}`"
+    if not BIG_KIND.present(d, variant):
+        raise PuzzleError(
+            f"{d} holds no optimal table: the search reads the coset table {coset_variant} ({add_coset} builds it), "
+            f"or without it the big table {variant} (`puzzlesearch cube build-optimal-table {variant} --out-dir {d}`)"
+        )
     big = load_table(table_dir, variant)
-    log(
-        "cube",
-        f"no coset table in {d}: coset look-ups off "
-        f"(`puzzlesearch cube build-optimal-coset {coset_variant} --out-dir {d}` adds it)",
-    )
+    log("cube", f"no coset table in {d}: coset look-ups off ({add_coset} adds it)")
     if not BOUND_KIND.present(d, variant):
         log(
             "cube",
