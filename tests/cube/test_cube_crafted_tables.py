@@ -201,9 +201,18 @@ def test_undamaged_optimal_tables_solve(opt_project):
     solves(cube_solve(SHORT, "--solver", "optimal", "--tables", str(folder), cwd=project), SHORT)
 
 
+def read_only(folder: Path, stem: str) -> None:
+    """Leave the folder so the search reads the table `stem`: the big table is read only without a
+    coset table (with one, the search reads the coset table alone), so for it the coset files go."""
+    if stem.startswith("optimal_"):
+        for path in folder.glob("coset_*"):
+            path.unlink()
+
+
 @pytest.mark.parametrize("stem", ["optimal_tiny", "coset_tiny"])
 def test_classes_whose_representatives_left_their_class(opt_project, stem):
     project, folder = opt_project
+    read_only(folder, stem)
     path = folder / f"{stem}_classes.npz"
     with np.load(path) as data:
         arrays = dict(data)
@@ -217,6 +226,7 @@ def test_classes_whose_representatives_left_their_class(opt_project, stem):
 @pytest.mark.parametrize("stem", ["optimal_tiny", "coset_tiny"])
 def test_packed_table_with_unreached_entries(opt_project, stem):
     project, folder = opt_project
+    read_only(folder, stem)
     path = folder / f"{stem}.npy"
     table = np.load(path)
     table[len(table) // 2 :] = 255  # every byte in range (uint8): half the entries EMPTY, as before the BFS
