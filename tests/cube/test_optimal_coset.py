@@ -247,6 +247,26 @@ def test_a_folder_with_the_coset_table_alone_solves_optimally(coset_dir, coset, 
     assert len(errors) == 1 and "holds no optimal table" in errors[0] and "build-optimal-coset tiny" in errors[0]
 
 
+def test_a_long_search_logs_each_depth_bound(coset_dir, tmp_path, capsys, monkeypatch):
+    """One cube at a time, the CLI's search logs each new depth bound once it has run
+    PROGRESS_AFTER seconds (here 0): the bounds rise one by one up to the answer's length."""
+    import re
+
+    from puzzlesearch.cube._kernels import optimal_search
+
+    monkeypatch.setattr(optimal_search, "PROGRESS_AFTER", 0.0)
+    cube = SOLVED.apply(scramble(random.Random(2813), 8))
+    capsys.readouterr()
+    solve = ["cube", "solve", "--solver", "optimal", "--set", "optimal.table=tiny", "--tables", str(coset_dir)]
+    assert main([*solve, cube.to_text()]) == 0
+    out = capsys.readouterr()
+    answer = parse_moves(out.out.strip())
+    assert cube.apply(answer).is_solved and len(answer) == meet_in_the_middle_distance(cube)
+    bounds = [int(b) for b in re.findall(r"no solution shorter than (\d+); searching", out.err)]
+    assert bounds and bounds == list(range(bounds[0], len(answer) + 1))  # the last one finds the answer
+    assert "loading and checking" not in out.err  # (the tiny table: no load line)
+
+
 # ------------------------------------------------------------------ the large variant (nxopt EP2 x EO2)
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import random
 import sys
+from dataclasses import replace
 
 from puzzlesearch.cli_common import (
     EXIT_INTERRUPTED,
@@ -297,12 +298,15 @@ def cmd_solve(args) -> int:
     format_moves([], settings.format)  # reject an unknown style before the work
     tables = _open_tables(args, settings)
     jobs = _jobs(args, tables)
+    options = settings.options(args.solver)
+    if args.solver == "optimal" and jobs == 1:  # one search at a time: a long one logs its depth bounds
+        options = replace(options, progress=True)
     run = solve_many(
         cubes,
         tables,
         args.solver,
         settings.format,
-        settings.options(args.solver),
+        options,
         strict_time=pipeline,
         jobs=jobs,
         on_row=_log_row if args.out and args.solver == "optimal" else None if args.out else _print_row,

@@ -76,6 +76,7 @@ class OptimalOptions:
     big: bool = False  # with the coset table: also look the big table up in the three axis views (measured: slower)
     coset_inverse: bool = True  # with the coset table: the inverse views are looked up in its bound copy
     axis_rules: bool = True  # the (x,x,x) -> x+1 rule and next-move axes ruled out by the inverse views
+    progress: bool = False  # log each new depth bound once a search has run 2 s (the CLI, one cube at a time)
 
 
 def _check_finite(section: str, values: dict) -> None:

@@ -148,6 +148,7 @@ def _ctrl_c_flag(run: SolveRun):
         if run.interrupted:  # a second Ctrl-C: stop at once
             raise KeyboardInterrupt
         run.interrupted = True
+        log("cube", "Ctrl-C: the cube being solved finishes first (Ctrl-C again stops at once)")
 
     previous = signal.signal(signal.SIGINT, handler)
     try:

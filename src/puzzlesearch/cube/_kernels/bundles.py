@@ -169,15 +169,18 @@ class Limits(NamedTuple):
     coset_inverse: bool
     cost: np.ndarray  # int64 (18,): what each move counts, 1 (HTM) or, a half turn, 2 (QTM)
     parity: int  # -1: every depth bound; 0 or 1: only bounds of this parity (QTM: the corner permutation's)
+    progress: bool  # log each new depth bound of a long search (optimal_search.log_bound)
 
 
 class Budget(NamedTuple):
-    """What ends the IDA* loop (nodes, seconds, length) and the parity of the depth bounds it tries (-1: all)."""
+    """What ends the IDA* loop (nodes, seconds, length), the parity of the depth bounds it tries (-1: all),
+    and whether it logs each new depth bound."""
 
     node_budget: int
     time_limit: float
     max_length: int
     parity: int
+    progress: bool
 
 
 class Flags(NamedTuple):

@@ -61,13 +61,14 @@ stays valid with a QTM budget r:
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, objmode
 
 from puzzlesearch.cube._kernels.bundles import Budget, Faces, Flags, Kids, Lows, Node, Scratch, SearchState, View, Work
 from puzzlesearch.cube._kernels.common import clock, next_depth
 from puzzlesearch.cube._kernels.coset import coset_index
 from puzzlesearch.cube.model.constants import N_MOVES, N_TWIST, Stop
 from puzzlesearch.jit import compile_once
+from puzzlesearch.progress import log
 
 CLOCK_EVERY = 1 << 20  # nodes between looks at the clock
 MAX_DEPTH = 26  # IDA* never goes deeper (God's number: 20 face turns, 26 quarter turns)
@@ -675,7 +676,7 @@ def search_state(tables, limits) -> SearchState:
     faces = face_positions(inv.cubie_moves.cp, inv.cubie_moves.ep)
     have = np.zeros(3, dtype=np.int64)
     work = Work(np.zeros(N_MOVES, dtype=np.int64), np.zeros(N_STAGES, dtype=np.int64), scratch, view, kinv, faces, have)
-    budget = Budget(limits.node_budget, limits.time_limit, limits.max_length, limits.parity)
+    budget = Budget(limits.node_budget, limits.time_limit, limits.max_length, limits.parity, limits.progress)
     return SearchState(node, kids, view, kinv, work, flags, budget)
 
 
@@ -744,10 +745,31 @@ def ida_search(tables, start, views, limits):
     solved0 = start.cp == 0 and fl0[0] == 0 and start.tw[0] == 0 and ss0[0] == 0 and ss0[1] == 0 and ss0[2] == 0
     args = _loop_args(tables, state, root_low, h0, solved0)
     compile_once(_ida_loop, *args)  # ~14 CPU s the first time: one process of a machine compiles it
-    g, nodes, stop, bound = _ida_loop(*args)
+    try:
+        g, nodes, stop, bound = _ida_loop(*args)
+    except SystemError as exc:  # Ctrl-C raised in an object-mode call (the clock): numba wraps it
+        if isinstance(exc.__cause__, KeyboardInterrupt):
+            raise KeyboardInterrupt from None
+        raise
     if g >= 0:
         return node.mv[1 : g + 1].copy(), nodes, stop, bound
     return np.zeros(0, dtype=np.int64), nodes, stop, bound
+
+
+PROGRESS_AFTER = 2.0  # seconds: a search shorter than this logs no depth bounds
+
+
+def log_bound(bound: int, nodes: int, seconds: float) -> None:
+    """The progress line of a new depth bound (Limits.progress), once the search has run PROGRESS_AFTER seconds."""
+    if seconds >= PROGRESS_AFTER:
+        log("cube", f"optimal: no solution shorter than {bound}; searching {bound} ({nodes:,} nodes, {seconds:.1f} s)")
+
+
+@njit(cache=True)
+def _report_bound(bound, nodes, seconds):
+    """log_bound from the compiled loop (object mode: once per depth bound)."""
+    with objmode():
+        log_bound(bound, nodes, seconds)
 
 
 @njit(cache=True, _nrt=False)
@@ -758,16 +780,19 @@ def _ida_loop(tables, node, kids, view, kinv, work, flags, root_low, h0, solved0
     one loop and unpack ~80 arrays per node, whose increments and decrements cost more than the
     search (1.8x); allocating here is then a compile error, so nothing can leak.
     """
-    node_budget, time_limit, max_length, parity = budget
+    node_budget, time_limit, max_length, parity, progress = budget
     n_axes, rules = flags.n_axes, flags.rules
     hh, hn, forbid = node.hh, node.hn, node.forbid
     count, nxt = kids.count, kids.next
     nodes = np.int64(0)
     next_clock = CLOCK_EVERY
-    deadline = clock() + time_limit
+    start = clock()
+    deadline = start + time_limit
     for bound in range(h0, min(max_length, MAX_DEPTH) + 1):
         if parity >= 0 and bound % 2 != parity:  # (QTM: every solution's length has the cube's parity)
             continue
+        if progress and bound > h0:
+            _report_bound(bound, nodes, clock() - start)
         if bound == 0:  # a projection at distance 0 need not be the solved cube
             if solved0:
                 return 0, nodes, Stop.COMPLETE, bound

@@ -85,6 +85,12 @@ COSET_BUILD = {  # what the first-use line says of each second table (cube.optim
 }
 
 
+COSET_LOAD = {  # what loading each second table costs (benchmarks/RESULTS.md; the page cache decides)
+    "full": "5 GB, ~10 s",
+    "large": "7.55 GB, ~20 s",
+}
+
+
 def full_build_note(coset_table: str) -> str:
     """The first-use line: which full table is missing, how big, how long, how to build it ahead."""
     return (
@@ -298,6 +304,7 @@ def _limits(options: OptimalOptions, use_corners, use_inverse, use_coset, coset_
         bool(coset_inverse),
         move_costs(options.metric),
         int(cube_parity) if options.metric == "qtm" else -1,
+        bool(options.progress),
     )
 
 
@@ -393,7 +400,10 @@ def store_search_tables(variant: str, coset_table: str) -> SearchTables:
     The full search reads only the coset table (options.big off), so the full big table (~830 MB,
     ~20 min to build) is left out; the small one stays, for first use's stage (searched with big on).
     """
-    coset = coset_tables.store_table(coset_tables.variant_for(variant, coset_table))
+    coset_variant = coset_tables.variant_for(variant, coset_table)
+    if coset_variant in COSET_BUILD and stored(coset_tables.KIND, coset_variant):  # (a build logs its own progress)
+        log("cube", f"optimal: loading and checking the store's coset_{coset_variant} ({COSET_LOAD[coset_variant]})")
+    coset = coset_tables.store_table(coset_variant)
     return SearchTables(None if variant == "full" else store_table(variant), coset=coset)
 
 
@@ -420,6 +430,8 @@ def search_tables(table_dir, variant: str, coset_table: str):
     coset_variant = coset_tables.variant_for(variant, coset_table)
     d = table_dir_of(table_dir)
     if coset_tables.present(d, coset_variant):
+        if coset_variant in COSET_BUILD:
+            log("cube", f"optimal: loading and checking coset_{coset_variant} in {d} ({COSET_LOAD[coset_variant]})")
         return SearchTables(None, coset=coset_tables.load_table(d, coset_variant))
     add_coset = f"`puzzlesearch cube build-optimal-coset {coset_variant} --out-dir {d}`"
     if not BIG_KIND.present(d, variant):
