@@ -59,6 +59,17 @@ def compile_once(kernel, *args) -> None:
 _AHEAD: set[str] = set()  # the kernels whose compile_ahead child this process has started
 
 
+def call_kernel(kernel, *args):
+    """kernel(*args), with a Ctrl-C raised inside one of its object-mode calls (a clock) given back as
+    KeyboardInterrupt: numba wraps it as a SystemError, which would end the command with a traceback."""
+    try:
+        return kernel(*args)
+    except SystemError as exc:
+        if isinstance(exc.__cause__, KeyboardInterrupt):
+            raise KeyboardInterrupt from None
+        raise
+
+
 def compile_ahead(kernel, compile_stand_in: Callable[[], None]) -> None:
     """Compile `kernel` in a forked child while this process builds or loads what it needs.
 

@@ -1,13 +1,17 @@
-"""puzzlesearch.jit: a kernel is compiled for the arguments' types without running, once, under a lock."""
+"""puzzlesearch.jit: a kernel is compiled for the arguments' types without running, once, under a lock; a
+Ctrl-C inside a kernel comes back as KeyboardInterrupt."""
 
 from __future__ import annotations
 
 import fcntl
+import signal
 import subprocess
 import sys
 import textwrap
+import time
 
 import numpy as np
+import pytest
 from numba import njit
 
 from puzzlesearch.jit import compile_lock, compile_once, lock_path
@@ -60,3 +64,55 @@ def test_the_lock_is_held_across_processes_until_the_block_ends():
     assert holder.returncode == 0
     with compile_lock(name):  # free again once the holder's block ended
         pass
+
+
+SPIN = """
+import signal, sys, time
+from numba import njit, objmode
+from puzzlesearch.jit import call_kernel
+
+@njit
+def clock():
+    with objmode(t="float64"):  # as the search kernels' clock
+        t = time.perf_counter()
+    return t
+
+@njit
+def spin(seconds):
+    t0, n = clock(), 0
+    while clock() - t0 < seconds:
+        n += 1
+    return n
+
+spin(0.01)
+def handler(signum, frame):  # as cube/solve.py's second Ctrl-C
+    raise KeyboardInterrupt
+signal.signal(signal.SIGINT, handler)
+print("ready", flush=True)
+try:
+    call_kernel(spin, 60.0) if sys.argv[1] == "call_kernel" else spin(60.0)
+    print("finished")
+except KeyboardInterrupt:
+    print("KeyboardInterrupt")
+except SystemError as exc:
+    print("SystemError from", type(exc.__cause__).__name__)
+"""
+
+
+@pytest.mark.parametrize(
+    ("how", "seen"), [("plain", "SystemError from KeyboardInterrupt"), ("call_kernel", "KeyboardInterrupt")]
+)
+def test_a_ctrl_c_inside_a_kernel_comes_back_as_keyboard_interrupt(how, seen, tmp_path):
+    """A Ctrl-C whose handler runs in a kernel's object-mode clock reaches the caller as numba's SystemError
+    (a traceback, exit 1); through call_kernel it is KeyboardInterrupt (the CLI's "interrupted", exit 130)."""
+    script = tmp_path / "spin.py"
+    script.write_text(SPIN)
+    proc = subprocess.Popen([sys.executable, str(script), how], stdout=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout.readline().strip() == "ready"
+        time.sleep(0.5)  # inside the loop
+        proc.send_signal(signal.SIGINT)
+        out, _ = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert out.strip() == seen

@@ -67,7 +67,7 @@ from puzzlesearch.cube._kernels.bundles import Budget, Faces, Flags, Kids, Lows,
 from puzzlesearch.cube._kernels.common import clock, next_depth
 from puzzlesearch.cube._kernels.coset import coset_index
 from puzzlesearch.cube.model.constants import N_MOVES, N_TWIST, Stop
-from puzzlesearch.jit import compile_once
+from puzzlesearch.jit import call_kernel, compile_once
 from puzzlesearch.progress import log
 
 CLOCK_EVERY = 1 << 20  # nodes between looks at the clock
@@ -745,12 +745,7 @@ def ida_search(tables, start, views, limits):
     solved0 = start.cp == 0 and fl0[0] == 0 and start.tw[0] == 0 and ss0[0] == 0 and ss0[1] == 0 and ss0[2] == 0
     args = _loop_args(tables, state, root_low, h0, solved0)
     compile_once(_ida_loop, *args)  # ~14 CPU s the first time: one process of a machine compiles it
-    try:
-        g, nodes, stop, bound = _ida_loop(*args)
-    except SystemError as exc:  # Ctrl-C raised in an object-mode call (the clock): numba wraps it
-        if isinstance(exc.__cause__, KeyboardInterrupt):
-            raise KeyboardInterrupt from None
-        raise
+    g, nodes, stop, bound = call_kernel(_ida_loop, *args)  # (a Ctrl-C inside: KeyboardInterrupt)
     if g >= 0:
         return node.mv[1 : g + 1].copy(), nodes, stop, bound
     return np.zeros(0, dtype=np.int64), nodes, stop, bound

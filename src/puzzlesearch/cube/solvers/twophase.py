@@ -41,7 +41,7 @@ from puzzlesearch.cube.model.symmetry import AXIS_SYMS, MOVE_CONJ, N_SYM_UD, SYM
 from puzzlesearch.cube.settings import TwoPhaseOptions
 from puzzlesearch.cube.tables.phases import Tables
 from puzzlesearch.errors import PuzzleError
-from puzzlesearch.jit import compile_ahead, compile_once
+from puzzlesearch.jit import call_kernel, compile_ahead, compile_once
 
 __all__ = ["DIRECTIONS", "TwoPhaseOptions", "search", "solve"]
 
@@ -244,7 +244,9 @@ def search(cube: CubieCube, tables: Tables, options: TwoPhaseOptions) -> tuple[l
     if not twophase_sym_search.overloads:  # (typing the arguments costs more than a solve: once only; not
         # `.signatures`, which rebuilds its list at ~11 us a call)
         compile_once(twophase_sym_search, *args)  # waits for warm_up_twophase's child, if compiling
-    moves, k, nodes, stop, _leaves, _phase2 = twophase_sym_search(*args)
+    moves, k, nodes, stop, _leaves, _phase2 = call_kernel(
+        twophase_sym_search, *args
+    )  # (Ctrl-C inside: KeyboardInterrupt)
     if not len(moves):
         raise PuzzleError(no_solution_message(options, int(nodes), stop == Stop.TIME))
     s, inverse = DIRECTIONS[int(k)]
