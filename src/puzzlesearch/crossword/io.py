@@ -145,13 +145,7 @@ table.grid td sup{position:absolute;top:1px;left:2px;font-size:.55em;color:#555}
 """
 
 
-def to_html(
-    grid: np.ndarray,
-    language: Language,
-    clue: Callable[[str], str] | None = None,
-    title: str = "",
-    show_solution: bool = True,
-) -> str:
+def to_html(grid: np.ndarray, language: Language, text: PuzzleText = PuzzleText(), show_solution: bool = True) -> str:
     """The static answer key: a self-contained HTML page (no script), the numbered grid and the lists."""
     num = numbers(grid)
     rows = []
@@ -162,23 +156,23 @@ def to_html(
                 cells.append('<td class="b"></td>')
                 continue
             mark = f"<sup>{num[r, c]}</sup>" if num[r, c] else ""
-            text = html.escape(_cell_text(language, grid[r, c])) if show_solution else ""
-            cells.append(f"<td>{mark}{text}</td>")
+            letter = html.escape(_cell_text(language, grid[r, c])) if show_solution else ""
+            cells.append(f"<td>{mark}{letter}</td>")
         rows.append("<tr>" + "".join(cells) + "</tr>")
     lists = []
     across_name, down_name = ("أفقي", "عمودي") if language.rtl else ("Across", "Down")
     for direction, name in ((ACROSS, across_name), (DOWN, down_name)):
         items = []
-        for e in entries(grid, language.alphabet, PuzzleText(clue)):
+        for e in entries(grid, language.alphabet, text):
             if e.direction != direction:
                 continue
-            text = e.clue or f"({len(e.answer)})"
+            clue = e.clue or f"({len(e.answer)})"
             answer = f" <b>{html.escape(_display(language, e.answer))}</b>" if show_solution else ""
-            items.append(f"<li>{e.number}. {html.escape(text)}{answer}</li>")
+            items.append(f"<li>{e.number}. {html.escape(clue)}{answer}</li>")
         lists.append(f"<div><h2>{name}</h2><ol>{''.join(items)}</ol></div>")
     direction = ' dir="rtl"' if language.rtl else ""
     lang = {"en": "en", "ar": "ar"}.get(language.code, "en")
-    title = html.escape(title or f"puzzlesearch {language.code} crossword")
+    title = html.escape(text.title or f"puzzlesearch {language.code} crossword")
     return (
         f'<!DOCTYPE html>\n<html lang="{lang}"{direction}>\n<head><meta charset="utf-8">'
         f"<title>{title}</title><style>{_CSS}</style></head>\n<body{direction}>\n<h1>{title}</h1>\n"

@@ -19,6 +19,7 @@ from puzzlesearch.cube.model.cubie import CubieCube
 from puzzlesearch.cube.settings import ThistlethwaiteOptions
 from puzzlesearch.cube.tables.phases import COORD_SIZES, PRUNE_SPECS, Tables
 from puzzlesearch.errors import PuzzleError
+from puzzlesearch.jit import call_kernel
 
 PHASES = ("th1", "th2", "th3", "th4")
 MAX_PHASE_DEPTH = 15
@@ -40,7 +41,8 @@ def solve_phases(
         spec = PRUNE_SPECS[name]
         a, b = tables.coord(spec.a, cube), tables.coord(spec.b, cube)
         left = deadline - time.perf_counter()
-        moves, stop = ida_phase(
+        moves, stop = call_kernel(  # (a Ctrl-C inside the kernel's clock: KeyboardInterrupt)
+            ida_phase,
             a,
             b,
             tables.move(spec.a),

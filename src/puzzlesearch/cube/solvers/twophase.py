@@ -244,9 +244,8 @@ def search(cube: CubieCube, tables: Tables, options: TwoPhaseOptions) -> tuple[l
     if not twophase_sym_search.overloads:  # (typing the arguments costs more than a solve: once only; not
         # `.signatures`, which rebuilds its list at ~11 us a call)
         compile_once(twophase_sym_search, *args)  # waits for warm_up_twophase's child, if compiling
-    moves, k, nodes, stop, _leaves, _phase2 = call_kernel(
-        twophase_sym_search, *args
-    )  # (Ctrl-C inside: KeyboardInterrupt)
+    # (call_kernel: a second Ctrl-C inside the kernel's clock is a KeyboardInterrupt, not a traceback)
+    moves, k, nodes, stop, _leaves, _phase2 = call_kernel(twophase_sym_search, *args)
     if not len(moves):
         raise PuzzleError(no_solution_message(options, int(nodes), stop == Stop.TIME))
     s, inverse = DIRECTIONS[int(k)]
