@@ -20,6 +20,7 @@ This module builds the kernel's bundles; the search is _kernels/optimal_search.p
 from __future__ import annotations
 
 import functools
+import shlex
 import time
 from dataclasses import dataclass, field, replace
 
@@ -433,11 +434,12 @@ def search_tables(table_dir, variant: str, coset_table: str):
         if coset_variant in COSET_BUILD:
             log("cube", f"optimal: loading and checking coset_{coset_variant} in {d} ({COSET_LOAD[coset_variant]})")
         return SearchTables(None, coset=coset_tables.load_table(d, coset_variant))
-    add_coset = f"`puzzlesearch cube build-optimal-coset {coset_variant} --out-dir {d}`"
+    q = shlex.quote(str(d))  # the suggested commands stay right for a folder with a space or a quote
+    add_coset = f"`puzzlesearch cube build-optimal-coset {coset_variant} --out-dir {q}`"
     if not BIG_KIND.present(d, variant):
         raise PuzzleError(
             f"{d} holds no optimal table: the search reads the coset table {coset_variant} ({add_coset} builds it), "
-            f"or without it the big table {variant} (`puzzlesearch cube build-optimal-table {variant} --out-dir {d}`)"
+            f"or without it the big table {variant} (`puzzlesearch cube build-optimal-table {variant} --out-dir {q}`)"
         )
     big = load_table(table_dir, variant)
     log("cube", f"no coset table in {d}: coset look-ups off ({add_coset} adds it)")
@@ -445,7 +447,7 @@ def search_tables(table_dir, variant: str, coset_table: str):
         log(
             "cube",
             f"no bound table in {d}: inverse look-ups off "
-            f"(`puzzlesearch cube build-optimal-bound {variant} --tables {d}` adds it)",
+            f"(`puzzlesearch cube build-optimal-bound {variant} --tables {q}` adds it)",
         )
         return SearchTables(big)
     return SearchTables(big, load_bound(d, big))
