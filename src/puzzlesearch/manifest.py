@@ -16,9 +16,12 @@ inputs' sha256 ...) and the sha256 of the data itself; `read_result_parquet` and
 
 from __future__ import annotations
 
+import contextvars
 import hashlib
 import json
 import zipfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -166,11 +169,36 @@ def load_npz(path: str | Path, manifest: dict) -> dict[str, np.ndarray]:
     return arrays
 
 
-def load_npy(path: str | Path, manifest: dict) -> np.ndarray:
-    """The array of a verified .npy, checked against the manifest's shape and dtype."""
-    path = Path(path)
+MAP_AT_LEAST = 1 << 30  # bytes: within mapped_loads(), a .npy this large is mapped, not read
+_MAP_AT_LEAST: contextvars.ContextVar[int | None] = contextvars.ContextVar("map_at_least", default=None)
+
+
+@contextmanager
+def mapped_loads(at_least: int | None = None) -> Iterator[None]:
+    """Within it, load_npy maps a .npy of at least `at_least` (MAP_AT_LEAST) bytes from the page cache instead of reading it.
+
+    The array is a private copy-on-write mapping (writable, so its numba type is a loaded array's;
+    nothing writes to it): no copy into anonymous memory, which for the optimal solver's 7.55 GB
+    table took 12-45 s of system time, most of it finding huge pages. The checksum pass of
+    `verify` has just read the file, so its pages are in the cache; searches read it through 4 KB
+    pages and run slower (benchmarks/RESULTS.md, "mapping the large coset table").
+    """
+    token = _MAP_AT_LEAST.set(MAP_AT_LEAST if at_least is None else at_least)
     try:
-        arr = np.load(path, allow_pickle=False)
+        yield
+    finally:
+        _MAP_AT_LEAST.reset(token)
+
+
+def load_npy(path: str | Path, manifest: dict) -> np.ndarray:
+    """The array of a verified .npy, checked against the manifest's shape and dtype (mapped: see mapped_loads)."""
+    path = Path(path)
+    at_least = _MAP_AT_LEAST.get()
+    try:
+        if at_least is not None and path.stat().st_size >= at_least:
+            arr = np.load(path, mmap_mode="c", allow_pickle=False).view(np.ndarray)
+        else:
+            arr = np.load(path, allow_pickle=False)
     except (OSError, ValueError, EOFError) as exc:
         raise damaged(path, f"cannot be read as .npy ({type(exc).__name__})") from None
     _check_arrays(path, {path.stem: arr}, manifest)

@@ -344,3 +344,29 @@ def test_cli_bound_table_built_used_and_checked(tiny_dir, tmp_path, capsys, capl
     assert main([*solve, scramble]) == 2
     errors = [line for line in capsys.readouterr().err.splitlines() if line.startswith("puzzlesearch: error")]
     assert len(errors) == 1 and str(path) in errors[0]  # (progress lines may come before it)
+
+
+def test_corner_permutation_depths_match_a_bfs_over_cubie_permutations():
+    """The near-leaf filter's table (solvers/optimal.cperm_depths, a BFS over the coordinate move table)
+    equals a BFS over corner permutation arrays turned by the cubie model, and its largest distance is
+    the kernel's CPERM_DIAMETER."""
+    from puzzlesearch.cube._kernels.optimal_search import CPERM_DIAMETER
+    from puzzlesearch.cube.model.coords import perm_rank
+    from puzzlesearch.cube.solvers.optimal import cperm_depths
+
+    want = np.full(K.N_CPERM, -1, dtype=np.int64)
+    frontier = solved_arrays(1)[0]
+    want[perm_rank(frontier)] = 0
+    level = 0
+    while len(frontier):
+        level += 1
+        _, co, ep, eo = solved_arrays(len(frontier))  # (the other cubies: apply_move's shapes; only cp is kept)
+        turned = np.concatenate([apply_move((frontier, co, ep, eo), m)[0] for m in range(K.N_MOVES)])
+        turned = np.unique(turned, axis=0)
+        ranks = perm_rank(turned)
+        frontier = turned[want[ranks] < 0]
+        want[perm_rank(frontier)] = level
+    assert (want >= 0).all()
+    got = cperm_depths()
+    assert got.dtype == np.uint8 and (got.astype(np.int64) == want).all()
+    assert want.max() == CPERM_DIAMETER

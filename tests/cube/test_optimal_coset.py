@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -265,6 +266,57 @@ def test_a_long_search_logs_each_depth_bound(coset_dir, tmp_path, capsys, monkey
     bounds = [int(b) for b in re.findall(r"no solution shorter than (\d+); searching", out.err)]
     assert bounds and bounds == list(range(bounds[0], len(answer) + 1))  # the last one finds the answer
     assert "loading and checking" not in out.err  # (the tiny table: no load line)
+
+
+def test_a_few_cubes_map_the_coset_table_and_answer_optimally(coset_dir, capsys, monkeypatch):
+    """Up to MAPPED_UP_TO cubes, the CLI maps the coset table's files from the page cache instead of reading
+    them (here every file maps: MAP_AT_LEAST 0); the answers stay optimal (meet-in-the-middle BFS). One
+    cube more, and the files are read into memory."""
+    from puzzlesearch import manifest
+    from puzzlesearch.cube.solvers.optimal import MAPPED_UP_TO
+
+    monkeypatch.setattr(manifest, "MAP_AT_LEAST", 0)
+    modes: list[tuple[str, object]] = []
+    plain_load = np.load
+
+    def spy(path, *args, **kwargs):
+        modes.append((Path(path).name, kwargs.get("mmap_mode")))
+        return plain_load(path, *args, **kwargs)
+
+    monkeypatch.setattr(np, "load", spy)
+    rng = random.Random(2814)
+    cubes = [SOLVED.apply(scramble(rng, n)) for n in (6, 7)]
+    solve = ["cube", "solve", "--solver", "optimal", "--set", "optimal.table=tiny", "--tables", str(coset_dir)]
+    capsys.readouterr()
+    assert main([*solve, *(c.to_text() for c in cubes)]) == 0
+    for cube, line in zip(cubes, capsys.readouterr().out.strip().splitlines()):
+        answer = parse_moves(line)
+        assert cube.apply(answer).is_solved and len(answer) == meet_in_the_middle_distance(cube)
+    assert ("coset_tiny.npy", "c") in modes and ("coset_tiny_bound.npy", "c") in modes
+    modes.clear()
+    assert main([*solve, *(SOLVED.apply(scramble(rng, 3)).to_text() for _ in range(MAPPED_UP_TO + 1))]) == 0
+    assert ("coset_tiny.npy", None) in modes and all(mode is None for _, mode in modes)
+
+
+def test_a_mapped_load_is_the_same_writable_array(tmp_path):
+    """manifest.load_npy within mapped_loads: a copy-on-write mapping of the file, equal to the read array and
+    of the same numba type (a read-only mapping would compile the kernels again for another type)."""
+    import numba
+
+    from puzzlesearch import manifest
+
+    data = np.arange(5000, dtype=np.uint8)
+    path = tmp_path / "t.npy"
+    np.save(path, data)
+    meta = manifest.write_manifest(tmp_path / "t.json", [path], "test")
+    plain = manifest.load_npy(path, meta)
+    with manifest.mapped_loads(at_least=0):
+        mapped = manifest.load_npy(path, meta)
+    assert type(mapped) is np.ndarray and isinstance(mapped.base, np.memmap)
+    assert (mapped == data).all() and mapped.flags.writeable and not isinstance(plain.base, np.memmap)
+    assert numba.typeof(mapped) == numba.typeof(plain)
+    with manifest.mapped_loads(at_least=data.nbytes + 1000):  # smaller than the threshold: read
+        assert not isinstance(manifest.load_npy(path, meta).base, np.memmap)
 
 
 # ------------------------------------------------------------------ the large variant (nxopt EP2 x EO2)

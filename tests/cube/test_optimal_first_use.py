@@ -77,22 +77,24 @@ def test_a_cube_beyond_the_first_budget_goes_to_the_full_tables(tiny_tables, mon
     monkeypatch.setattr(optimal, "FIRST_USE_NODES", 1)  # the kernel looks at it every CLOCK_EVERY nodes
     built = []
 
-    def full_tables(variant, coset_table):
-        built.append((variant, coset_table))
+    def full_tables(variant, coset_table, mapped):
+        built.append((variant, coset_table, mapped))
         return tiny_tables
 
     monkeypatch.setattr(optimal, "store_search_tables", full_tables)
-    staged = optimal.FirstUseTables(tiny_tables, coset_table="large")  # the setting cube.optimal.coset_table
+    staged = optimal.FirstUseTables(
+        tiny_tables, coset_table="large", mapped=True
+    )  # (cube.optimal.coset_table; a few cubes)
     short = SOLVED.apply(parse_moves("R U"))
     assert optimal.search(short, staged, OPTIONS).moves and not built  # done before the first look
     cube = SOLVED.apply(scramble(random.Random(2811), 12))
     alone = optimal.search(cube, tiny_tables, OPTIONS)
     assert alone.nodes > CLOCK_EVERY  # so the first stage stops on its budget
     result = optimal.search(cube, staged, OPTIONS)
-    assert built == [("full", "large")] and result.stop == "complete"
+    assert built == [("full", "large", True)] and result.stop == "complete"
     assert cube.apply(result.moves).is_solved and len(result.moves) == len(alone.moves) <= 12
     optimal.search(cube, staged, OPTIONS)
-    assert built == [("full", "large")]  # built once
+    assert built == [("full", "large", True)]  # built once
 
 
 def test_build_tables_ahead_builds_the_configured_coset_table(tmp_path, monkeypatch):

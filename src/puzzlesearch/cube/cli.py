@@ -228,13 +228,14 @@ def _read_input(args) -> list:
     return cubes
 
 
-def _open_tables(args, settings=None):
-    """--tables (verified, never built), else the artifact store's tables (optimal: its own table)."""
+def _open_tables(args, settings, n_cubes: int):
+    """--tables (verified, never built), else the artifact store's tables (optimal: its own table,
+    mapped rather than read for a few cubes)."""
     if args.solver == "optimal":
-        from puzzlesearch.cube.solvers.optimal import search_tables
+        from puzzlesearch.cube.solvers.optimal import maps_tables, search_tables
 
         options = settings.options("optimal")
-        return search_tables(args.tables, options.table, options.coset_table)
+        return search_tables(args.tables, options.table, options.coset_table, maps_tables(n_cubes))
     from puzzlesearch.cube.tables.phases import Tables, store_tables
 
     if args.solver == "twophase":
@@ -296,7 +297,7 @@ def cmd_solve(args) -> int:
         raise PuzzleError(f"--jobs must be at least 1, got {args.jobs}")
     cubes = _read_input(args)
     format_moves([], settings.format)  # reject an unknown style before the work
-    tables = _open_tables(args, settings)
+    tables = _open_tables(args, settings, len(cubes))
     jobs = _jobs(args, tables)
     options = settings.options(args.solver)
     if args.solver == "optimal" and jobs == 1:  # one search at a time: a long one logs its depth bounds

@@ -77,13 +77,15 @@ class CosetMoves(NamedTuple):
 
 
 class SearchMoves(NamedTuple):
-    """Move tables of the search: flip, sorted slice, twist, corner permutation, and the axis views' moves."""
+    """Move tables of the search: flip, sorted slice, twist, corner permutation, the axis views' moves,
+    and each corner permutation's exact face-turn distance (uint8 per permutation)."""
 
     flip: np.ndarray
     ss: np.ndarray
     twist: np.ndarray
     cperm: np.ndarray
     axis_moves: np.ndarray
+    cperm_depth: np.ndarray
 
 
 class CornerLookup(NamedTuple):

@@ -9,6 +9,12 @@ address, then loads them all, then filters, so the loads of up to 15 children ov
 instead of waiting for each other. Children stay in move order, so the first solution
 found is the same one as move-by-move IDA* finds (baselines/cube_optimal_moves.py).
 
+Near the leaves (a budget left within the corner permutation's diameter, CPERM_DIAMETER), the
+candidates first pass the corner permutation's exact distance (SearchMoves.cperm_depth, 40,320
+bytes, in cache): the large coset table reads every entry within 9 moves as 0, so below that
+budget its look-ups cut nothing, and without this filter the last levels held up to 30% of a
+search's nodes (benchmarks/RESULTS.md, "the corner permutation near the leaves").
+
 Axis rules (Flags.rules; the table's goal group holds every U and D turn, so a table distance
 d in one axis view means no path of exactly d moves to that goal ends with a turn of that
 view's U-D axis; Reid, de Bondt, Rokicki's nxopt):
@@ -77,6 +83,7 @@ COSET_STAGE = 4
 N_STAGES = 7
 N_AXES = 3
 ALL_AXES = (1 << N_AXES) - 1  # every axis ruled out as the next move: no path of that length
+CPERM_DIAMETER = 7  # the largest face-turn distance of a corner permutation (tests check it by BFS)
 
 
 @njit(cache=True)
@@ -135,6 +142,22 @@ def _corner_stage(corners, moves, node, kids, cand, n, g, togo, cost, scratch):
         if val[k] + cost[cand[k]] <= togo:
             chc[g, cand[k]] = val[k]
             cand[j] = cand[k]
+            j += 1
+    return j
+
+
+@njit(cache=True, inline="always")
+def _cperm_filter(moves, node, kids, cand, n, g, togo, cost):
+    """Keep the candidates whose corner permutation's distance fits in the budget left after them; the number kept."""
+    move_cperm, depth = moves.cperm, moves.cperm_depth
+    cp = node.cp[g]
+    j = 0
+    for k in range(n):
+        m = cand[k]
+        c2 = move_cperm[cp, m]
+        if depth[c2] + cost[m] <= togo:
+            kids.cp[g, m] = c2
+            cand[j] = m
             j += 1
     return j
 
@@ -424,7 +447,13 @@ def _coset_inverse_stage(coset, moves, inv, faces, view, kinv, forbid, cand, n, 
 @njit(cache=True, inline="always")
 def _solves(moves, node, g, m):
     """True if move m solves the node at depth g (move tables only: the last level)."""
-    move_flip, move_ss, move_twist, move_cperm, axis_moves = moves
+    move_flip, move_ss, move_twist, move_cperm, axis_moves = (
+        moves.flip,
+        moves.ss,
+        moves.twist,
+        moves.cperm,
+        moves.axis_moves,
+    )
     fl, ss, tw, cp = node.fl, node.ss, node.tw, node.cp
     if move_cperm[cp[g], m] != 0 or move_flip[fl[g, 0], m] != 0 or move_twist[tw[g, 0], m] != 0:
         return False
@@ -506,6 +535,8 @@ def _expand(tables, node, kids, g, flags, work):
             elif _solves(moves, node, g, m):
                 last = m
         n = j
+    if n > 0 and togo <= CPERM_DIAMETER + flags.max_cost:  # a child with at most CPERM_DIAMETER - 1 left
+        n = _cperm_filter(moves, node, kids, cand, n, g, togo, cost)
     if n > 0:
         n_stages = _stage_order(
             node.hh, node.hc, node.hn, g, n_axes, use_corners, use_coset, use_big, order, scratch.keys

@@ -19,6 +19,7 @@ This module builds the kernel's bundles; the search is _kernels/optimal_search.p
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import shlex
 import time
@@ -26,7 +27,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from puzzlesearch import store
+from puzzlesearch import manifest, store
 from puzzlesearch.cube._kernels.bfs_bundles import SymClassArrays
 from puzzlesearch.cube._kernels.big_table import exact_depth
 from puzzlesearch.cube._kernels.bundles import (
@@ -62,7 +63,7 @@ from puzzlesearch.cube.solvers.twophase import move_costs
 from puzzlesearch.cube.tables import coset as coset_tables
 from puzzlesearch.cube.tables.artifact import TableKind, class_sym_of, code_sha256
 from puzzlesearch.cube.tables.big import KIND as BIG_KIND
-from puzzlesearch.cube.tables.big import OptimalTable, load_table, store_table, table_dir_of
+from puzzlesearch.cube.tables.big import OptimalTable, coord_tables, load_table, store_table, table_dir_of
 from puzzlesearch.cube.tables.bound import KIND as BOUND_KIND
 from puzzlesearch.cube.tables.bound import BoundTable, load_bound
 from puzzlesearch.cube.tables.corners import CornerTable
@@ -90,6 +91,24 @@ COSET_LOAD = {  # what loading each second table costs (benchmarks/RESULTS.md; t
     "full": "5 GB, ~10 s",
     "large": "7.55 GB, ~20 s",
 }
+COSET_MAP = {  # the same, mapped from the page cache (manifest.mapped_loads): the checksum pass, no copy
+    "full": "5 GB, mapped, ~5 s",
+    "large": "7.55 GB, mapped, ~8 s",
+}
+# Solving at most this many cubes, the coset table is mapped from the page cache instead of read
+# into memory: its load takes ~8 s instead of 20-50 s, and each search 10-30% longer through 4 KB
+# pages (benchmarks/RESULTS.md, "mapping the large coset table"); more cubes repay the copy.
+MAPPED_UP_TO = 4
+
+
+def maps_tables(n_cubes: int) -> bool:
+    """True if a run solving n_cubes cubes maps its coset table rather than reading it (MAPPED_UP_TO)."""
+    return n_cubes <= MAPPED_UP_TO
+
+
+def _loading(mapped: bool):
+    """The context a table load runs in: mapped (manifest.mapped_loads) or read into memory."""
+    return manifest.mapped_loads() if mapped else contextlib.nullcontext()
 
 
 def full_build_note(coset_table: str) -> str:
@@ -164,6 +183,7 @@ class FirstUseTables:
     full_variant: str = "full"
     _full: SearchTables | None = field(default=None, repr=False)
     coset_table: str = field(default_factory=lambda: OptimalOptions().coset_table)  # the schema's default
+    mapped: bool = False  # load the full tables mapped (maps_tables)
 
     @property
     def variant(self) -> str:
@@ -176,7 +196,7 @@ class FirstUseTables:
                 "cube",
                 f"a cube needs more than {FIRST_USE_NODES:,} nodes with the small table: building the full tables",
             )
-            self._full = store_search_tables(self.full_variant, self.coset_table)
+            self._full = store_search_tables(self.full_variant, self.coset_table, self.mapped)
         return self._full
 
 
@@ -223,6 +243,21 @@ def _search(cube: CubieCube, tables, options: OptimalOptions) -> OptimalResult:
             f"{what} gives no distance for this cube (damaged table?); rebuild it: puzzlesearch cube {command}"
         )
     return OptimalResult(tuple(int(m) for m in moves), int(nodes), STOP_NAMES[stop], seconds, int(bound))
+
+
+@functools.lru_cache(maxsize=1)
+def cperm_depths() -> np.ndarray:
+    """Each corner permutation's exact face-turn distance (uint8), by BFS over the search's move table."""
+    move_cperm = coord_tables().cperm
+    depth = np.full(move_cperm.shape[0], -1, dtype=np.int64)
+    depth[0] = 0
+    front, d = np.zeros(1, dtype=np.int64), 0
+    while len(front):
+        d += 1
+        reached = np.unique(move_cperm[front].ravel())
+        front = reached[depth[reached] < 0]
+        depth[front] = d
+    return depth.astype(np.uint8)
 
 
 @functools.lru_cache(maxsize=1)
@@ -285,7 +320,7 @@ def _kernel_tables(data, corners: CornerLookup, bound: BoundTable | None, coset:
     lower = bound.lower if bound is not None else np.zeros(4, dtype=np.int64)
     inv = InverseData(bound_table, lower, cubie_moves(), inverse_luts())
     big = BigLookup(data.class_sym, data.twist_conj, data.table, data.slice_div, data.flip_mod)
-    moves = SearchMoves(data.move_flip, data.move_ss, data.move_twist, data.move_cperm, data.axis_moves)
+    moves = SearchMoves(data.move_flip, data.move_ss, data.move_twist, data.move_cperm, data.axis_moves, cperm_depths())
     return KernelTables(big, moves, corners, inv, coset)
 
 
@@ -395,27 +430,35 @@ def full_stored(coset_table: str) -> bool:
     return stored(coset_tables.KIND, coset_table)
 
 
-def store_search_tables(variant: str, coset_table: str) -> SearchTables:
+def _load_note(coset_variant: str, where: str, mapped: bool) -> None:
+    """Log the load of a full coset table (seconds to tens of seconds) before it starts."""
+    cost = (COSET_MAP if mapped else COSET_LOAD)[coset_variant]
+    log("cube", f"optimal: loading and checking {where} ({cost})")
+
+
+def store_search_tables(variant: str, coset_table: str, mapped: bool = False) -> SearchTables:
     """The store's tables of a variant (built there on first use): the coset table, and the big table but for full.
 
     The full search reads only the coset table (options.big off), so the full big table (~830 MB,
     ~20 min to build) is left out; the small one stays, for first use's stage (searched with big on).
+    mapped: the coset table is mapped from the page cache (maps_tables).
     """
     coset_variant = coset_tables.variant_for(variant, coset_table)
     if coset_variant in COSET_BUILD and stored(coset_tables.KIND, coset_variant):  # (a build logs its own progress)
-        log("cube", f"optimal: loading and checking the store's coset_{coset_variant} ({COSET_LOAD[coset_variant]})")
-    coset = coset_tables.store_table(coset_variant)
+        _load_note(coset_variant, f"the store's coset_{coset_variant}", mapped)
+    with _loading(mapped):
+        coset = coset_tables.store_table(coset_variant)
     return SearchTables(None if variant == "full" else store_table(variant), coset=coset)
 
 
-def search_tables(table_dir, variant: str, coset_table: str):
+def search_tables(table_dir, variant: str, coset_table: str, mapped: bool = False):
     """The solver's SearchTables: --tables DIR (verified, never built) or the store's.
 
     With the coset table (in the folder, or the store's) the search reads only it (the inverse
     views in its bound copy), so neither the big table nor its bound table is loaded, nor needed
     in the folder; without it, the big table and its bound table when the folder has one, else a
     logged note and no inverse look-ups. The search kernel compiles in a forked process meanwhile
-    (warm_up_search).
+    (warm_up_search). mapped: the coset table is mapped from the page cache (maps_tables).
     """
     warm_up_search()
     if table_dir is None:
@@ -426,14 +469,16 @@ def search_tables(table_dir, variant: str, coset_table: str):
                 f"small table ({FIRST_USE_NODES:,} nodes, enough for inputs up to ~12 moves, or ~15 quarter "
                 "turns with --metric qtm)",
             )
-            return FirstUseTables(store_search_tables(FIRST_USE_VARIANT, coset_table), variant, coset_table=coset_table)
-        return store_search_tables(variant, coset_table)
+            small = store_search_tables(FIRST_USE_VARIANT, coset_table)
+            return FirstUseTables(small, variant, coset_table=coset_table, mapped=mapped)
+        return store_search_tables(variant, coset_table, mapped)
     coset_variant = coset_tables.variant_for(variant, coset_table)
     d = table_dir_of(table_dir)
     if coset_tables.present(d, coset_variant):
         if coset_variant in COSET_BUILD:
-            log("cube", f"optimal: loading and checking coset_{coset_variant} in {d} ({COSET_LOAD[coset_variant]})")
-        return SearchTables(None, coset=coset_tables.load_table(d, coset_variant))
+            _load_note(coset_variant, f"coset_{coset_variant} in {d}", mapped)
+        with _loading(mapped):
+            return SearchTables(None, coset=coset_tables.load_table(d, coset_variant))
     q = shlex.quote(str(d))  # the suggested commands stay right for a folder with a space or a quote
     add_coset = f"`puzzlesearch cube build-optimal-coset {coset_variant} --out-dir {q}`"
     if not BIG_KIND.present(d, variant):
