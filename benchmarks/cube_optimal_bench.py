@@ -2,10 +2,11 @@
 
     python benchmarks/cube_optimal_bench.py [--table results/cube/optimal/table_full]
         [--variant full] [--cubes ../shared/cube/random_1000.txt] [--first 20]
-        [--bound DIR] [--coset DIR] [--baseline 4] [--baseline-length 15] [--node-budget N] [--superflip] [--out rows.tsv]
+        [--bound DIR] [--coset DIR] [--coset-table large] [--baseline 4] [--baseline-length 15] [--node-budget N] [--superflip] [--out rows.tsv]
 
 Tables: --table DIR (verified, never built), else the artifact store's (built there once,
-tens of minutes for `full`).
+tens of minutes for `full`). Without baselines (--baseline 0) only the coset table is loaded, as
+`cube solve` does: `--table DIR --baseline 0` needs only coset_large (or coset_full) in DIR.
 
 Printed: per cube the optimal length, nodes, CPU seconds (time.process_time) and nodes/s;
 the length distribution beside the published one for random cubes (16: 2.7%, 17: 26.7%,
@@ -157,18 +158,21 @@ def run_baseline(tables, options, count: int, length: int) -> None:
 
 
 def open_tables(args):
-    """The big table (--table or the store's), its bound table (--bound, the table folder, or the
-    store's) and the coset table (--coset DIR, the table folder, or the store's)."""
-    table = load_table(args.table, args.variant) if args.table else store_table(args.variant)
-    if args.bound or (args.table and manifest_path(args.table, args.variant).exists()):
-        bound = load_bound(args.bound or args.table, table)
-    else:
-        bound = store_bound(table, table.sha256)
+    """The coset table (--coset DIR, the table folder, or the store's): the search's only table, as in
+    `cube solve`. With kernel baselines (--baseline N) also the big table (--table or the store's) and
+    its bound table (--bound, the table folder, or the store's), which they read."""
     cv = coset_tables.variant_for(args.variant, args.coset_table)
     if args.coset or (args.table and coset_tables.present(args.table, cv)):
         coset = coset_tables.load_table(args.coset or args.table, cv)
     else:
         coset = coset_tables.store_table(cv)
+    if not args.baseline:
+        return SearchTables(None, coset=coset)
+    table = load_table(args.table, args.variant) if args.table else store_table(args.variant)
+    if args.bound or (args.table and manifest_path(args.table, args.variant).exists()):
+        bound = load_bound(args.bound or args.table, table)
+    else:
+        bound = store_bound(table, table.sha256)
     return SearchTables(table, bound, coset=coset)
 
 
@@ -180,7 +184,12 @@ def main() -> int:
     parser.add_argument("--first", type=int, default=20, help="solve the first N cubes of --cubes (0: none)")
     parser.add_argument("--bound", help="bound table folder (default: the table folder's, else the store's)")
     parser.add_argument("--coset", help="coset table folder (default: the table folder's, else the store's)")
-    parser.add_argument("--coset-table", default="full", choices=("full", "large"), help="with --variant full")
+    parser.add_argument(
+        "--coset-table",
+        default=OptimalOptions().coset_table,
+        choices=("full", "large"),
+        help="with --variant full (default: the schema's cube.optimal.coset_table)",
+    )
     parser.add_argument("--baseline", type=int, default=4, help="scrambles for the kernel baselines (0: skip)")
     parser.add_argument("--baseline-length", type=int, default=15, help="moves of each baseline scramble")
     parser.add_argument("--node-budget", type=int, default=200_000_000_000, help="nodes per random cube at most")
@@ -191,14 +200,17 @@ def main() -> int:
     setup_logging()
     t0 = time.perf_counter()
     table = open_tables(args)
-    print(f"tables {args.variant} + bound + coset: loaded and verified in {time.perf_counter() - t0:.1f} s", flush=True)
+    coset = f"coset_{coset_tables.variant_for(args.variant, args.coset_table)}"
+    loaded = f"{args.variant} + bound + {coset}" if args.baseline else coset
+    print(f"tables {loaded}: loaded and verified in {time.perf_counter() - t0:.1f} s", flush=True)
     options = OptimalOptions(
         table=args.variant, coset_table=args.coset_table, time_limit=args.time_limit, node_budget=args.node_budget
     )
-    for change in BASELINES.values():
-        warm_up(table, "optimal", replace(options, **change))
-    solve_old_timed(SOLVED.apply(parse_moves("R U2 F")), table, options)  # compiles the replaced kernel
+    warm_up(table, "optimal", options)
     if args.baseline:
+        for change in BASELINES.values():
+            warm_up(table, "optimal", replace(options, **change))
+        solve_old_timed(SOLVED.apply(parse_moves("R U2 F")), table, options)  # compiles the replaced kernel
         run_baseline(table, options, args.baseline, args.baseline_length)
     if args.first:
         lines = [ln for ln in Path(args.cubes).read_text().splitlines() if ln.strip() and not ln.startswith("#")]
