@@ -535,7 +535,7 @@ def _expand(tables, node, kids, g, flags, work):
             elif _solves(moves, node, g, m):
                 last = m
         n = j
-    if n > 0 and togo <= CPERM_DIAMETER + flags.max_cost:  # a child with at most CPERM_DIAMETER - 1 left
+    if n > 0 and togo - flags.max_cost < CPERM_DIAMETER:  # a child may have fewer moves left than the diameter
         n = _cperm_filter(moves, node, kids, cand, n, g, togo, cost)
     if n > 0:
         n_stages = _stage_order(
