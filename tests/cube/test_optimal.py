@@ -370,3 +370,15 @@ def test_corner_permutation_depths_match_a_bfs_over_cubie_permutations():
     got = cperm_depths()
     assert got.dtype == np.uint8 and (got.astype(np.int64) == want).all()
     assert want.max() == CPERM_DIAMETER
+
+
+def test_the_searchs_uint16_move_tables_equal_the_coordinate_move_tables():
+    """The kernel's move tables are narrowed to 16 bits (a cache footprint half that of int32):
+    every value survives the narrowing, for all four coordinates."""
+    from puzzlesearch.cube.solvers.optimal import narrow_move_tables
+    from puzzlesearch.cube.tables.big import coord_tables
+
+    ct = coord_tables()
+    for narrow, wide in zip(narrow_move_tables(), (ct.flip, ct.slice_sorted, ct.twist, ct.cperm)):
+        assert narrow.dtype == np.uint16 and narrow.shape == wide.shape
+        assert wide.min() >= 0 and (narrow.astype(np.int64) == wide).all()

@@ -261,6 +261,21 @@ def cperm_depths() -> np.ndarray:
 
 
 @functools.lru_cache(maxsize=1)
+def narrow_move_tables() -> tuple[np.ndarray, ...]:
+    """The search's move tables (flip, sorted slice, twist, corner permutation: the big table's
+    search_data takes them from coord_tables too) as uint16: every coordinate is below 2^16, and half
+    the bytes of int32 keep more of them in cache (total CPU -7% over 20 random cubes,
+    benchmarks/RESULTS.md, "move tables in 16 bits")."""
+    ct = coord_tables()
+    return tuple(a.astype(np.uint16) for a in (ct.flip, ct.slice_sorted, ct.twist, ct.cperm))
+
+
+def search_moves(axis_moves: np.ndarray) -> SearchMoves:
+    """The kernel's SearchMoves: the narrowed move tables, the axis views' moves, the corner permutations' distances."""
+    return SearchMoves(*narrow_move_tables(), axis_moves, cperm_depths())
+
+
+@functools.lru_cache(maxsize=1)
 def inverse_luts() -> InverseLuts:
     """Look-up tables of the kernel's inverse_coords: 3^corner, 2^edge, slice mask rank, 4-perm rank."""
     pow3 = np.array([3**c if c < N_CORNERS - 1 else 0 for c in range(N_CORNERS)], dtype=np.int64)
@@ -320,7 +335,7 @@ def _kernel_tables(data, corners: CornerLookup, bound: BoundTable | None, coset:
     lower = bound.lower if bound is not None else np.zeros(4, dtype=np.int64)
     inv = InverseData(bound_table, lower, cubie_moves(), inverse_luts())
     big = BigLookup(data.class_sym, data.twist_conj, data.table, data.slice_div, data.flip_mod)
-    moves = SearchMoves(data.move_flip, data.move_ss, data.move_twist, data.move_cperm, data.axis_moves, cperm_depths())
+    moves = search_moves(data.axis_moves)
     return KernelTables(big, moves, corners, inv, coset)
 
 
