@@ -12,7 +12,7 @@ found is the same one as move-by-move IDA* finds (baselines/cube_optimal_moves.p
 Near the leaves (a budget left within the corner permutation's diameter, CPERM_DIAMETER), the
 candidates first pass the corner permutation's exact distance (SearchMoves.cperm_depth, 40,320
 bytes, in cache): the large coset table reads every entry within 9 moves as 0, so below that
-budget its look-ups cut nothing, and without this filter the last levels held up to 30% of a
+budget its look-ups cut nothing, and without this filter the last levels held up to 38% of a
 search's nodes (benchmarks/RESULTS.md, "the corner permutation near the leaves").
 
 Axis rules (Flags.rules; the table's goal group holds every U and D turn, so a table distance
@@ -447,18 +447,11 @@ def _coset_inverse_stage(coset, moves, inv, faces, view, kinv, forbid, cand, n, 
 @njit(cache=True, inline="always")
 def _solves(moves, node, g, m):
     """True if move m solves the node at depth g (move tables only: the last level)."""
-    move_flip, move_ss, move_twist, move_cperm, axis_moves = (
-        moves.flip,
-        moves.ss,
-        moves.twist,
-        moves.cperm,
-        moves.axis_moves,
-    )
     fl, ss, tw, cp = node.fl, node.ss, node.tw, node.cp
-    if move_cperm[cp[g], m] != 0 or move_flip[fl[g, 0], m] != 0 or move_twist[tw[g, 0], m] != 0:
+    if moves.cperm[cp[g], m] != 0 or moves.flip[fl[g, 0], m] != 0 or moves.twist[tw[g, 0], m] != 0:
         return False
     for a in range(3):
-        if move_ss[ss[g, a], axis_moves[a, m]] != 0:
+        if moves.ss[ss[g, a], moves.axis_moves[a, m]] != 0:
             return False
     return True
 

@@ -88,11 +88,11 @@ COSET_BUILD = {  # what the first-use line says of each second table (cube.optim
 
 
 COSET_LOAD = {  # what loading each second table costs (benchmarks/RESULTS.md; the page cache decides)
-    "full": "5 GB, ~10 s",
+    "full": "5 GB, ~10-15 s",
     "large": "7.55 GB, ~20 s",
 }
 COSET_MAP = {  # the same, mapped from the page cache (manifest.mapped_loads): the checksum pass, no copy
-    "full": "5 GB, mapped, ~5 s",
+    "full": "5 GB, mapped, ~3 s",
     "large": "7.55 GB, mapped, ~8 s",
 }
 # Solving at most this many cubes, the coset table is mapped from the page cache instead of read
