@@ -382,3 +382,66 @@ def test_the_searchs_uint16_move_tables_equal_the_coordinate_move_tables():
     for narrow, wide in zip(narrow_move_tables(), (ct.flip, ct.slice_sorted, ct.twist, ct.cperm)):
         assert narrow.dtype == np.uint16 and narrow.shape == wide.shape
         assert wide.min() >= 0 and (narrow.astype(np.int64) == wide).all()
+
+
+# ------------------------------------------------------------------ ordered heads (optimal_search)
+
+
+def _sequences_after(face: int, length: int) -> int:
+    """Move sequences of `length` after a move of `face` that the search makes, counted one by one
+    (a face never twice in a row; of two opposite faces the higher one never first: U then D is made)."""
+    allowed = [[f for f in range(6) if f != p and f + 3 != p] for p in range(6)]
+    counts = {face: 1}
+    for _ in range(length):
+        step: dict[int, int] = {}
+        for p, c in counts.items():
+            for f in allowed[p]:
+                step[f] = step.get(f, 0) + 3 * c  # three turns of a face
+        counts = step
+    return sum(counts.values())
+
+
+def test_head_weights_are_each_faces_share_of_long_sequences():
+    from puzzlesearch.cube._kernels.optimal_search import head_weights
+
+    counts = [_sequences_after(face, 14) for face in range(6)]
+    assert counts[0] != counts[3]  # (a U turn leaves 15 moves next, a D turn 12)
+    want = np.array(counts) / max(counts)
+    assert np.allclose(head_weights(), want, rtol=1e-4)
+
+
+def test_heads_are_ordered_by_the_last_bounds_nodes_then_depth_first():
+    from puzzlesearch.cube._kernels.optimal_search import HEAD_DEPTH, N_HEAD_CODES, order_heads, search_heads
+
+    heads = search_heads(HEAD_DEPTH + 1)
+    rng = np.random.default_rng(41)
+    n = 700
+    heads.codes[:n] = rng.choice(N_HEAD_CODES, size=n, replace=False)
+    heads.prior[heads.codes[:n]] = rng.integers(0, 6, size=n)  # many ties
+    order_heads(heads, n)
+    last_face = heads.codes[:n] // K.N_MOVES ** (HEAD_DEPTH - 1) // 3
+    key = heads.prior[heads.codes[:n]] / heads.weight[last_face]
+    assert list(heads.order[:n]) == sorted(range(n), key=lambda k: (-key[k], k))
+    with pytest.raises(ValueError, match="HEAD_DEPTH"):
+        search_heads(HEAD_DEPTH)
+
+
+@pytest.mark.parametrize("with_bound", [False, True])
+def test_ordered_bounds_keep_answers_optimal(tiny, tiny_bound, with_bound, monkeypatch):
+    """From bound 5 on, searched head by head in the last bound's order: still the shortest answers
+    (the meet-in-the-middle BFS up to 8 moves; beyond, the depth-first search's length)."""
+    from puzzlesearch.cube._kernels import optimal_search
+    from puzzlesearch.cube.solvers.optimal import SearchTables, search
+
+    tables = SearchTables(tiny, tiny_bound if with_bound else None)
+    rng = random.Random(5100 + with_bound)
+    for length in (6, 7, 8, 9, 10):
+        for _ in range(2):
+            cube = SOLVED.apply(scramble(rng, length))
+            monkeypatch.setattr(optimal_search, "ORDER_FROM", 99)
+            plain = search(cube, tables, OPTIONS)
+            monkeypatch.setattr(optimal_search, "ORDER_FROM", optimal_search.HEAD_DEPTH + 1)
+            ordered = search(cube, tables, OPTIONS)
+            assert cube.apply(ordered.moves).is_solved
+            want = meet_in_the_middle_distance(cube) if length <= 8 else len(plain.moves)
+            assert len(ordered.moves) == want == len(plain.moves)

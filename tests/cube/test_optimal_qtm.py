@@ -222,3 +222,23 @@ def test_the_warm_up_compiles_for_the_real_tables_types(table_sets, tables_name,
     args = optimal.kernel_args(cube, tables, tables.table.search_data(), optimal.axis_coords(cube), options, False)
     assert numba.typeof(args[0]) == numba.typeof(optimal.stand_in_tables())
     assert numba.typeof(args[3]) == numba.typeof(optimal.stand_in_limits())
+
+
+@pytest.mark.parametrize("tables_name", ["bound", "coset"])
+def test_ordered_bounds_keep_qtm_answers_optimal(table_sets, tables_name, monkeypatch):
+    """Bounds from 5 quarter turns on searched head by head (optimal_search, "Ordered heads"): the
+    quarter-turn BFS's lengths still; half turns mixed in, so a head can spend its whole budget."""
+    from puzzlesearch.cube._kernels import optimal_search
+
+    monkeypatch.setattr(optimal_search, "ORDER_FROM", optimal_search.HEAD_DEPTH + 1)
+    tables, extra = table_sets[tables_name]
+    options = replace(QTM, **extra)
+    rng = random.Random(2930)
+    for length in (6, 7, 8):
+        cube = SOLVED.apply(quarter_scramble(rng, length))
+        moves = _solve(cube, tables, options)
+        assert qtm_of_text(format_moves(moves)) == qtm_distance(cube, limit=length), format_moves(moves)
+    for n in (4, 5):
+        cube = SOLVED.apply([rng.randrange(K.N_MOVES) for _ in range(n)])
+        moves = _solve(cube, tables, options)
+        assert qtm_of_text(format_moves(moves)) == qtm_distance(cube), format_moves(moves)

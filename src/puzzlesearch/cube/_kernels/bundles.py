@@ -172,6 +172,7 @@ class Limits(NamedTuple):
     cost: np.ndarray  # int64 (18,): what each move counts, 1 (HTM) or, a half turn, 2 (QTM)
     parity: int  # -1: every depth bound; 0 or 1: only bounds of this parity (QTM: the corner permutation's)
     progress: bool  # log each new depth bound of a long search (optimal_search.log_bound)
+    order_from: int  # the first depth bound searched head by head, ordered by the last one's subtrees
 
 
 class Budget(NamedTuple):
@@ -183,6 +184,7 @@ class Budget(NamedTuple):
     max_length: int
     parity: int
     progress: bool
+    order_from: int
 
 
 class Flags(NamedTuple):
@@ -273,6 +275,20 @@ class Work(NamedTuple):
     have: np.ndarray  # axes whose children's coordinates are computed
 
 
+class Heads(NamedTuple):
+    """The subtrees of a depth bound searched in order (optimal_search, "Ordered heads").
+
+    A head is a path of HEAD_DEPTH moves from the root, coded sum(move_i * 18**i).
+    """
+
+    codes: np.ndarray  # this bound's heads, in depth-first order
+    order: np.ndarray  # their search order (indexes into codes)
+    keys: np.ndarray  # float64: each listed head's sort key
+    tally: np.ndarray  # (18**HEAD_DEPTH,): nodes under each head in this bound
+    prior: np.ndarray  # the same for the last bound searched head by head
+    weight: np.ndarray  # float64 (6,): by a head's last face, the relative size expected of a subtree after it
+
+
 class SearchState(NamedTuple):
     """The optimal IDA*'s preallocated state and switches (optimal_search.search_state); Python side only."""
 
@@ -283,6 +299,7 @@ class SearchState(NamedTuple):
     work: Work
     flags: Flags
     budget: Budget
+    heads: Heads
 
 
 class Lows(NamedTuple):

@@ -6,8 +6,8 @@ corner table (tables/corners.py). A node's children are tested stage by stage, t
 the largest parent distance first (the tight one prunes most; the corner table, one memory
 access instead of two, first among equals): each stage computes every surviving child's
 address, then loads them all, then filters, so the loads of up to 15 children overlap
-instead of waiting for each other. Children stay in move order, so the first solution
-found is the same one as move-by-move IDA* finds (baselines/cube_optimal_moves.py).
+instead of waiting for each other. Children stay in move order, so below ORDER_FROM the first
+solution found is the same one as move-by-move IDA* finds (baselines/cube_optimal_moves.py).
 
 Near the leaves (a budget left within the corner permutation's diameter, CPERM_DIAMETER), the
 candidates first pass the corner permutation's exact distance (SearchMoves.cperm_depth, 40,320
@@ -23,6 +23,18 @@ view's U-D axis; Reid, de Bondt, Rokicki's nxopt):
 - inverse: the inverse position's solutions are the reversed inverted ones, so an inverse
   view bound equal to r rules that axis out as the child's next move (FORBID bits, carried
   into the node); all three ruled out cuts the child.
+
+Ordered heads (Heads; from Rokicki's nxopt): IDA* ends in the first solution of its last depth
+bound, and that bound costs most of a search (about 13 times the bound before it), so where in
+it a solution lies decides the time. From depth bound ORDER_FROM on, a bound is searched by heads,
+the root's descendants HEAD_DEPTH moves down: their subtrees are searched one after another, most
+nodes in the bound before first (divided by their last face's weight, head_weights: after some
+faces fewer moves may follow), ties and a first such bound in depth-first order. A subtree whose
+bound before was searched longest is the likeliest to hold a solution of this one. The order
+changes which solution of the last bound comes first, never its length: every bound before it
+is searched in full. A bound lists its heads depth first (the same children as a plain pass),
+then replays each one from the root, expanding only the path below the moves it shares with the
+head before (a listed head is kept again: the same node, budget and forbidden axes).
 
 Bundles (_kernels/bundles.py, built in solvers/optimal.py): KernelTables (BigLookup,
 SearchMoves, CornerLookup, InverseData, CosetSearch), Start, Limits; the search state is a
@@ -69,7 +81,19 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, objmode
 
-from puzzlesearch.cube._kernels.bundles import Budget, Faces, Flags, Kids, Lows, Node, Scratch, SearchState, View, Work
+from puzzlesearch.cube._kernels.bundles import (
+    Budget,
+    Faces,
+    Flags,
+    Heads,
+    Kids,
+    Lows,
+    Node,
+    Scratch,
+    SearchState,
+    View,
+    Work,
+)
 from puzzlesearch.cube._kernels.common import clock, next_depth
 from puzzlesearch.cube._kernels.coset import coset_index
 from puzzlesearch.cube.model.constants import N_MOVES, N_TWIST, Stop
@@ -84,6 +108,10 @@ N_STAGES = 7
 N_AXES = 3
 ALL_AXES = (1 << N_AXES) - 1  # every axis ruled out as the next move: no path of that length
 CPERM_DIAMETER = 7  # the largest face-turn distance of a corner permutation (tests check it by BFS)
+HEAD_DEPTH = 4  # moves in a head, the root's descendants a bound is searched by (nxopt's TOPSIZE)
+N_HEAD_CODES = N_MOVES**HEAD_DEPTH
+ORDER_FROM = 12  # the first depth bound searched head by head (a random cube's root reads 13-14 on the large table)
+PLAIN, COLLECT, REPLAY, SUBTREE = 0, 1, 2, 3  # _ida_loop's phases within one depth bound
 
 
 @njit(cache=True)
@@ -700,8 +728,10 @@ def search_state(tables, limits) -> SearchState:
     faces = face_positions(inv.cubie_moves.cp, inv.cubie_moves.ep)
     have = np.zeros(3, dtype=np.int64)
     work = Work(np.zeros(N_MOVES, dtype=np.int64), np.zeros(N_STAGES, dtype=np.int64), scratch, view, kinv, faces, have)
-    budget = Budget(limits.node_budget, limits.time_limit, limits.max_length, limits.parity, limits.progress)
-    return SearchState(node, kids, view, kinv, work, flags, budget)
+    budget = Budget(
+        limits.node_budget, limits.time_limit, limits.max_length, limits.parity, limits.progress, limits.order_from
+    )
+    return SearchState(node, kids, view, kinv, work, flags, budget, search_heads(limits.order_from))
 
 
 def compile_search(tables, limits) -> None:
@@ -722,7 +752,20 @@ def search_loop():
 def _loop_args(tables, state, root_low, h0, solved0) -> tuple:
     """_ida_loop's arguments, in its order."""
     s = state
-    return (tables, s.node, s.kids, s.view, s.kinv, s.work, s.flags, root_low, int(h0), bool(solved0), s.budget)
+    return (
+        tables,
+        s.node,
+        s.kids,
+        s.view,
+        s.kinv,
+        s.work,
+        s.flags,
+        s.heads,
+        root_low,
+        int(h0),
+        bool(solved0),
+        s.budget,
+    )
 
 
 def ida_search(tables, start, views, limits):
@@ -775,6 +818,114 @@ def ida_search(tables, start, views, limits):
     return np.zeros(0, dtype=np.int64), nodes, stop, bound
 
 
+def head_weights() -> np.ndarray:
+    """By a head's last face, the relative size expected of a subtree after it (the largest 1).
+
+    The move-sequence pruning (_expand: no face twice in a row, opposite faces in one order)
+    allows 15 moves after some faces and 12 after the others; the dominant eigenvector of the
+    face-to-face counts gives each face's share of long sequences (nxopt's order_mult).
+    """
+    allowed = np.array([[f != p and f + 3 != p for f in range(6)] for p in range(6)], dtype=float) * 3
+    values, vectors = np.linalg.eig(allowed)  # allowed[p, f]: moves of face f allowed after face p
+    v = np.abs(vectors[:, int(np.argmax(values.real))].real)
+    return v / v.max()
+
+
+def search_heads(order_from: int) -> Heads:
+    """The ordered heads' preallocated arrays (tally and prior zero: the first ordered bound keeps depth-first order)."""
+    if order_from <= HEAD_DEPTH:
+        raise ValueError(f"order_from must exceed HEAD_DEPTH ({HEAD_DEPTH}): a head must not be a leaf")
+    return Heads(
+        np.zeros(N_HEAD_CODES, dtype=np.int64),
+        np.zeros(N_HEAD_CODES, dtype=np.int64),
+        np.zeros(N_HEAD_CODES, dtype=np.float64),
+        np.zeros(N_HEAD_CODES, dtype=np.int64),
+        np.zeros(N_HEAD_CODES, dtype=np.int64),
+        head_weights(),
+    )
+
+
+@njit(cache=True, inline="always")
+def _head_code(mv, m, depth):
+    """The code of the head mv[1..depth-1] then m: sum of move_i * 18**i."""
+    code = 0
+    scale = 1
+    for i in range(1, depth):
+        code += mv[i] * scale
+        scale *= N_MOVES
+    return code + m * scale
+
+
+@njit(cache=True, inline="always")
+def _head_move(code, g):
+    """A head's move out of depth g."""
+    for _ in range(g):
+        code //= N_MOVES
+    return code % N_MOVES
+
+
+@njit(cache=True, inline="always")
+def _shared_moves(a, b):
+    """How many first moves two heads share."""
+    k = 0
+    while k < HEAD_DEPTH and a % N_MOVES == b % N_MOVES:
+        a //= N_MOVES
+        b //= N_MOVES
+        k += 1
+    return k
+
+
+@njit(cache=True, inline="always")
+def _before(keys, x, y):
+    """True if listed head x is searched before y: a larger key, then depth-first order."""
+    return keys[x] > keys[y] or (keys[x] == keys[y] and x < y)
+
+
+@njit(cache=True, inline="always")
+def _sift(order, keys, root, end):
+    """Restore the heap order[root:end] below root (the head searched last on top)."""
+    while True:
+        child = 2 * root + 1
+        if child >= end:
+            return
+        if child + 1 < end and _before(keys, order[child], order[child + 1]):
+            child += 1
+        if not _before(keys, order[root], order[child]):
+            return
+        order[root], order[child] = order[child], order[root]
+        root = child
+
+
+@njit(cache=True, inline="always")
+def order_heads(heads, n):
+    """Sort the n listed heads into heads.order: most nodes under them in the last ordered bound first.
+
+    A head's nodes are divided by its last face's weight (head_weights); ties, and a first
+    ordered bound (all zero), keep depth-first order. A heapsort in place: no allocation.
+    """
+    codes, order, keys, prior, weight = heads.codes, heads.order, heads.keys, heads.prior, heads.weight
+    for k in range(n):
+        order[k] = k
+        keys[k] = prior[codes[k]] / weight[_head_move(codes[k], HEAD_DEPTH - 1) // 3]
+    for root in range(n // 2 - 1, -1, -1):
+        _sift(order, keys, root, n)
+    for end in range(n - 1, 0, -1):
+        order[0], order[end] = order[end], order[0]
+        _sift(order, keys, 0, end)
+
+
+@njit(cache=True, inline="always")
+def _keep_tally(heads, n):
+    """After a bound without a solution: its nodes per head become the prior of the next."""
+    tally, prior, codes = heads.tally, heads.prior, heads.codes
+    for c in range(prior.shape[0]):
+        prior[c] = 0
+    for k in range(n):
+        c = codes[k]
+        prior[c] = tally[c]
+        tally[c] = 0
+
+
 PROGRESS_AFTER = 2.0  # seconds: a search shorter than this logs no depth bounds
 
 
@@ -792,14 +943,19 @@ def _report_bound(bound, nodes, seconds):
 
 
 @njit(cache=True, _nrt=False)
-def _ida_loop(tables, node, kids, view, kinv, work, flags, root_low, h0, solved0, budget):
+def _ida_loop(tables, node, kids, view, kinv, work, flags, heads, root_low, h0, solved0, budget):
     """The IDA* iterations over the preallocated state: (solution length or -1, nodes, stop, bound).
+
+    From depth bound budget.order_from on, a bound is searched head by head (module docstring,
+    "Ordered heads"): COLLECT lists the heads depth first, then each head in turn is replayed
+    from the root (REPLAY, reusing the children listed along the path it shares with the head
+    before) and its subtree searched (SUBTREE). Below that bound: one depth-first pass (PLAIN).
 
     Compiled without numba's reference counting (_nrt=False): the helpers are inlined into this
     one loop and unpack ~80 arrays per node, whose increments and decrements cost more than the
     search (1.8x); allocating here is then a compile error, so nothing can leak.
     """
-    node_budget, time_limit, max_length, parity, progress = budget
+    node_budget, time_limit, max_length, parity, progress, order_from = budget
     n_axes, rules = flags.n_axes, flags.rules
     hh, hn, forbid = node.hh, node.hn, node.forbid
     count, nxt = kids.count, kids.next
@@ -829,22 +985,53 @@ def _ida_loop(tables, node, kids, view, kinv, work, flags, root_low, h0, solved0
                     full = False
             if full:
                 continue
-        while g >= 0:  # (one call site of _expand: its inlined body is the bulk of the compile)
-            nodes += _expand(tables, node, kids, g, flags, work)
-            if nodes >= next_clock:
-                next_clock = nodes + CLOCK_EVERY
-                if nodes >= node_budget:
-                    return -1, nodes, Stop.NODES, bound
-                if clock() > deadline:
-                    return -1, nodes, Stop.TIME, bound
-            while g >= 0 and nxt[g] >= count[g]:
-                g -= 1
-            if g < 0:
-                break
-            m = kids.moves[g, nxt[g]]
-            nxt[g] += 1
+        phase = COLLECT if bound >= order_from else PLAIN
+        floor = 0  # the depth-first search backs up no further than this depth (SUBTREE: the head's)
+        n_heads, cur, head_start = 0, 0, nodes
+        fresh = True  # the node at depth g is still to expand
+        while True:  # (one call site of _expand: its inlined body is the bulk of the compile)
+            if fresh:
+                nodes += _expand(tables, node, kids, g, flags, work)
+                if nodes >= next_clock:
+                    next_clock = nodes + CLOCK_EVERY
+                    if nodes >= node_budget:
+                        return -1, nodes, Stop.NODES, bound
+                    if clock() > deadline:
+                        return -1, nodes, Stop.TIME, bound
+            fresh = True
+            if phase == REPLAY:  # the head's move out of depth g (kept: the same node and budget as in COLLECT)
+                m = _head_move(heads.codes[heads.order[cur]], g)
+            else:
+                if phase == COLLECT and g == HEAD_DEPTH - 1:  # list the children as heads, descend into none
+                    for k in range(count[g]):
+                        heads.codes[n_heads] = _head_code(node.mv, kids.moves[g, k], HEAD_DEPTH)
+                        n_heads += 1
+                    nxt[g] = count[g]
+                while g >= floor and nxt[g] >= count[g]:
+                    g -= 1
+                if g < floor:
+                    if phase == PLAIN or (phase == COLLECT and n_heads == 0):
+                        break
+                    if phase == COLLECT:
+                        order_heads(heads, n_heads)
+                        cur, g = 0, 0  # the root's children are listed; deeper ones belong to the last path listed
+                    else:  # a head's subtree is searched
+                        code = heads.codes[heads.order[cur]]
+                        heads.tally[code] += nodes - head_start
+                        cur += 1
+                        if cur == n_heads:
+                            break
+                        g = _shared_moves(code, heads.codes[heads.order[cur]])  # the children listed there still hold
+                    phase, floor, fresh = REPLAY, 0, False
+                    continue
+                m = kids.moves[g, nxt[g]]
+                nxt[g] += 1
             _descend(node, kids, g, m, tables.inv, tables.moves.axis_moves, view, kinv, flags.use_inverse, flags.cost)
             g += 1
             if node.left[g] == 0:  # (only a solving child spends the whole budget)
                 return g, nodes, Stop.COMPLETE, bound
+            if phase == REPLAY and g == HEAD_DEPTH:
+                phase, floor, head_start = SUBTREE, HEAD_DEPTH, nodes
+        if phase != PLAIN:
+            _keep_tally(heads, n_heads)
     return -1, nodes, Stop.COMPLETE, -1

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from puzzlesearch import manifest, store
+from puzzlesearch.cube._kernels import optimal_search
 from puzzlesearch.cube._kernels.bfs_bundles import SymClassArrays
 from puzzlesearch.cube._kernels.big_table import exact_depth
 from puzzlesearch.cube._kernels.bundles import (
@@ -356,6 +357,7 @@ def _limits(options: OptimalOptions, use_corners, use_inverse, use_coset, coset_
         move_costs(options.metric),
         int(cube_parity) if options.metric == "qtm" else -1,
         bool(options.progress),
+        int(optimal_search.ORDER_FROM),
     )
 
 
