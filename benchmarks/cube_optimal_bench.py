@@ -3,6 +3,7 @@
     python benchmarks/cube_optimal_bench.py [--table results/cube/optimal/table_full]
         [--variant full] [--cubes ../shared/cube/random_1000.txt] [--first 20]
         [--bound DIR] [--coset DIR] [--coset-table large] [--baseline 4] [--baseline-length 15] [--node-budget N] [--superflip] [--out rows.tsv]
+        [--peer /work/peers/nxopt]
 
 Tables: --table DIR (verified, never built), else the artifact store's (built there once,
 tens of minutes for `full`). Without baselines (--baseline 0) only the coset table is loaded, as
@@ -19,13 +20,24 @@ kernel (three axes), the batched kernel without and with the inverse look-ups, a
 axis rules (the (x,x,x) -> x+1 rule, next-move axes ruled out by the inverse views): nodes and
 CPU time of each and their ratios (answers must agree).
 --superflip: the optional long check, the superflip must need exactly 20 moves.
+
+--peer DIR: Rokicki's nxopt (github.com/rokicki/cube20src) solves the same cubes in the same run,
+one thread, with its EO2 x EP2 table (the subgroup of our coset_large, 7.8 GB), after ours. Build
+it outside the project: `apt install texlive-binaries` (ctangle), then in a copy of cube20src
+`CWEBINPUTS=. ctangle cubepos.w; CWEBINPUTS=. ctangle nxopt.w; g++ -O3 -march=native -std=c++11
+-DHALF -DTHREADS -DEO2 -DEP2 -o nxopt22 nxopt.cpp cubepos.cpp -lpthread`; its first run builds
+nxopth22b.dat (`./nxopt22 -t 2 - < /dev/null`: 14.5 min on 2 cores, 7.6 GB peak). It reads the
+cube file's lines (Reid's notation) itself; printed: its length and its own time per cube (wall
+seconds of one thread, on an otherwise idle machine its CPU time), the lengths checked equal.
 """
 
 from __future__ import annotations
 
 import argparse
 import random
+import re
 import statistics
+import subprocess
 import sys
 import time
 from dataclasses import replace
@@ -105,6 +117,49 @@ def summary(rows) -> None:
         f"min {min(cpu):.1f}, max {max(cpu):.1f}; {rate / 1e6:.2f}M nodes/s over all"
     )
     print(f"peer: {KOCIEMBA_PYPY}")
+
+
+NXOPT = "nxopt22"  # the peer's binary in --peer DIR (its table nxopth22b.dat beside it)
+NXOPT_SOLVED = re.compile(r"^Solved (\d+) in (\d+) .* time ([\d.e+-]+)$")
+
+
+def run_nxopt(peer: Path, lines: list[str]) -> list[tuple[int, float]]:
+    """nxopt's (length, seconds) per cube, one thread, the cubes on its standard input."""
+    if not (peer / NXOPT).is_file() or not (peer / "nxopth22b.dat").is_file():
+        raise SystemExit(f"cube_optimal_bench: {peer} has no {NXOPT} and nxopth22b.dat (see --peer in the docstring)")
+    proc = subprocess.run(
+        [f"./{NXOPT}", "-t", "1", "-"],
+        cwd=peer,
+        input="".join(ln + "\n" for ln in lines),
+        capture_output=True,
+        text=True,
+    )
+    found = {}
+    for line in proc.stdout.splitlines():
+        m = NXOPT_SOLVED.match(line)
+        if m:
+            found[int(m.group(1))] = (int(m.group(2)), float(m.group(3)))
+    if proc.returncode != 0 or len(found) != len(lines):
+        raise SystemExit(
+            f"cube_optimal_bench: nxopt answered {len(found)} of {len(lines)} cubes (exit {proc.returncode})"
+        )
+    return [found[i] for i in range(1, len(lines) + 1)]
+
+
+def peer_summary(rows, peer_rows) -> None:
+    """nxopt beside ours, cube by cube: lengths must agree; medians, means and their ratio."""
+    print(f"\nnxopt ({NXOPT}, one thread, the same cubes)")
+    for r, (length, secs) in zip(rows, peer_rows):
+        mark = "" if length == r["moves"] else "   LENGTHS DIFFER"
+        print(f"cube {r['cube']:3d}: {length} moves  {secs:8.1f} s   ours {r['cpu_s']:8.1f} s CPU{mark}")
+    if any(length != r["moves"] for r, (length, _) in zip(rows, peer_rows)):
+        raise AssertionError("nxopt and ours disagree on an optimal length")
+    ours, theirs = [r["cpu_s"] for r in rows], [s for _, s in peer_rows]
+    print(
+        f"median: ours {statistics.median(ours):.1f} s, nxopt {statistics.median(theirs):.1f} s "
+        f"(ours / nxopt {statistics.median(ours) / statistics.median(theirs):.2f}); "
+        f"mean: ours {statistics.mean(ours):.1f} s, nxopt {statistics.mean(theirs):.1f} s"
+    )
 
 
 OLD_KERNEL = "moves (old, 3 axes)"  # the replaced kernel (baselines/cube_optimal_moves.py): the ratios' reference
@@ -196,6 +251,7 @@ def main() -> int:
     parser.add_argument("--superflip", action="store_true", help="also solve the superflip (optimal: 20 moves)")
     parser.add_argument("--time-limit", type=float, default=3600.0)
     parser.add_argument("--out", help="append one TSV row per cube here")
+    parser.add_argument("--peer", help="nxopt's built folder (nxopt22, nxopth22b.dat): solve the same cubes there too")
     args = parser.parse_args()
     setup_logging()
     t0 = time.perf_counter()
@@ -215,7 +271,10 @@ def main() -> int:
     if args.first:
         lines = [ln for ln in Path(args.cubes).read_text().splitlines() if ln.strip() and not ln.startswith("#")]
         print(f"\nthe first {args.first} cubes of {args.cubes}", flush=True)
-        summary(run_random(table, options, [parse_cube(ln) for ln in lines[: args.first]], args.out))
+        rows = run_random(table, options, [parse_cube(ln) for ln in lines[: args.first]], args.out)
+        summary(rows)
+        if args.peer:
+            peer_summary(rows, run_nxopt(Path(args.peer), lines[: args.first]))
     if args.superflip:
         s, cpu = solve_timed(SOLVED.apply(parse_moves(SUPERFLIP)), table, options)
         print(f"\nsuperflip: {len(s.moves)} moves (optimal 20), {s.nodes:,} nodes, {cpu:.1f} s CPU")

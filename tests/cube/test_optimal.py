@@ -387,29 +387,6 @@ def test_the_searchs_uint16_move_tables_equal_the_coordinate_move_tables():
 # ------------------------------------------------------------------ ordered heads (optimal_search)
 
 
-def _sequences_after(face: int, length: int) -> int:
-    """Move sequences of `length` after a move of `face` that the search makes, counted one by one
-    (a face never twice in a row; of two opposite faces the higher one never first: U then D is made)."""
-    allowed = [[f for f in range(6) if f != p and f + 3 != p] for p in range(6)]
-    counts = {face: 1}
-    for _ in range(length):
-        step: dict[int, int] = {}
-        for p, c in counts.items():
-            for f in allowed[p]:
-                step[f] = step.get(f, 0) + 3 * c  # three turns of a face
-        counts = step
-    return sum(counts.values())
-
-
-def test_head_weights_are_each_faces_share_of_long_sequences():
-    from puzzlesearch.cube._kernels.optimal_search import head_weights
-
-    counts = [_sequences_after(face, 14) for face in range(6)]
-    assert counts[0] != counts[3]  # (a U turn leaves 15 moves next, a D turn 12)
-    want = np.array(counts) / max(counts)
-    assert np.allclose(head_weights(), want, rtol=1e-4)
-
-
 def test_heads_are_ordered_by_the_last_bounds_nodes_then_depth_first():
     from puzzlesearch.cube._kernels.optimal_search import HEAD_DEPTH, N_HEAD_CODES, order_heads, search_heads
 
@@ -419,8 +396,7 @@ def test_heads_are_ordered_by_the_last_bounds_nodes_then_depth_first():
     heads.codes[:n] = rng.choice(N_HEAD_CODES, size=n, replace=False)
     heads.prior[heads.codes[:n]] = rng.integers(0, 6, size=n)  # many ties
     order_heads(heads, n)
-    last_face = heads.codes[:n] // K.N_MOVES ** (HEAD_DEPTH - 1) // 3
-    key = heads.prior[heads.codes[:n]] / heads.weight[last_face]
+    key = heads.prior[heads.codes[:n]]
     assert list(heads.order[:n]) == sorted(range(n), key=lambda k: (-key[k], k))
     with pytest.raises(ValueError, match="HEAD_DEPTH"):
         search_heads(HEAD_DEPTH)

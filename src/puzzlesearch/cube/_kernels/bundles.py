@@ -283,10 +283,9 @@ class Heads(NamedTuple):
 
     codes: np.ndarray  # this bound's heads, in depth-first order
     order: np.ndarray  # their search order (indexes into codes)
-    keys: np.ndarray  # float64: each listed head's sort key
+    keys: np.ndarray  # each listed head's sort key
     tally: np.ndarray  # (18**HEAD_DEPTH,): nodes under each head in this bound
     prior: np.ndarray  # the same for the last bound searched head by head
-    weight: np.ndarray  # float64 (6,): by a head's last face, the relative size expected of a subtree after it
 
 
 class SearchState(NamedTuple):

@@ -28,8 +28,9 @@ Ordered heads (Heads; from Rokicki's nxopt): IDA* ends in the first solution of 
 bound, and that bound costs most of a search (about 13 times the bound before it), so where in
 it a solution lies decides the time. From depth bound ORDER_FROM on, a bound is searched by heads,
 the root's descendants HEAD_DEPTH moves down: their subtrees are searched one after another, most
-nodes in the bound before first (divided by their last face's weight, head_weights: after some
-faces fewer moves may follow), ties and a first such bound in depth-first order. A subtree whose
+nodes in the bound before first, ties and a first such bound in depth-first order (nxopt also
+divides a head's nodes by the share of move sequences its last face leaves; on the first 20
+random cubes that took 2% more nodes, so it is left out). A subtree whose
 bound before was searched longest is the likeliest to hold a solution of this one. The order
 changes which solution of the last bound comes first, never its length: every bound before it
 is searched in full. A bound lists its heads depth first (the same children as a plain pass),
@@ -818,19 +819,6 @@ def ida_search(tables, start, views, limits):
     return np.zeros(0, dtype=np.int64), nodes, stop, bound
 
 
-def head_weights() -> np.ndarray:
-    """By a head's last face, the relative size expected of a subtree after it (the largest 1).
-
-    The move-sequence pruning (_expand: no face twice in a row, opposite faces in one order)
-    allows 15 moves after some faces and 12 after the others; the dominant eigenvector of the
-    face-to-face counts gives each face's share of long sequences (nxopt's order_mult).
-    """
-    allowed = np.array([[f != p and f + 3 != p for f in range(6)] for p in range(6)], dtype=float) * 3
-    values, vectors = np.linalg.eig(allowed)  # allowed[p, f]: moves of face f allowed after face p
-    v = np.abs(vectors[:, int(np.argmax(values.real))].real)
-    return v / v.max()
-
-
 def search_heads(order_from: int) -> Heads:
     """The ordered heads' preallocated arrays (tally and prior zero: the first ordered bound keeps depth-first order)."""
     if order_from <= HEAD_DEPTH:
@@ -838,10 +826,9 @@ def search_heads(order_from: int) -> Heads:
     return Heads(
         np.zeros(N_HEAD_CODES, dtype=np.int64),
         np.zeros(N_HEAD_CODES, dtype=np.int64),
-        np.zeros(N_HEAD_CODES, dtype=np.float64),
         np.zeros(N_HEAD_CODES, dtype=np.int64),
         np.zeros(N_HEAD_CODES, dtype=np.int64),
-        head_weights(),
+        np.zeros(N_HEAD_CODES, dtype=np.int64),
     )
 
 
@@ -900,13 +887,13 @@ def _sift(order, keys, root, end):
 def order_heads(heads, n):
     """Sort the n listed heads into heads.order: most nodes under them in the last ordered bound first.
 
-    A head's nodes are divided by its last face's weight (head_weights); ties, and a first
-    ordered bound (all zero), keep depth-first order. A heapsort in place: no allocation.
+    Ties, and a first ordered bound (all zero), keep depth-first order. A heapsort in place: no
+    allocation.
     """
-    codes, order, keys, prior, weight = heads.codes, heads.order, heads.keys, heads.prior, heads.weight
+    codes, order, keys, prior = heads.codes, heads.order, heads.keys, heads.prior
     for k in range(n):
         order[k] = k
-        keys[k] = prior[codes[k]] / weight[_head_move(codes[k], HEAD_DEPTH - 1) // 3]
+        keys[k] = prior[codes[k]]
     for root in range(n // 2 - 1, -1, -1):
         _sift(order, keys, root, n)
     for end in range(n - 1, 0, -1):
