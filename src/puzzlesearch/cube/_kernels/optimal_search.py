@@ -28,10 +28,10 @@ Ordered heads (Heads; from Rokicki's nxopt): IDA* ends in the first solution of 
 bound, and that bound costs most of a search (about 13 times the bound before it), so where in
 it a solution lies decides the time. From depth bound ORDER_FROM on, a bound is searched by heads,
 the root's descendants HEAD_DEPTH moves down: their subtrees are searched one after another, most
-nodes in the bound before first, ties and a first such bound in depth-first order (nxopt also
-divides a head's nodes by the share of move sequences its last face leaves; on the first 20
-random cubes that took 2% more nodes, so it is left out). A subtree whose
-bound before was searched longest is the likeliest to hold a solution of this one. The order
+nodes in the bound before first, ties and a first such bound in depth-first order. A subtree
+whose bound before was searched longest is the likeliest to hold a solution of this one (nxopt
+also divides a head's nodes by the share of move sequences its last face leaves; on the first 20
+random cubes that took 2% more nodes, so it is left out). The order
 changes which solution of the last bound comes first, never its length: every bound before it
 is searched in full. A bound lists its heads depth first (the same children as a plain pass),
 then replays each one from the root, expanding only the path below the moves it shares with the
@@ -39,7 +39,7 @@ head before (a listed head is kept again: the same node, budget and forbidden ax
 
 Bundles (_kernels/bundles.py, built in solvers/optimal.py): KernelTables (BigLookup,
 SearchMoves, CornerLookup, InverseData, CosetSearch), Start, Limits; the search state is a
-Node, Kids, View and Work of preallocated arrays.
+Node, Kids, View, Work and Heads of preallocated arrays.
 
 The coset table (corner classes x flip x E-slice, tables/coset.py) is a second heuristic in the
 three axis views (stages 4..6); its goal group also holds every U and D turn, so an axis's
