@@ -283,7 +283,6 @@ class Heads(NamedTuple):
 
     codes: np.ndarray  # this bound's heads, in depth-first order
     order: np.ndarray  # their search order (indexes into codes)
-    keys: np.ndarray  # each listed head's sort key
     tally: np.ndarray  # (18**HEAD_DEPTH,): nodes under each head in this bound
     prior: np.ndarray  # the same for the last bound searched head by head
 

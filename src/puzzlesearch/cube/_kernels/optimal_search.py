@@ -828,7 +828,6 @@ def search_heads(order_from: int) -> Heads:
         np.zeros(N_HEAD_CODES, dtype=np.int64),
         np.zeros(N_HEAD_CODES, dtype=np.int64),
         np.zeros(N_HEAD_CODES, dtype=np.int64),
-        np.zeros(N_HEAD_CODES, dtype=np.int64),
     )
 
 
@@ -863,21 +862,22 @@ def _shared_moves(a, b):
 
 
 @njit(cache=True, inline="always")
-def _before(keys, x, y):
-    """True if listed head x is searched before y: a larger key, then depth-first order."""
-    return keys[x] > keys[y] or (keys[x] == keys[y] and x < y)
+def _before(prior, codes, x, y):
+    """True if listed head x is searched before y: more nodes in the bound before, then depth-first order."""
+    px, py = prior[codes[x]], prior[codes[y]]
+    return px > py or (px == py and x < y)
 
 
 @njit(cache=True, inline="always")
-def _sift(order, keys, root, end):
+def _sift(order, prior, codes, root, end):
     """Restore the heap order[root:end] below root (the head searched last on top)."""
     while True:
         child = 2 * root + 1
         if child >= end:
             return
-        if child + 1 < end and _before(keys, order[child], order[child + 1]):
+        if child + 1 < end and _before(prior, codes, order[child], order[child + 1]):
             child += 1
-        if not _before(keys, order[root], order[child]):
+        if not _before(prior, codes, order[root], order[child]):
             return
         order[root], order[child] = order[child], order[root]
         root = child
@@ -890,15 +890,14 @@ def order_heads(heads, n):
     Ties, and a first ordered bound (all zero), keep depth-first order. A heapsort in place: no
     allocation.
     """
-    codes, order, keys, prior = heads.codes, heads.order, heads.keys, heads.prior
+    codes, order, prior = heads.codes, heads.order, heads.prior
     for k in range(n):
         order[k] = k
-        keys[k] = prior[codes[k]]
     for root in range(n // 2 - 1, -1, -1):
-        _sift(order, keys, root, n)
+        _sift(order, prior, codes, root, n)
     for end in range(n - 1, 0, -1):
         order[0], order[end] = order[end], order[0]
-        _sift(order, keys, 0, end)
+        _sift(order, prior, codes, 0, end)
 
 
 @njit(cache=True, inline="always")
