@@ -510,26 +510,14 @@ def _forward_rule(kids, cand, n, g, togo, cost, use_coset):
 
 
 @njit(cache=True, inline="always")
-def _expand(tables, node, kids, g, flags, work):
-    """List the children of the node at depth g that fit in its budget left; returns children generated.
+def _candidates(moves, node, g, flags, cand):
+    """The moves out of the node at depth g that fit in its budget left, into cand: (generated, n, last).
 
-    A child's budget left is the node's (node.left[g]) minus its move's cost (flags.cost). A
-    child that would spend it all must be the solved cube (move tables only); the others must
-    have every bound within their budget left.
+    generated: the children generated (counted as nodes); n: those in cand still to be checked
+    against the bounds; last: the move that spends the whole budget and solves the node, or -1
+    (at most one does; such a child is the solved cube and needs no look-up).
     """
-    big, moves, corners, inv, coset = tables
-    n_axes, use_corners, use_inverse, rules, ud_bits, use_coset, use_big, use_coset_inverse = (
-        flags.n_axes,
-        flags.use_corners,
-        flags.use_inverse,
-        flags.rules,
-        flags.ud_bits,
-        flags.use_coset,
-        flags.use_big,
-        flags.use_coset_inverse,
-    )
-    cost = flags.cost
-    cand, order, scratch, view, kinv, faces, have = work
+    cost, ud_bits = flags.cost, flags.ud_bits
     prev = node.mv[g]
     forbid = node.forbid[g]
     togo = node.left[g]
@@ -546,7 +534,7 @@ def _expand(tables, node, kids, g, flags, work):
         cand[n] = m
         n += 1
     generated = n
-    last = -1  # the move that spends the whole budget and solves the node, if any (at most one does)
+    last = -1
     if togo <= flags.max_cost:  # (HTM: togo 1, every child must be solved)
         j = 0
         for k in range(n):
@@ -557,64 +545,77 @@ def _expand(tables, node, kids, g, flags, work):
             elif _solves(moves, node, g, m):
                 last = m
         n = j
+    return generated, n, last
+
+
+@njit(cache=True, inline="always")
+def _forward_stages(tables, node, kids, g, flags, work, n):
+    """Keep the n candidates whose children are within their budget left by every forward bound; returns n kept."""
+    big, moves, corners, _, coset = tables
+    cost = flags.cost
+    cand, order, scratch, _, _, _, have = work
+    togo = node.left[g]
     if n > 0 and togo - flags.max_cost < CPERM_DIAMETER:  # a child may have fewer moves left than the diameter
         n = _cperm_filter(moves, node, kids, cand, n, g, togo, cost)
-    if n > 0:
-        n_stages = _stage_order(
-            node.hh, node.hc, node.hn, g, n_axes, use_corners, use_coset, use_big, order, scratch.keys
-        )
-        have[0], have[1], have[2] = 0, 0, 0
-        for i in range(n_stages):
-            if n == 0:
-                break
-            s = order[i]
-            if s == CORNER_STAGE:
-                n = _corner_stage(corners, moves, node, kids, cand, n, g, togo, cost, scratch)
-            elif s >= COSET_STAGE:
-                n = _coset_stage(coset, moves, node, kids, cand, n, g, s - COSET_STAGE, togo, cost, scratch, have)
-            else:
-                n = _axis_stage(big, moves, node, kids, cand, n, g, s, togo, cost, scratch, have)
-        if rules and n_axes == N_AXES:
-            n = _forward_rule(kids, cand, n, g, togo, cost, use_coset)
-        if use_inverse:
-            for k in range(n):
-                kids.forbid[g, cand[k]] = 0
-            for a in range(3):
-                if n == 0:
-                    break
-                if use_coset_inverse:
-                    lows = Lows(ud_bits, node.ilow, kids.ilow)
-                    n = _coset_inverse_stage(
-                        coset,
-                        moves,
-                        inv,
-                        faces,
-                        view,
-                        kinv,
-                        kids.forbid,
-                        cand,
-                        n,
-                        g,
-                        a,
-                        togo,
-                        cost,
-                        rules,
-                        scratch,
-                        lows,
-                    )
-                else:
-                    n = _inverse_stage(
-                        big, moves, inv, faces, view, kinv, kids.forbid, cand, n, g, a, togo, cost, rules, scratch
-                    )
-        if n > 0:
-            for a in range(n_axes, 3):  # axes not looked up: coordinates only (the solved test)
-                _axis_coords(moves, node, kids, cand, n, g, a)
+    if n == 0:
+        return n
+    n_stages = _stage_order(
+        node.hh, node.hc, node.hn, g, flags.n_axes, flags.use_corners, flags.use_coset, flags.use_big, order, scratch.keys
+    )
+    have[0], have[1], have[2] = 0, 0, 0
+    for i in range(n_stages):
+        if n == 0:
+            break
+        s = order[i]
+        if s == CORNER_STAGE:
+            n = _corner_stage(corners, moves, node, kids, cand, n, g, togo, cost, scratch)
+        elif s >= COSET_STAGE:
+            n = _coset_stage(coset, moves, node, kids, cand, n, g, s - COSET_STAGE, togo, cost, scratch, have)
+        else:
+            n = _axis_stage(big, moves, node, kids, cand, n, g, s, togo, cost, scratch, have)
+    if n > 0 and flags.rules and flags.n_axes == N_AXES:
+        n = _forward_rule(kids, cand, n, g, togo, cost, flags.use_coset)
+    return n
 
-            if not use_corners:
-                for k in range(n):
-                    kids.cp[g, cand[k]] = moves.cperm[node.cp[g], cand[k]]
+
+@njit(cache=True, inline="always")
+def _inverse_stages(tables, node, kids, g, flags, work, n):
+    """Keep the n candidates whose children's inverses are within their budget left (when looked up); returns n kept."""
+    big, moves, _, inv, coset = tables
+    if n == 0 or not flags.use_inverse:
+        return n
+    cost, rules = flags.cost, flags.rules
+    cand, _, scratch, view, kinv, faces, _ = work
+    togo = node.left[g]
+    for k in range(n):
+        kids.forbid[g, cand[k]] = 0
+    for a in range(3):
+        if n == 0:
+            break
+        if flags.use_coset_inverse:
+            lows = Lows(flags.ud_bits, node.ilow, kids.ilow)
+            n = _coset_inverse_stage(
+                coset, moves, inv, faces, view, kinv, kids.forbid, cand, n, g, a, togo, cost, rules, scratch, lows
+            )
+        else:
+            n = _inverse_stage(
+                big, moves, inv, faces, view, kinv, kids.forbid, cand, n, g, a, togo, cost, rules, scratch
+            )
+    return n
+
+
+@njit(cache=True, inline="always")
+def _list_children(tables, node, kids, g, flags, cand, n, last):
+    """List the n kept candidates (their coordinates completed) and the solving move last, in move order."""
+    moves = tables.moves
+    if n > 0:
+        for a in range(flags.n_axes, 3):  # axes not looked up: coordinates only (the solved test)
+            _axis_coords(moves, node, kids, cand, n, g, a)
+        if not flags.use_corners:
+            for k in range(n):
+                kids.cp[g, cand[k]] = moves.cperm[node.cp[g], cand[k]]
     j = 0
-    for k in range(n):  # the kept children in move order, the solving one among them
+    for k in range(n):
         if 0 <= last < cand[k]:
             kids.moves[g, j] = last
             j += 1
@@ -626,7 +627,6 @@ def _expand(tables, node, kids, g, flags, work):
         j += 1
     kids.count[g] = j
     kids.next[g] = 0
-    return generated
 
 
 @njit(cache=True, inline="always")
@@ -975,9 +975,13 @@ def _ida_loop(tables, node, kids, view, kinv, work, flags, heads, root_low, h0, 
         floor = 0  # the depth-first search backs up no further than this depth (SUBTREE: the head's)
         n_heads, cur, head_start = 0, 0, nodes
         fresh = True  # the node at depth g is still to expand
-        while True:  # (one call site of _expand: its inlined body is the bulk of the compile)
-            if fresh:
-                nodes += _expand(tables, node, kids, g, flags, work)
+        while True:  # (one call site of each expansion step: their inlined bodies are the bulk of the compile)
+            if fresh:  # expand the node at depth g: list its children that fit in its budget left
+                generated, n, last = _candidates(tables.moves, node, g, flags, work.cand)
+                n = _forward_stages(tables, node, kids, g, flags, work, n)
+                n = _inverse_stages(tables, node, kids, g, flags, work, n)
+                _list_children(tables, node, kids, g, flags, work.cand, n, last)
+                nodes += generated
                 if nodes >= next_clock:
                     next_clock = nodes + CLOCK_EVERY
                     if nodes >= node_budget:
