@@ -77,11 +77,15 @@ __all__ = ["OptimalOptions", "OptimalResult", "SearchTables", "axis_coords", "se
 
 MAX_LENGTH = 20  # God's number: every cube is solved within it
 MAX_LENGTH_QTM = 26  # God's number in the quarter-turn metric (Rokicki, 2014)
-# First use (the store lacks the full tables): each cube is first searched with the small
-# table (35 MB, seconds to build) within this many nodes (a few seconds; a 12-move cube
-# takes well under it), and only a cube it does not finish builds the full tables.
+# First use (the store lacks the full tables), in stages: each cube is first searched with the
+# tiny coset table alone (~1 s to build) within QUICK_NODES (~1 s; a 12-move cube takes 0.1-1.1 M
+# nodes, a 13-move one 1-3 M), then with the small table beside it (35 MB, ~8 s to build, built
+# when a cube first needs it) within FIRST_USE_NODES (a 14-move cube takes ~0.7 M), and only a cube
+# neither finishes builds the full tables.
+QUICK_NODES = 5_000_000
 FIRST_USE_VARIANT = "small"
 FIRST_USE_NODES = 30_000_000
+SMALL_BUILD = "35 MB, ~8 s to build"  # what the first-use lines say of the small table
 COSET_BUILD = {  # what the first-use line says of each second table (cube.optimal.coset_table)
     "full": "coset_full (2 x 2.5 GB, ~20 min, ~7.5 GB peak)",
     "large": "coset_large (7.55 GB, ~25 min on 2 cores, ~15 GB peak)",
@@ -178,17 +182,30 @@ def search_tables_of(tables) -> SearchTables:
 
 @dataclass
 class FirstUseTables:
-    """The store's tables on first use: the small table now, the full ones built when a cube needs them."""
+    """The store's tables on first use: the tiny coset table now, the small table and then the full
+    ones built when a cube first needs them (search: QUICK_NODES, then FIRST_USE_NODES)."""
 
-    small: SearchTables
+    quick: SearchTables  # the first stage's tables (the store's: the tiny coset table alone)
     full_variant: str = "full"
+    _small: SearchTables | None = field(default=None, repr=False)
     _full: SearchTables | None = field(default=None, repr=False)
     coset_table: str = field(default_factory=lambda: OptimalOptions().coset_table)  # the schema's default
     mapped: bool = False  # load the full tables mapped (maps_tables)
 
     @property
     def variant(self) -> str:
-        return self.small.variant
+        return self.quick.variant
+
+    def small(self) -> SearchTables:
+        """The second stage's tables: the store's small table beside the tiny coset table (built now if missing)."""
+        if self._small is None:
+            log(
+                "cube",
+                f"a cube needs more than {QUICK_NODES:,} nodes with the tiny coset table alone: "
+                f"adding the small table ({SMALL_BUILD})",
+            )
+            self._small = store_search_tables(FIRST_USE_VARIANT, self.coset_table)
+        return self._small
 
     def full(self) -> SearchTables:
         """The store's full tables (built there now, with progress, if still missing)."""
@@ -210,12 +227,17 @@ def search(cube: CubieCube, tables, options: OptimalOptions) -> OptimalResult:
     """
     if isinstance(tables, FirstUseTables):
         if tables._full is None:
-            # the small big table beside the tiny coset table (not the coset table alone, as with the
-            # full ones): a 14-move cube in 0.77 M nodes instead of 36.8 M (benchmarks/RESULTS.md)
-            budget = min(options.node_budget, FIRST_USE_NODES)
-            first = _search(cube, tables.small, replace(options, node_budget=budget, big=True))
-            if first.stop == STOP_NAMES[Stop.COMPLETE] or options.node_budget <= FIRST_USE_NODES:
-                return first
+            stages = (
+                (lambda: tables.quick, QUICK_NODES, False),
+                # the small big table beside the tiny coset table: a 14-move cube in 0.7 M nodes
+                # instead of 14-37 M with the tiny coset table alone (benchmarks/RESULTS.md)
+                (tables.small, FIRST_USE_NODES, True),
+            )
+            for stage_tables, nodes, big in stages:
+                budget = min(options.node_budget, nodes)
+                result = _search(cube, stage_tables(), replace(options, node_budget=budget, big=big))
+                if result.stop == STOP_NAMES[Stop.COMPLETE] or options.node_budget <= nodes:
+                    return result
         return _search(cube, tables.full(), options)
     return _search(cube, tables, options)
 
@@ -483,11 +505,14 @@ def search_tables(table_dir, variant: str, coset_table: str, mapped: bool = Fals
             log(
                 "cube",
                 f"first use of --solver optimal: {full_build_note(coset_table)}; meanwhile each cube is tried with the "
-                f"small table ({FIRST_USE_NODES:,} nodes, enough for inputs up to ~12 moves, or ~15 quarter "
-                "turns with --metric qtm)",
+                f"tiny coset table ({QUICK_NODES:,} nodes, enough for most inputs up to ~12 moves), then with the "
+                f"small table beside it ({SMALL_BUILD}; {FIRST_USE_NODES:,} nodes, ~14 moves, or ~15 quarter turns "
+                "with --metric qtm)",
             )
-            small = store_search_tables(FIRST_USE_VARIANT, coset_table)
-            return FirstUseTables(small, variant, coset_table=coset_table, mapped=mapped)
+            quick = SearchTables(
+                None, coset=coset_tables.store_table(coset_tables.variant_for(FIRST_USE_VARIANT, coset_table))
+            )
+            return FirstUseTables(quick, variant, coset_table=coset_table, mapped=mapped)
         return store_search_tables(variant, coset_table, mapped)
     coset_variant = coset_tables.variant_for(variant, coset_table)
     d = table_dir_of(table_dir)
