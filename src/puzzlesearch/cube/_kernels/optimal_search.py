@@ -560,7 +560,16 @@ def _forward_stages(tables, node, kids, g, flags, work, n):
     if n == 0:
         return n
     n_stages = _stage_order(
-        node.hh, node.hc, node.hn, g, flags.n_axes, flags.use_corners, flags.use_coset, flags.use_big, order, scratch.keys
+        node.hh,
+        node.hc,
+        node.hn,
+        g,
+        flags.n_axes,
+        flags.use_corners,
+        flags.use_coset,
+        flags.use_big,
+        order,
+        scratch.keys,
     )
     have[0], have[1], have[2] = 0, 0, 0
     for i in range(n_stages):
