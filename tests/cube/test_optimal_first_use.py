@@ -70,6 +70,10 @@ def test_first_use_answers_a_9_move_scramble_optimally_without_the_full_table(tm
     assert "adding the small table" in done.stderr  # 14 moves: past the first stage's budget
     assert _stored(tmp_path) == {"cube-optimal", "cube-optimal-coset"}  # the small and tiny coset tables only
     assert len(list(tmp_path.glob("cube-optimal/*/optimal_full.npy"))) == 0
+    again, _cpu = _run(["cube", "solve", "--solver", "optimal", longer.to_text()], tmp_path)
+    assert again.returncode == 0, again.stderr
+    assert parse_moves(again.stdout.strip()) == parse_moves(lines[1])
+    assert "adding the small table" not in again.stderr  # stored: loaded up front, the first stage skipped
     qtm, _cpu = _run(["cube", "solve", "--solver", "optimal", "--metric", "qtm", QTM_SCRAMBLE], tmp_path)
     assert qtm.returncode == 0, qtm.stderr  # the quarter-turn metric on the small tables too
     solution, length = qtm.stdout.strip().split("  ")
@@ -145,3 +149,20 @@ def test_build_tables_ahead_builds_the_configured_coset_table(tmp_path, monkeypa
     config.write_text("lexicons:\n  default: builtin:en\ncube:\n  optimal:\n    coset_table: huge\n")
     assert main(["--config", str(config), "cube", "build-tables", "--optimal"]) == 2
     assert built == [("full", "full")]
+
+
+def test_a_loaded_small_table_skips_the_first_stage(tiny_tables, monkeypatch):
+    bigs = []
+    search_one = optimal._search
+
+    def recorded(cube, tables, options):
+        bigs.append(options.big)
+        return search_one(cube, tables, options)
+
+    monkeypatch.setattr(optimal, "_search", recorded)
+    cube = SOLVED.apply(scramble(random.Random(2811), 8))
+    optimal.search(cube, optimal.FirstUseTables(tiny_tables), OPTIONS)
+    assert bigs == [False]  # the first stage answered
+    bigs.clear()
+    optimal.search(cube, optimal.FirstUseTables(tiny_tables, _small=tiny_tables), OPTIONS)
+    assert bigs == [True]  # the small tables' stage alone

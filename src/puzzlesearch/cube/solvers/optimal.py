@@ -199,11 +199,12 @@ class FirstUseTables:
     def small(self) -> SearchTables:
         """The second stage's tables: the store's small table beside the tiny coset table (built now if missing)."""
         if self._small is None:
-            log(
-                "cube",
-                f"a cube needs more than {QUICK_NODES:,} nodes with the tiny coset table alone: "
-                f"adding the small table ({SMALL_BUILD})",
-            )
+            if not stored(BIG_KIND, FIRST_USE_VARIANT):
+                log(
+                    "cube",
+                    f"a cube needs more than {QUICK_NODES:,} nodes with the tiny coset table alone: "
+                    f"adding the small table ({SMALL_BUILD})",
+                )
             self._small = store_search_tables(FIRST_USE_VARIANT, self.coset_table)
         return self._small
 
@@ -233,6 +234,8 @@ def search(cube: CubieCube, tables, options: OptimalOptions) -> OptimalResult:
                 # instead of 14-37 M with the tiny coset table alone (benchmarks/RESULTS.md)
                 (tables.small, FIRST_USE_NODES, True),
             )
+            if tables._small is not None:  # the second stage's tables are stronger: the first is no use
+                stages = stages[1:]
             for stage_tables, nodes, big in stages:
                 budget = min(options.node_budget, nodes)
                 result = _search(cube, stage_tables(), replace(options, node_budget=budget, big=big))
@@ -512,7 +515,10 @@ def search_tables(table_dir, variant: str, coset_table: str, mapped: bool = Fals
             quick = SearchTables(
                 None, coset=coset_tables.store_table(coset_tables.variant_for(FIRST_USE_VARIANT, coset_table))
             )
-            return FirstUseTables(quick, variant, coset_table=coset_table, mapped=mapped)
+            staged = FirstUseTables(quick, variant, coset_table=coset_table, mapped=mapped)
+            if stored(BIG_KIND, FIRST_USE_VARIANT):  # a cube before needed it: load it now (35 MB)
+                staged.small()
+            return staged
         return store_search_tables(variant, coset_table, mapped)
     coset_variant = coset_tables.variant_for(variant, coset_table)
     d = table_dir_of(table_dir)
