@@ -478,19 +478,20 @@ def _load_note(coset_variant: str, where: str, mapped: bool) -> None:
     log("cube", f"optimal: loading and checking {where} ({cost})")
 
 
-def store_search_tables(variant: str, coset_table: str, mapped: bool = False) -> SearchTables:
+def store_search_tables(variant: str, coset_table: str, mapped: bool = False, big: bool = True) -> SearchTables:
     """The store's tables of a variant (built there on first use): the coset table, and the big table but for full.
 
     The full search reads only the coset table (options.big off), so the full big table (~830 MB,
-    ~20 min to build) is left out; the small one stays, for first use's stage (searched with big on).
-    mapped: the coset table is mapped from the page cache (maps_tables).
+    ~20 min to build) is left out; the small one stays, for first use's second stage (searched with
+    big on). big=False leaves it out too (first use's first stage). mapped: the coset table is
+    mapped from the page cache (maps_tables).
     """
     coset_variant = coset_tables.variant_for(variant, coset_table)
     if coset_variant in COSET_BUILD and stored(coset_tables.KIND, coset_variant):  # (a build logs its own progress)
         _load_note(coset_variant, f"the store's coset_{coset_variant}", mapped)
     with _loading(mapped):
         coset = coset_tables.store_table(coset_variant)
-    return SearchTables(None if variant == "full" else store_table(variant), coset=coset)
+    return SearchTables(store_table(variant) if big and variant != "full" else None, coset=coset)
 
 
 def search_tables(table_dir, variant: str, coset_table: str, mapped: bool = False):
@@ -512,9 +513,7 @@ def search_tables(table_dir, variant: str, coset_table: str, mapped: bool = Fals
                 f"small table beside it ({SMALL_BUILD}; {FIRST_USE_NODES:,} nodes, ~14 moves, or ~15 quarter turns "
                 "with --metric qtm)",
             )
-            quick = SearchTables(
-                None, coset=coset_tables.store_table(coset_tables.variant_for(FIRST_USE_VARIANT, coset_table))
-            )
+            quick = store_search_tables(FIRST_USE_VARIANT, coset_table, big=False)  # the tiny coset table alone
             staged = FirstUseTables(quick, variant, coset_table=coset_table, mapped=mapped)
             if stored(BIG_KIND, FIRST_USE_VARIANT):  # a cube before needed it: load it now (35 MB)
                 staged.small()
