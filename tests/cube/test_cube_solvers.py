@@ -165,19 +165,72 @@ def test_every_direction_maps_its_solution_back(cube_tables):
 
 
 def test_start_coordinates_of_every_direction_agree_with_the_model():
-    """The numba start coordinates (_kernels/cubies.py) of each direction: those of direction_cube via the model."""
+    """The numba start coordinates (_kernels/cubies.py) of each direction after each pre-move sequence:
+    those of the model's product SOLVED.apply(pre-moves) * direction_cube."""
     from puzzlesearch.cube.model.coords import FLIP, SLICE_SORTED, TWIST
-    from puzzlesearch.cube.solvers.twophase import DIRECTIONS, _starts, direction_cube
+    from puzzlesearch.cube.solvers.twophase import DIRECTIONS, _starts, direction_cube, pre_move_set
 
     rng = random.Random(28)
-    for _ in range(200):
-        cube = random_cube(rng)
-        starts = _starts(cube)
-        for row, (s, inverse) in enumerate(DIRECTIONS):
-            turned = direction_cube(cube, s, inverse)
-            assert (starts.twist[row], starts.flip[row]) == (TWIST.of(turned), FLIP.of(turned))
-            assert starts.sslice[row] == SLICE_SORTED.of(turned)
-            assert tuple(starts.cp[row]) == turned.cp and tuple(starts.ep[row]) == turned.ep
+    for depth, n_cubes in ((0, 50), (1, 20), (2, 3)):
+        seqs = pre_move_set(depth).sequences
+        for _ in range(n_cubes):
+            cube = random_cube(rng)
+            starts = _starts(cube, pre_move_set(depth))
+            assert len(starts.twist) == len(DIRECTIONS) * len(seqs)
+            for row in range(len(starts.twist)):
+                s, inverse = DIRECTIONS[row // len(seqs)]
+                turned = SOLVED.apply(seqs[row % len(seqs)]) * direction_cube(cube, s, inverse)
+                assert (starts.twist[row], starts.flip[row]) == (TWIST.of(turned), FLIP.of(turned))
+                assert starts.sslice[row] == SLICE_SORTED.of(turned)
+                assert tuple(starts.cp[row]) == turned.cp and tuple(starts.ep[row]) == turned.ep
+
+
+def test_pre_move_sequences_by_brute_force():
+    """The pre-move sequences of up to 2 moves: all sequences of 18 moves whose first is R, F, L or B
+    (clockwise quarter turns, off the U-D axis) and whose second neither turns the same face nor is
+    the lower of two opposite faces (U-D, R-L, F-B commute: one order is enough); the empty one first."""
+    from puzzlesearch.cube.solvers.twophase import pre_move_set
+
+    first = [MOVE_NAMES.index(f) for f in "RFLB"]
+    one = [(m,) for m in first]
+    two = [(a, b) for a in first for b in range(18) if b // 3 != a // 3 and not (b // 3 % 3 == a // 3 % 3 and b < a)]
+    assert pre_move_set(0).sequences == ((),)
+    assert pre_move_set(1).sequences == ((), *one)
+    assert sorted(pre_move_set(2).sequences) == sorted([(), *one, *two]) and len(two) == 4 * 15 - 2 * 3
+    assert all(q[0] not in G2_MOVES for q in pre_move_set(2).sequences[1:])
+
+
+def test_pre_moves_follow_phase_two(cube_tables):
+    """A direction's pre-moves q end its solutions: a solution X of Q * D (Q = SOLVED.apply(q)) makes X + q
+    a solution of D."""
+    from puzzlesearch.cube.solvers.twophase import pre_move_set
+
+    rng = random.Random(5)
+    for q in pre_move_set(2).sequences[1:12]:
+        d = random_cube(rng)
+        x = solve_cube(SOLVED.apply(q) * d, cube_tables, "twophase").moves
+        assert d.apply([*x, *q]).is_solved
+
+
+def test_pre_move_directions_win_and_map_back(cube_tables):
+    """At a node budget some answers come from directions with pre-moves; every answer solves its cube
+    (mapped back by solvers/twophase.py's search); with no pre-moves none can."""
+    from puzzlesearch.cube.settings import TwoPhaseOptions
+    from puzzlesearch.cube.solvers import twophase
+
+    p1, p2 = twophase.kernel_tables(cube_tables)
+    for depth in (0, 1, 2):
+        options = TwoPhaseOptions(target_length=0, node_budget=100_000, time_limit=60.0, pre_moves=depth)
+        pre = twophase.pre_move_set(depth)
+        rng = random.Random(41)
+        winners = []
+        for _ in range(10):
+            cube = random_cube(rng)
+            args = (twophase._starts(cube, pre), pre.kernel, p1, p2, twophase.limits(options), 60.0)
+            winners.append(int(twophase.twophase_sym_search(*args)[1]) % len(pre.sequences))
+            moves, _nodes, _stop = twophase.search(cube, cube_tables, options)
+            assert cube.apply(moves).is_solved
+        assert any(winners) == (depth > 0), (depth, winners)
 
 
 def test_the_two_phase_warm_up_compiles_for_the_real_tables_types(cube_tables):

@@ -39,6 +39,7 @@ BUDGET_FLAGS = {
     "--target-length": ("twophase", "target_length"),
     "--node-budget": ("twophase", "node_budget"),
     "--phase2-max": ("twophase", "phase2_max"),
+    "--pre-moves": ("twophase", "pre_moves"),
     "--max-length": ("twophase", "max_length"),
     "--metric": (None, "metric"),
     "--time-limit": (None, "time_limit"),
@@ -78,6 +79,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--target-length", type=int, help="two-phase: stop at a solution this short")
     p.add_argument("--node-budget", type=int, help="two-phase: nodes searched after a first solution")
     p.add_argument("--phase2-max", type=int, help="two-phase: longest phase 2 tried")
+    p.add_argument(
+        "--pre-moves", type=int, metavar="N", help="two-phase: also search after pre-move sequences of up to N moves"
+    )
     p.add_argument(
         "--max-length",
         type=int,

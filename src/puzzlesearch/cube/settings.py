@@ -36,6 +36,7 @@ class TwoPhaseOptions:
     target_length: int = _nested_default("twophase", "target_length")
     node_budget: int = _nested_default("twophase", "node_budget")
     phase2_max: int = _nested_default("twophase", "phase2_max")
+    pre_moves: int = _nested_default("twophase", "pre_moves")  # pre-move sequences of up to this many moves
     time_limit: float = _nested_default("twophase", "time_limit")
     max_length: int = _nested_default("twophase", "max_length")  # 0: off (the budget mode)
     metric: str = _nested_default("twophase", "metric")  # htm or qtm: what lengths count

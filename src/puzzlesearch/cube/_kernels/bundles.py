@@ -371,15 +371,29 @@ class LeafWork(NamedTuple):
     valid: np.ndarray  # (directions,): rows 0..valid[k] of direction k agree with its current path
 
 
+class PreMoves(NamedTuple):
+    """Two-phase's pre-move sequences (rows; row 0 the empty one): moves (P x MAX, -1 padded), lengths (P,).
+
+    A direction with pre-moves q searches the cube Q * D (Q the cube after q from solved, D the
+    direction's cube); its solutions are phase 1, phase 2, then q (solvers/twophase.py).
+    """
+
+    moves: np.ndarray
+    length: np.ndarray
+
+
 class Phase1Work(NamedTuple):
     """Buffers of the interleaved phase-1 searches, one row per direction (k): each depth's children
-    (k x depth x move x K_* column), their count, the next one, the path, the current depth (-1: done)."""
+    (k x depth x move x K_* column), their count, the next one, the path, the current depth (-1: done),
+    this round's phase-1 length and the cost of the direction's pre-moves."""
 
     kids: np.ndarray
     n_kids: np.ndarray
     next_kid: np.ndarray
     path: np.ndarray
     depth: np.ndarray
+    length: np.ndarray
+    pre_cost: np.ndarray
     leaf: LeafWork
 
 

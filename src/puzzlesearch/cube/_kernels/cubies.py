@@ -6,7 +6,8 @@ against the solved cube itself, not against any coordinate; the pure-Python
 CubieCube.apply is its slower twin (tests/cube/test_cube_model.py compares them).
 
 `direction_starts` fills two-phase's Starts: the cube and its inverse, each conjugated by the
-three axis-turning symmetries (model/symmetry.py's conjugation formula), and their twist, flip
+three axis-turning symmetries (model/symmetry.py's conjugation formula), each of those after
+each pre-move sequence (the product rule above), and their twist, flip
 and sorted E-slice coordinates (model/coords.py's encodings; tests compare both with the
 model on random cubes).
 """
@@ -64,9 +65,11 @@ def _conjugate_into(cp, co, ep, eo, sym, k, out_cp, out_co, out_ep, out_eo):
 
 
 @njit(cache=True)
-def direction_starts(cp, co, ep, eo, sym, edge_mask_rank, starts):
-    """Fill Starts (rows: the cube by each axis symmetry, then its inverse by each) from one cube's cubie arrays."""
+def direction_starts(cp, co, ep, eo, sym, pre, edge_mask_rank, starts):
+    """Fill Starts from one cube's cubie arrays: rows base * P + p, the bases the cube by each axis
+    symmetry, then its inverse by each; p the pre-move cube pre[p] (CubieMoves rows) times that base."""
     n_axes = sym.corner_map.shape[0]
+    n_pre = pre.cp.shape[0]
     icp, ico, iep, ieo = np.empty_like(cp), np.empty_like(co), np.empty_like(ep), np.empty_like(eo)
     for i in range(N_CORNERS):
         icp[cp[i]] = i
@@ -74,34 +77,48 @@ def direction_starts(cp, co, ep, eo, sym, edge_mask_rank, starts):
     for i in range(N_EDGES):
         iep[ep[i]] = i
         ieo[ep[i]] = eo[i]
-    tco, teo = np.empty(N_CORNERS, np.int64), np.empty(N_EDGES, np.int64)
+    dcp, dco, dep, deo = np.empty_like(cp), np.empty_like(co), np.empty_like(ep), np.empty_like(eo)
+    tco, teo, tep = np.empty(N_CORNERS, np.int64), np.empty(N_EDGES, np.int64), np.empty(N_EDGES, np.int64)
     order = np.empty(N_E_EDGES, np.int64)
-    for row in range(2 * n_axes):
-        k = row % n_axes
-        if row < n_axes:
-            _conjugate_into(cp, co, ep, eo, sym, k, starts.cp[row], tco, starts.ep[row], teo)
+    for base in range(2 * n_axes):
+        k = base % n_axes
+        if base < n_axes:
+            _conjugate_into(cp, co, ep, eo, sym, k, dcp, dco, dep, deo)
         else:
-            _conjugate_into(icp, ico, iep, ieo, sym, k, starts.cp[row], tco, starts.ep[row], teo)
-        twist = 0
-        for i in range(N_CORNERS - 2, -1, -1):
-            twist = twist * N_TWIST_ORI + tco[i]
-        flip = 0
-        for i in range(N_EDGES - 2, -1, -1):
-            flip = flip * N_FLIP_ORI + teo[i]
-        mask, n = 0, 0
-        tep = starts.ep[row]
-        for i in range(N_EDGES):
-            if tep[i] >= FIRST_E_EDGE:
-                mask |= 1 << i
-                order[n] = tep[i] - FIRST_E_EDGE
-                n += 1
-        rank = 0
-        for i in range(N_E_EDGES - 1):
-            s = 0
-            for j in range(i + 1, N_E_EDGES):
-                if order[j] < order[i]:
-                    s += 1
-            rank = rank * (N_E_EDGES - i) + s
-        starts.twist[row] = twist
-        starts.flip[row] = flip
-        starts.sslice[row] = edge_mask_rank[mask] * N_SLICE_PERM + rank
+            _conjugate_into(icp, ico, iep, ieo, sym, k, dcp, dco, dep, deo)
+        for p in range(n_pre):
+            row = base * n_pre + p
+            for i in range(N_CORNERS):  # the product pre[p] * base (model/cubie.py's rule)
+                starts.cp[row, i] = pre.cp[p, dcp[i]]
+                tco[i] = (pre.co[p, dcp[i]] + dco[i]) % N_TWIST_ORI
+            for i in range(N_EDGES):
+                tep[i] = starts.ep[row, i] = pre.ep[p, dep[i]]
+                teo[i] = (pre.eo[p, dep[i]] + deo[i]) % N_FLIP_ORI
+            _coordinates(tco, teo, tep, edge_mask_rank, order, starts, row)
+
+
+@njit(cache=True, inline="always")
+def _coordinates(tco, teo, tep, edge_mask_rank, order, starts, row):
+    """Starts' twist, flip and sorted E-slice coordinates of row `row` from its orientations and edges."""
+    twist = 0
+    for i in range(N_CORNERS - 2, -1, -1):
+        twist = twist * N_TWIST_ORI + tco[i]
+    flip = 0
+    for i in range(N_EDGES - 2, -1, -1):
+        flip = flip * N_FLIP_ORI + teo[i]
+    mask, n = 0, 0
+    for i in range(N_EDGES):
+        if tep[i] >= FIRST_E_EDGE:
+            mask |= 1 << i
+            order[n] = tep[i] - FIRST_E_EDGE
+            n += 1
+    rank = 0
+    for i in range(N_E_EDGES - 1):
+        s = 0
+        for j in range(i + 1, N_E_EDGES):
+            if order[j] < order[i]:
+                s += 1
+        rank = rank * (N_E_EDGES - i) + s
+    starts.twist[row] = twist
+    starts.flip[row] = flip
+    starts.sslice[row] = edge_mask_rank[mask] * N_SLICE_PERM + rank

@@ -161,8 +161,10 @@ def _phase2(c0, e0, s0, last, limit, p2, path2, stack, cnt, deadline):
 
 
 @njit(cache=True)
-def _leaf(k, d1, path1, c0, s0, p2, lim, best, path2, stack, cnt, deadline, work):
+def _leaf(k, d1, pre_cost, path1, c0, s0, p2, lim, best, path2, stack, cnt, deadline, work):
     """Phase 2 after the phase-1 solution path1[k, :d1] of direction k; records a better total.
+
+    pre_cost: the cost of the direction's pre-moves, which follow phase 2 in its solutions.
 
     c0, s0: the corner and E-edge permutation ranks at the leaf (phase 1 carries them); the
     edges are replayed from the deepest row of work.ep_path[k] still valid for this path
@@ -177,7 +179,7 @@ def _leaf(k, d1, path1, c0, s0, p2, lim, best, path2, stack, cnt, deadline, work
     work.valid[k] = d1
     e0 = _rank(eps[k, d1], 0, N_UD_EDGE_CUBIES, 0)
     best_len = cnt[C_BEST]  # in the metric's units (lim.cost: HTM all 1, QTM half turns 2)
-    cost1 = 0
+    cost1 = pre_cost
     for i in range(d1):
         cost1 += lim.cost[path1[k, i]]
     limit = min(lim.phase2_max, best_len - 1 - cost1)  # each phase-2 move costs at least 1
@@ -306,6 +308,7 @@ def _expand(k, depth, d1, prev, entry, cls, sym, dist, tw, cp, ss, p1, p2, lim, 
 def _start_phase1(k, d1, starts, p1, p2, lim, best, path2, stack2, cnt, deadline, work):
     """Set direction k up for its phase-1 solutions of exactly d1 moves (work.depth[k] = 0; -1 if it has none left)."""
     leaf = work.leaf
+    pre_cost = work.pre_cost[k]
     for j in range(N_EDGE_CUBIES):
         leaf.ep_path[k, 0, j] = starts.ep[k, j]
     leaf.valid[k] = 0
@@ -313,28 +316,46 @@ def _start_phase1(k, d1, starts, p1, p2, lim, best, path2, stack2, cnt, deadline
     tw, fl, ss = starts.twist[k], starts.flip[k], starts.sslice[k]
     cp = np.int64(_rank(starts.cp[k], 0, 8, 0))  # (int64, not a literal: one compile of _leaf and _expand)
     if d1 == 0:
-        _leaf(k, np.int64(0), work.path, cp, ss % N_SLICE_PERM, p2, lim, best, path2, stack2, cnt, deadline, leaf)
+        _leaf(
+            k,
+            np.int64(0),
+            pre_cost,
+            work.path,
+            cp,
+            ss % N_SLICE_PERM,
+            p2,
+            lim,
+            best,
+            path2,
+            stack2,
+            cnt,
+            deadline,
+            leaf,
+        )
         return
     entry, cls, sym = _entry(tw, fl, ss // N_SLICE_PERM, p1)
     root, no_move = np.int64(0), np.int64(-1)  # (int64 as at the other call: one compile of _expand)
-    _expand(k, root, d1, no_move, entry, cls, sym, entry >> NEXT_DIST_SHIFT, tw, cp, ss, p1, p2, lim, cnt[C_BEST], work)
+    best_len = cnt[C_BEST] - pre_cost  # what phase 1 and 2 may spend
+    _expand(k, root, d1, no_move, entry, cls, sym, entry >> NEXT_DIST_SHIFT, tw, cp, ss, p1, p2, lim, best_len, work)
     work.depth[k] = 0
 
 
 @njit(cache=True)
-def _phase1_round(d1, h0, starts, p1, p2, lim, best, path2, stack2, cnt, deadline, work):
-    """Every phase-1 solution of exactly d1 moves of the directions k with h0[k] <= d1, each completed by phase 2.
+def _phase1_round(d1, first, pre_len, starts, p1, p2, lim, best, path2, stack2, cnt, deadline, work):
+    """Every phase-1 solution of d1 - pre_len[k] moves of the directions k with first[k] <= d1, each completed by phase 2.
 
     The directions take a step each in turn (round robin): a step visits one child, a leaf
     (completed by phase 2) or a node (expanded, reading the entry prefetched when the child
     was made). work.depth[k] is -1 once direction k has no child left.
     """
-    n_dir = len(h0)
+    n_dir = len(first)
     live = 0
+    lengths, pre_cost = work.length, work.pre_cost
     for k in range(n_dir):
         work.depth[k] = -1
-        if h0[k] <= d1 and cnt[C_STOP] == GO_ON:
-            _start_phase1(k, d1, starts, p1, p2, lim, best, path2, stack2, cnt, deadline, work)
+        lengths[k] = d1 - pre_len[k]
+        if first[k] <= d1 and cnt[C_STOP] == GO_ON:
+            _start_phase1(k, lengths[k], starts, p1, p2, lim, best, path2, stack2, cnt, deadline, work)
             live += work.depth[k] >= 0
     kids, n_kids, next_kid, path, depths = work.kids, work.n_kids, work.next_kid, work.path, work.depth
     leaf = work.leaf
@@ -365,16 +386,32 @@ def _phase1_round(d1, h0, starts, p1, p2, lim, best, path2, stack2, cnt, deadlin
             m = kids[k, depth, i, K_MOVE]
             path[k, depth] = m
             valid[k] = min(valid[k], depth)  # the edges after this move are to be replayed
-            if depth + 1 == d1:
+            dk = lengths[k]
+            if depth + 1 == dk:
                 c0, s0 = kids[k, depth, i, K_CPERM], kids[k, depth, i, K_SSLICE] % N_SLICE_PERM
-                _leaf(k, d1, path, np.int64(c0), np.int64(s0), p2, lim, best, path2, stack2, cnt, deadline, leaf)
+                _leaf(
+                    k,
+                    dk,
+                    pre_cost[k],
+                    path,
+                    np.int64(c0),
+                    np.int64(s0),
+                    p2,
+                    lim,
+                    best,
+                    path2,
+                    stack2,
+                    cnt,
+                    deadline,
+                    leaf,
+                )
                 if cnt[C_STOP] != GO_ON:
                     return
                 continue
             _expand(  # (the int32 columns as int64: one compile of _expand for both its call sites)
                 k,
                 depth + 1,
-                d1,
+                dk,
                 np.int64(m),
                 np.int64(nxt[kids[k, depth, i, K_ENTRY]]),  # prefetched when the child was made
                 np.int64(kids[k, depth, i, K_CLASS]),
@@ -386,14 +423,14 @@ def _phase1_round(d1, h0, starts, p1, p2, lim, best, path2, stack2, cnt, deadlin
                 p1,
                 p2,
                 lim,
-                cnt[C_BEST],
+                cnt[C_BEST] - pre_cost[k],
                 work,
             )
             depths[k] = depth + 1
 
 
 @njit(cache=True)
-def twophase_sym_search(starts, p1, p2, lim, time_limit):
+def twophase_sym_search(starts, pre, p1, p2, lim, time_limit):
     """Two-phase search over several directions at once; returns (moves, direction, nodes, stop).
 
     starts: Starts of the n directions (the cube, its conjugates by the axis-turning
@@ -422,12 +459,20 @@ def twophase_sym_search(starts, p1, p2, lim, time_limit):
     cnt = np.zeros(8, dtype=np.int64)
     n = max_length + 2
     leaf = LeafWork(np.empty((n_dir, n + 1, N_EDGE_CUBIES), dtype=np.int64), np.zeros(n_dir, dtype=np.int64))
+    n_pre = len(pre.length)
+    pre_len, pre_cost = np.empty(n_dir, np.int64), np.zeros(n_dir, np.int64)
+    for k in range(n_dir):
+        pre_len[k] = pre.length[k % n_pre]
+        for i in range(pre_len[k]):
+            pre_cost[k] += lim.cost[pre.moves[k % n_pre, i]]
     work = Phase1Work(
         np.empty((n_dir, n, N_MOVES, N_KID_COLUMNS), dtype=np.int32),
         np.zeros((n_dir, n), np.int64),
         np.zeros((n_dir, n), np.int64),
         np.empty((n_dir, n), np.int64),
         np.full(n_dir, -1, np.int64),
+        np.zeros(n_dir, np.int64),
+        pre_cost,
         leaf,
     )
     cnt[C_CLOCK] = TWOPHASE_CLOCK_EVERY
@@ -435,12 +480,13 @@ def twophase_sym_search(starts, p1, p2, lim, time_limit):
     cnt[C_DIR] = -1
     cnt[C_STOP] = GO_ON
     deadline = clock() + time_limit
-    h0 = np.empty(n_dir, dtype=np.int64)
+    first = np.empty(n_dir, dtype=np.int64)  # the first round (phase-1 length with pre-moves) of each direction
     for k in range(n_dir):
-        h0[k] = _entry(starts.twist[k], starts.flip[k], starts.sslice[k] // N_SLICE_PERM, p1)[0] >> NEXT_DIST_SHIFT
-    d1 = h0.min()
+        h0 = _entry(starts.twist[k], starts.flip[k], starts.sslice[k] // N_SLICE_PERM, p1)[0] >> NEXT_DIST_SHIFT
+        first[k] = pre_len[k] + h0
+    d1 = first.min()
     while d1 < cnt[C_BEST] and cnt[C_STOP] == GO_ON:
-        _phase1_round(d1, h0, starts, p1, p2, lim, best, path2, stack2, cnt, deadline, work)
+        _phase1_round(d1, first, pre_len, starts, p1, p2, lim, best, path2, stack2, cnt, deadline, work)
         d1 += 1
     stop = Stop.COMPLETE if cnt[C_STOP] == GO_ON else cnt[C_STOP]
     n_best = cnt[C_NBEST] if cnt[C_BEST] <= max_length else 0

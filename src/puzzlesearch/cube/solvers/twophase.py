@@ -16,6 +16,10 @@ Two modes:
               (after a few nodes) or the node budget is spent after a first solution;
   max_length  (config cube.twophase.max_length, --max-length N) stop at the first solution
               of at most N moves, however long it takes (N = 20 is always reachable).
+Pre-moves (cube.twophase.pre_moves, min2phase's pre-scramble): each direction is also searched
+after every sequence q of up to that many moves (its first a quarter turn off the U-D axis),
+and a solution of that cube, followed by q, solves the direction's cube; the kernel counts q
+in the phase-1 length, so these starts join the rounds in order of length.
 Lengths are in the metric cube.twophase.metric (--metric): htm (a move counts 1) or qtm (a half
 turn counts 2; God's number 26): the search order stays the same, a solution is kept when it
 is shorter in the metric, and a QTM max_length below 26 may not be reachable.
@@ -25,10 +29,11 @@ The time limit stops either in any case (with the best solution so far, or an er
 from __future__ import annotations
 
 import functools
+from typing import NamedTuple
 
 import numpy as np
 
-from puzzlesearch.cube._kernels.bundles import AxisSyms, Phase1, Phase2, Starts, TwoPhaseLimits
+from puzzlesearch.cube._kernels.bundles import AxisSyms, CubieMoves, Phase1, Phase2, PreMoves, Starts, TwoPhaseLimits
 from puzzlesearch.cube._kernels.cubies import direction_starts
 from puzzlesearch.cube._kernels.phase_next import select_table
 from puzzlesearch.cube._kernels.phases import twophase_sym_search
@@ -138,10 +143,47 @@ def _axis_syms() -> AxisSyms:
 
 AXIS_DATA = _axis_syms()
 
+# The pre-move next to phase 2: a quarter turn off the U-D axis, one of each face's two (the other, and
+# any G2 move, is this one after a phase-2 move: phase 2 finds those).
+FIRST_PRE_MOVES = tuple(3 * K.FACES.index(f) for f in "RFLB")
 
-def _starts(cube: CubieCube) -> Starts:
-    """The kernel's start coordinates of the six directions (rows in DIRECTIONS order), in one kernel call."""
-    n = len(DIRECTIONS)
+
+class PreMoveSet(NamedTuple):
+    """A pre-move depth's sequences (first the empty one), the kernel's PreMoves, and each sequence's
+    cube SOLVED.apply(q) as CubieMoves rows (direction_starts)."""
+
+    sequences: tuple[tuple[int, ...], ...]
+    kernel: PreMoves
+    cubes: CubieMoves
+
+
+def _pre_sequences(max_moves: int) -> list[tuple[int, ...]]:
+    """Every pre-move sequence of up to max_moves moves (first the empty one), in the order they follow phase 2."""
+    seqs, layer = [()], [(m,) for m in FIRST_PRE_MOVES]
+    for _ in range(max_moves):
+        seqs += layer
+        after = PHASE1_MASKS[-1]  # the moves that may follow a move (its bit set)
+        layer = [q + (m,) for q in layer for m in range(K.N_MOVES) if after[q[-1] + 1] >> m & 1]
+    return seqs
+
+
+@functools.cache
+def pre_move_set(max_moves: int) -> PreMoveSet:
+    """The pre-move sequences of up to max_moves moves (settings: cube.twophase.pre_moves), made once."""
+    seqs = _pre_sequences(max_moves)
+    moves = np.full((len(seqs), max(max_moves, 1)), -1, dtype=np.int64)
+    for i, q in enumerate(seqs):
+        moves[i, : len(q)] = q
+    cubes = [SOLVED.apply(q) for q in seqs]
+    rows = lambda f: np.array([f(c) for c in cubes], dtype=np.int64)  # noqa: E731
+    cubies = CubieMoves(rows(lambda c: c.cp), rows(lambda c: c.co), rows(lambda c: c.ep), rows(lambda c: c.eo))
+    return PreMoveSet(tuple(seqs), PreMoves(moves, np.array([len(q) for q in seqs], dtype=np.int64)), cubies)
+
+
+def _starts(cube: CubieCube, pre: PreMoveSet) -> Starts:
+    """The kernel's start coordinates of each direction after each pre-move sequence (rows: direction
+    DIRECTIONS[row // P] after pre.sequences[row % P]), in one kernel call."""
+    n = len(DIRECTIONS) * len(pre.sequences)
     starts = Starts(
         np.empty(n, np.int64),
         np.empty(n, np.int64),
@@ -150,7 +192,7 @@ def _starts(cube: CubieCube) -> Starts:
         np.empty((n, K.N_EDGES), np.int64),
     )
     cp, co, ep, eo = (np.array(x, dtype=np.int64) for x in (cube.cp, cube.co, cube.ep, cube.eo))
-    direction_starts(cp, co, ep, eo, AXIS_DATA, EDGE_MASK_RANK, starts)
+    direction_starts(cp, co, ep, eo, AXIS_DATA, pre.cubes, EDGE_MASK_RANK, starts)
     return starts
 
 
@@ -210,7 +252,8 @@ def warm_up_twophase() -> None:
 def _compile_stand_in() -> None:
     """What warm_up_twophase's child compiles."""
     p1, p2 = stand_in_kernel_tables()
-    compile_once(twophase_sym_search, _starts(SOLVED), p1, p2, limits(TwoPhaseOptions()), 0.0)
+    pre = pre_move_set(TwoPhaseOptions().pre_moves)
+    compile_once(twophase_sym_search, _starts(SOLVED, pre), pre.kernel, p1, p2, limits(TwoPhaseOptions()), 0.0)
 
 
 def move_costs(metric: str) -> np.ndarray:
@@ -240,7 +283,8 @@ def search(cube: CubieCube, tables: Tables, options: TwoPhaseOptions) -> tuple[l
     if cube.is_solved:
         return [], 0, STOP_NAMES[Stop.COMPLETE]
     p1, p2 = kernel_tables(tables)
-    args = (_starts(cube), p1, p2, limits(options), float(options.time_limit))
+    pre = pre_move_set(options.pre_moves)
+    args = (_starts(cube, pre), pre.kernel, p1, p2, limits(options), float(options.time_limit))
     if not twophase_sym_search.overloads:  # (typing the arguments costs more than a solve: once only; not
         # `.signatures`, which rebuilds its list at ~11 us a call)
         compile_once(twophase_sym_search, *args)  # waits for warm_up_twophase's child, if compiling
@@ -248,7 +292,8 @@ def search(cube: CubieCube, tables: Tables, options: TwoPhaseOptions) -> tuple[l
     moves, k, nodes, stop, _leaves, _phase2 = call_kernel(twophase_sym_search, *args)
     if not len(moves):
         raise PuzzleError(no_solution_message(options, int(nodes), stop == Stop.TIME))
-    s, inverse = DIRECTIONS[int(k)]
+    s, inverse = DIRECTIONS[int(k) // len(pre.sequences)]
+    moves = [*moves.tolist(), *pre.sequences[int(k) % len(pre.sequences)]]  # phase 1, phase 2, the pre-moves
     return merge_moves(back_to_cube(moves, s, inverse)), int(nodes), STOP_NAMES[stop]
 
 
