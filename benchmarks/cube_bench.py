@@ -18,15 +18,18 @@ verification step every solution goes through).
 Batch mode (issue 28): `--batch 10000 [--seed 28] [--peer /work/peers/rob-twophase]` draws
 that many random cubes from the seed and times our two-phase loop in this process, tables
 loaded: CPU ms per cube at --max-length 20 (every solution verified, <= 20 moves) and the
-mean length at a 10 ms budget per cube (the two-phase time cap, wall clock, best so far).
+mean length at a 10 ms budget per cube (the two-phase time cap, wall clock, best so far),
+each with the default pre-moves and, as the same run's baseline, without (pre_moves 0).
 With --peer, rob-twophase's `bench` runs on the same cubes (written as 54-facelet lines to
-its bench.cubes in a scratch folder) with `-t 1 -l 20 -m 1000` and `-t 1 -l -1 -m 10`;
+its bench.cubes in a scratch folder) with `-t 1 -l 20 -m 1000`, `-t 1 -l -1 -m 10` and, on
+both cores, `-t 2 -l -1 -m 10`;
 its CPU time over the bench loop is read from /proc, and the ratio is printed.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import random
 import statistics
@@ -148,26 +151,33 @@ def run_peer(peer: Path, workdir: Path, flags: list[str]) -> dict:
 
 
 def batch(args) -> int:
-    """Our two-phase loop and rob-twophase on the same seeded cubes, same run: ms/cube and moves."""
+    """Our two-phase loop (with and without pre-moves) and rob-twophase on the same seeded cubes, same run."""
     cubes = batch_cubes(args.batch, args.seed)
     tables = Tables(args.tables) if args.tables else store_tables()
     limit20 = TwoPhaseOptions(max_length=MAX_LENGTH)
     budget = TwoPhaseOptions(target_length=0, node_budget=10**12, time_limit=BUDGET_MS / 1000)
-    for options in (limit20, budget):
+    classic = {o: dataclasses.replace(o, pre_moves=0) for o in (limit20, budget)}  # the baseline: six directions
+    for options in (limit20, budget, *classic.values()):
         warm_up(tables, "twophase", options)
         timed_loop(cubes[:3], tables, options)  # compile for real cubes, touch the table pages
     print(f"{len(cubes)} random cubes, seed {args.seed}; load average {os.getloadavg()[0]:.1f} (2 cores)")
-    lengths, ms, _ = timed_loop(cubes, tables, limit20)
-    assert max(lengths) <= MAX_LENGTH, "a --max-length 20 solution is longer than 20 moves"
-    print(
-        f"ours  --max-length {MAX_LENGTH}: {ms:.3f} CPU ms a cube, mean {statistics.mean(lengths):.3f} moves, "
-        f"all {len(cubes)} verified and <= {MAX_LENGTH}"
-    )
-    blengths, bms, stops = timed_loop(cubes, tables, budget)
-    print(
-        f"ours  {BUDGET_MS:g} ms budget: mean {statistics.mean(blengths):.3f} moves ({bms:.2f} CPU ms a cube; "
-        f"{stops.count('time')} ended by the wall-clock cap, the rest by the search), all verified"
-    )
+    times = {}
+    for options in (limit20, classic[limit20]):
+        lengths, times[options], _ = timed_loop(cubes, tables, options)
+        assert max(lengths) <= MAX_LENGTH, "a --max-length 20 solution is longer than 20 moves"
+        print(
+            f"ours  --max-length {MAX_LENGTH}, pre-moves {options.pre_moves}: {times[options]:.3f} CPU ms a cube, "
+            f"mean {statistics.mean(lengths):.3f} moves, all {len(cubes)} verified and <= {MAX_LENGTH}"
+        )
+    ms = times[limit20]
+    print(f"ours  pre-moves {limit20.pre_moves} / none: {ms / times[classic[limit20]]:.2f} of the time")
+    for options in (budget, classic[budget]):
+        blengths, bms, stops = timed_loop(cubes, tables, options)
+        print(
+            f"ours  {BUDGET_MS:g} ms budget, pre-moves {options.pre_moves}: mean {statistics.mean(blengths):.3f} "
+            f"moves ({bms:.2f} CPU ms a cube; {stops.count('time')} ended by the wall-clock cap, the rest by "
+            "the search), all verified"
+        )
     if not args.peer:
         return 0
     with tempfile.TemporaryDirectory() as tmp:
@@ -176,6 +186,7 @@ def batch(args) -> int:
         for name, flags, ours in (
             (f"--max-length {MAX_LENGTH}", ["-t", "1", "-l", str(MAX_LENGTH), "-m", "1000"], ms),
             (f"{BUDGET_MS:g} ms budget", ["-t", "1", "-l", "-1", "-m", f"{BUDGET_MS:g}"], None),
+            (f"{BUDGET_MS:g} ms budget, both cores", ["-t", "2", "-l", "-1", "-m", f"{BUDGET_MS:g}"], None),
         ):
             r = run_peer(Path(args.peer), work, flags)
             peer_ms = (r["cpu1"] - r["cpu0"]) * 1000 / len(cubes)

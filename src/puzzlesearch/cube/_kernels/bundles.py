@@ -382,10 +382,19 @@ class PreMoves(NamedTuple):
     length: np.ndarray
 
 
+class Roots(NamedTuple):
+    """Each direction's root, read once per cube: its next_tp1 entry, flip x slice class, symmetry, corner-perm rank (n,)."""
+
+    entry: np.ndarray
+    cls: np.ndarray
+    sym: np.ndarray
+    cperm: np.ndarray
+
+
 class Phase1Work(NamedTuple):
     """Buffers of the interleaved phase-1 searches, one row per direction (k): each depth's children
     (k x depth x move x K_* column), their count, the next one, the path, the current depth (-1: done),
-    this round's phase-1 length and the cost of the direction's pre-moves."""
+    this round's phase-1 length, the cost of the direction's pre-moves, its root; the directions still going."""
 
     kids: np.ndarray
     n_kids: np.ndarray
@@ -394,6 +403,8 @@ class Phase1Work(NamedTuple):
     depth: np.ndarray
     length: np.ndarray
     pre_cost: np.ndarray
+    roots: Roots
+    live: np.ndarray
     leaf: LeafWork
 
 

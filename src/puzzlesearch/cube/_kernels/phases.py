@@ -1,4 +1,4 @@
-"""numba IDA* searches of the phase solvers: one Thistlethwaite phase, two-phase in six directions.
+"""numba IDA* searches of the phase solvers: one Thistlethwaite phase, two-phase in six directions with pre-moves.
 
 A phase state is a pair of coordinates (a, b); its table index is a * n_b + b (pruning
 tables: _kernels/phase_bfs.py). Thistlethwaite: ida_phase per phase; two-phase:
@@ -11,7 +11,7 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-from puzzlesearch.cube._kernels.bundles import LeafWork, Phase1Work
+from puzzlesearch.cube._kernels.bundles import LeafWork, Phase1Work, Roots
 from puzzlesearch.cube._kernels.common import clock, prefetch, prefetch_flat
 from puzzlesearch.cube._kernels.phase_next import NEXT_DIST_SHIFT, child_delta, fitting_moves
 from puzzlesearch.cube.model.constants import G2_MOVES, N_FLIP, N_MOVES, N_SLICE_PERM, N_TWIST, N_UDEDGE, Stop
@@ -233,14 +233,6 @@ LEAVE_G2 = sum(1 << m for m in range(N_MOVES) if m not in G2_MOVES)  # bits of t
 WANDER_LIMIT = 5  # skip a child nearer than its moves to go when distance + moves to go is below this
 
 
-@njit(cache=True, inline="always")
-def _entry(tw, fl, sl, p1):
-    """(next_tp1 entry, flip x slice class, symmetry to its representative) of a raw phase-1 state."""
-    cs = p1.fsclass[sl * N_FLIP + fl]
-    c, s = cs >> SYM_SHIFT, cs & SYM_MASK
-    return np.int64(p1.next[c * N_TWIST + p1.twistconj[tw, s]]), c, s
-
-
 @njit(cache=True)
 def _expand(k, depth, d1, prev, entry, cls, sym, dist, tw, cp, ss, p1, p2, lim, best_len, work):
     """Store the children of direction k's phase-1 node at `depth` worth visiting (in move order) in work.kids[k, depth].
@@ -305,6 +297,33 @@ def _expand(k, depth, d1, prev, entry, cls, sym, dist, tw, cp, ss, p1, p2, lim, 
 
 
 @njit(cache=True)
+def _roots(starts, p1):
+    """Roots of all directions: their table reads issued for all of them before any is used (prefetch),
+    so the cache misses of a cube's hundreds of starts overlap."""
+    n_dir = len(starts.twist)
+    fs = np.empty(n_dir, np.int64)
+    for k in range(n_dir):
+        fs[k] = starts.sslice[k] // N_SLICE_PERM * N_FLIP + starts.flip[k]
+        prefetch_flat(p1.fsclass, fs[k])
+    roots = Roots(
+        np.empty(n_dir, np.int64), np.empty(n_dir, np.int64), np.empty(n_dir, np.int64), np.empty(n_dir, np.int64)
+    )
+    at = np.empty(n_dir, np.int64)
+    for k in range(n_dir):
+        cs = p1.fsclass[fs[k]]
+        c, s = cs >> SYM_SHIFT, cs & SYM_MASK
+        roots.cls[k], roots.sym[k] = c, s
+        at[k] = c * N_TWIST + p1.twistconj[starts.twist[k], s]
+        prefetch_flat(p1.next, at[k])
+        prefetch(p1.fsmove, c, 0)  # the row its expansion reads
+        prefetch(p1.fsmove, c, FSMOVE_HALF)
+    for k in range(n_dir):
+        roots.entry[k] = p1.next[at[k]]
+        roots.cperm[k] = _rank(starts.cp[k], 0, 8, 0)
+    return roots
+
+
+@njit(cache=True)
 def _start_phase1(k, d1, starts, p1, p2, lim, best, path2, stack2, cnt, deadline, work):
     """Set direction k up for its phase-1 solutions of exactly d1 moves (work.depth[k] = 0; -1 if it has none left)."""
     leaf = work.leaf
@@ -313,8 +332,9 @@ def _start_phase1(k, d1, starts, p1, p2, lim, best, path2, stack2, cnt, deadline
         leaf.ep_path[k, 0, j] = starts.ep[k, j]
     leaf.valid[k] = 0
     work.depth[k] = -1
-    tw, fl, ss = starts.twist[k], starts.flip[k], starts.sslice[k]
-    cp = np.int64(_rank(starts.cp[k], 0, 8, 0))  # (int64, not a literal: one compile of _leaf and _expand)
+    tw, ss = starts.twist[k], starts.sslice[k]
+    roots = work.roots
+    cp = roots.cperm[k]
     if d1 == 0:
         _leaf(
             k,
@@ -333,7 +353,7 @@ def _start_phase1(k, d1, starts, p1, p2, lim, best, path2, stack2, cnt, deadline
             leaf,
         )
         return
-    entry, cls, sym = _entry(tw, fl, ss // N_SLICE_PERM, p1)
+    entry, cls, sym = roots.entry[k], roots.cls[k], roots.sym[k]
     root, no_move = np.int64(0), np.int64(-1)  # (int64 as at the other call: one compile of _expand)
     best_len = cnt[C_BEST] - pre_cost  # what phase 1 and 2 may spend
     _expand(k, root, d1, no_move, entry, cls, sym, entry >> NEXT_DIST_SHIFT, tw, cp, ss, p1, p2, lim, best_len, work)
@@ -346,26 +366,30 @@ def _phase1_round(d1, first, pre_len, starts, p1, p2, lim, best, path2, stack2, 
 
     The directions take a step each in turn (round robin): a step visits one child, a leaf
     (completed by phase 2) or a node (expanded, reading the entry prefetched when the child
-    was made). work.depth[k] is -1 once direction k has no child left.
+    was made). work.depth[k] is -1 once direction k has no child left; work.live[:live] lists,
+    in order, the directions still going (each pass drops those done, so a round's last
+    directions do not step over hundreds that are).
     """
     n_dir = len(first)
     live = 0
-    lengths, pre_cost = work.length, work.pre_cost
+    lengths, pre_cost, order = work.length, work.pre_cost, work.live
     for k in range(n_dir):
         work.depth[k] = -1
         lengths[k] = d1 - pre_len[k]
         if first[k] <= d1 and cnt[C_STOP] == GO_ON:
             _start_phase1(k, lengths[k], starts, p1, p2, lim, best, path2, stack2, cnt, deadline, work)
-            live += work.depth[k] >= 0
+            if work.depth[k] >= 0:
+                order[live] = k
+                live += 1
     kids, n_kids, next_kid, path, depths = work.kids, work.n_kids, work.next_kid, work.path, work.depth
     leaf = work.leaf
     valid = leaf.valid
     nxt = p1.next
     while live > 0 and cnt[C_STOP] == GO_ON:
-        for k in range(n_dir):
+        kept = 0
+        for j in range(live):
+            k = order[j]
             depth = depths[k]
-            if depth < 0:
-                continue
             i = next_kid[k, depth]
             while i >= n_kids[k, depth]:
                 depth -= 1
@@ -374,8 +398,9 @@ def _phase1_round(d1, first, pre_len, starts, p1, p2, lim, best, path2, stack2, 
                 i = next_kid[k, depth]
             depths[k] = depth
             if depth < 0:
-                live -= 1
                 continue
+            order[kept] = k
+            kept += 1
             next_kid[k, depth] = i + 1
             stop = _budget_stop(lim, cnt)
             if stop != GO_ON:
@@ -427,6 +452,7 @@ def _phase1_round(d1, first, pre_len, starts, p1, p2, lim, best, path2, stack2, 
                 work,
             )
             depths[k] = depth + 1
+        live = kept
 
 
 @njit(cache=True)
@@ -434,7 +460,9 @@ def twophase_sym_search(starts, pre, p1, p2, lim, time_limit):
     """Two-phase search over several directions at once; returns (moves, direction, nodes, stop).
 
     starts: Starts of the n directions (the cube, its conjugates by the axis-turning
-    symmetries, their inverses); p1: Phase1 (move tables and the move-mask table next_tp1:
+    symmetries, their inverses, each after each of the P pre-move sequences: row k has
+    pre.moves[k % P], whose length counts in its phase-1 length d1 and whose cost in its
+    totals; the caller appends those moves to its solutions); p1: Phase1 (move tables and the move-mask table next_tp1:
     one entry per node gives the exact distance of all its children, _expand); p2: Phase2
     (the corner-class x U/D-edge table tp2_sym and two small bounds, the corners x E-edge one
     also checked on phase 1's last move); lim: TwoPhaseLimits (lengths in its metric: lim.cost
@@ -446,8 +474,8 @@ def twophase_sym_search(starts, pre, p1, p2, lim, time_limit):
     moves, skipped at once when the phase-2 bound exceeds that. Stops on a
     solution <= target_length (after min_nodes nodes), on node_budget after a first solution,
     when d1 reaches the best total, or after time_limit seconds (best so far, Stop.TIME).
-    Moves are in the frame of the returned direction; phase 1's last and phase 2's first
-    move on one face are already merged. Empty moves: nothing within max_length. Also
+    Moves are in the frame of the returned direction, without its pre-moves; phase 1's last
+    and phase 2's first move on one face are already merged. Empty moves: nothing within max_length. Also
     returns the phase-1 solutions reached and the phase-2 searches started. A node is a
     phase-1 child visited or a phase-2 node generated.
     """
@@ -473,6 +501,8 @@ def twophase_sym_search(starts, pre, p1, p2, lim, time_limit):
         np.full(n_dir, -1, np.int64),
         np.zeros(n_dir, np.int64),
         pre_cost,
+        _roots(starts, p1),
+        np.empty(n_dir, np.int64),
         leaf,
     )
     cnt[C_CLOCK] = TWOPHASE_CLOCK_EVERY
@@ -480,10 +510,7 @@ def twophase_sym_search(starts, pre, p1, p2, lim, time_limit):
     cnt[C_DIR] = -1
     cnt[C_STOP] = GO_ON
     deadline = clock() + time_limit
-    first = np.empty(n_dir, dtype=np.int64)  # the first round (phase-1 length with pre-moves) of each direction
-    for k in range(n_dir):
-        h0 = _entry(starts.twist[k], starts.flip[k], starts.sslice[k] // N_SLICE_PERM, p1)[0] >> NEXT_DIST_SHIFT
-        first[k] = pre_len[k] + h0
+    first = pre_len + (work.roots.entry >> NEXT_DIST_SHIFT)  # each direction's first round (its distance + pre-moves)
     d1 = first.min()
     while d1 < cnt[C_BEST] and cnt[C_STOP] == GO_ON:
         _phase1_round(d1, first, pre_len, starts, p1, p2, lim, best, path2, stack2, cnt, deadline, work)

@@ -1,4 +1,4 @@
-"""Kociemba's two-phase algorithm: G0 -> G2 = <U,D,R2,L2,F2,B2> -> solved, in six directions.
+"""Kociemba's two-phase algorithm: G0 -> G2 = <U,D,R2,L2,F2,B2> -> solved, in six directions with pre-moves.
 
 Phase 1 (twist, flip, E-slice positions) is guided by an exact distance table over the
 classes of (E slice, flip) under the 16 symmetries that keep the U-D axis, times the twist
