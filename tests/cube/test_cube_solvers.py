@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import time
 
+import numpy as np
 import pytest
 from cube_testing import read_tsv
 
@@ -226,11 +227,41 @@ def test_pre_move_directions_win_and_map_back(cube_tables):
         winners = []
         for _ in range(10):
             cube = random_cube(rng)
-            args = (twophase._starts(cube, pre), pre.kernel, p1, p2, twophase.limits(options), 60.0)
+            lim = twophase.limits(options)
+            shared = np.array([lim.max_length + 1])
+            args = (twophase._starts(cube, pre), pre.kernel, p1, p2, lim, 60.0, shared)
             winners.append(int(twophase.twophase_sym_search(*args)[1]) % len(pre.sequences))
             moves, _nodes, _stop = twophase.search(cube, cube_tables, options)
             assert cube.apply(moves).is_solved
         assert any(winners) == (depth > 0), (depth, winners)
+
+
+def test_threads_share_the_directions_and_the_best_length(cube_tables):
+    """A complete search (target 0, no budget: it ends when phase 1 reaches the best total) finds the
+    same shortest length on 1, 2 and 3 threads: the shared best only prunes totals that cannot win.
+    (Without pre-moves, where the kernel's total is the printed length: a pre-move can merge with
+    phase 2's last move, so two answers of one total may print different lengths.) Every answer
+    solves its cube; --max-length 20 on 2 threads, with pre-moves, stays within 20."""
+    from puzzlesearch.cube.settings import TwoPhaseOptions
+    from puzzlesearch.cube.solvers import twophase
+
+    rng = random.Random(77)
+    for _ in range(4):
+        cube = SOLVED.apply([rng.randrange(18) for _ in range(11)])
+        lengths = set()
+        for threads in (1, 2, 3):
+            options = TwoPhaseOptions(
+                target_length=0, node_budget=10**12, time_limit=120.0, pre_moves=0, threads=threads
+            )
+            moves, _nodes, stop = twophase.search(cube, cube_tables, options)
+            assert cube.apply(moves).is_solved and stop == "complete"
+            lengths.add(len(moves))
+        assert len(lengths) == 1, lengths
+    options = TwoPhaseOptions(max_length=20, threads=2)
+    for _ in range(20):
+        cube = random_cube(rng)
+        moves = twophase.search(cube, cube_tables, options)[0]
+        assert cube.apply(moves).is_solved and len(moves) <= 20
 
 
 def test_the_two_phase_warm_up_compiles_for_the_real_tables_types(cube_tables):

@@ -40,6 +40,7 @@ BUDGET_FLAGS = {
     "--node-budget": ("twophase", "node_budget"),
     "--phase2-max": ("twophase", "phase2_max"),
     "--pre-moves": ("twophase", "pre_moves"),
+    "--threads": ("twophase", "threads"),
     "--max-length": ("twophase", "max_length"),
     "--metric": (None, "metric"),
     "--time-limit": (None, "time_limit"),
@@ -81,6 +82,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--phase2-max", type=int, help="two-phase: longest phase 2 tried")
     p.add_argument(
         "--pre-moves", type=int, metavar="N", help="two-phase: also search after pre-move sequences of up to N moves"
+    )
+    p.add_argument(
+        "--threads",
+        type=int,
+        metavar="N",
+        help="two-phase: search each cube on N threads (its six directions split; answers can vary between runs)",
     )
     p.add_argument(
         "--max-length",

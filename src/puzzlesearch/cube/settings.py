@@ -37,6 +37,7 @@ class TwoPhaseOptions:
     node_budget: int = _nested_default("twophase", "node_budget")
     phase2_max: int = _nested_default("twophase", "phase2_max")
     pre_moves: int = _nested_default("twophase", "pre_moves")  # pre-move sequences of up to this many moves
+    threads: int = _nested_default("twophase", "threads")  # threads of one cube's search (directions split)
     time_limit: float = _nested_default("twophase", "time_limit")
     max_length: int = _nested_default("twophase", "max_length")  # 0: off (the budget mode)
     metric: str = _nested_default("twophase", "metric")  # htm or qtm: what lengths count

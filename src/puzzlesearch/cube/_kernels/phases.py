@@ -161,7 +161,7 @@ def _phase2(c0, e0, s0, last, limit, p2, path2, stack, cnt, deadline):
 
 
 @njit(cache=True)
-def _leaf(k, d1, pre_cost, path1, c0, s0, p2, lim, best, path2, stack, cnt, deadline, work):
+def _leaf(k, d1, pre_cost, path1, c0, s0, p2, lim, best, path2, stack, cnt, shared, deadline, work):
     """Phase 2 after the phase-1 solution path1[k, :d1] of direction k; records a better total.
 
     pre_cost: the cost of the direction's pre-moves, which follow phase 2 in its solutions.
@@ -178,7 +178,7 @@ def _leaf(k, d1, pre_cost, path1, c0, s0, p2, lim, best, path2, stack, cnt, dead
             eps[k, i + 1, j] = eps[k, i, me[j]]
     work.valid[k] = d1
     e0 = _rank(eps[k, d1], 0, N_UD_EDGE_CUBIES, 0)
-    best_len = cnt[C_BEST]  # in the metric's units (lim.cost: HTM all 1, QTM half turns 2)
+    best_len = _bound(cnt, shared)  # in the metric's units (lim.cost: HTM all 1, QTM half turns 2)
     cost1 = pre_cost
     for i in range(d1):
         cost1 += lim.cost[path1[k, i]]
@@ -203,6 +203,8 @@ def _leaf(k, d1, pre_cost, path1, c0, s0, p2, lim, best, path2, stack, cnt, dead
     if total >= best_len:
         return
     cnt[C_BEST] = total
+    if total < shared[0]:  # (another thread may lower it meanwhile: a stale bound costs nodes, never answers)
+        shared[0] = total
     cnt[C_NBEST] = d1 + n2 - merged
     cnt[C_DIR] = k
     for i in range(d1):
@@ -213,12 +215,19 @@ def _leaf(k, d1, pre_cost, path1, c0, s0, p2, lim, best, path2, stack, cnt, dead
         best[d1 - merged + i] = path2[i]
 
 
+@njit(cache=True, inline="always")
+def _bound(cnt, shared):
+    """The best total found so far, by this search or another thread's (shared[0])."""
+    return min(cnt[C_BEST], shared[0])
+
+
 @njit(cache=True)
-def _budget_stop(lim, cnt):
-    """Stop.TARGET / Stop.NODES when a found solution ends the search, else GO_ON."""
-    if cnt[C_BEST] > lim.max_length:
+def _budget_stop(lim, cnt, shared):
+    """Stop.TARGET / Stop.NODES when a found solution (this search's or another thread's) ends the search, else GO_ON."""
+    best = _bound(cnt, shared)
+    if best > lim.max_length:
         return GO_ON
-    if cnt[C_BEST] <= lim.target_length and cnt[C_NODES] > lim.min_nodes:
+    if best <= lim.target_length and cnt[C_NODES] > lim.min_nodes:
         return Stop.TARGET
     if cnt[C_NODES] > lim.node_budget:
         return Stop.NODES
@@ -324,7 +333,7 @@ def _roots(starts, p1):
 
 
 @njit(cache=True)
-def _start_phase1(k, d1, starts, p1, p2, lim, best, path2, stack2, cnt, deadline, work):
+def _start_phase1(k, d1, starts, p1, p2, lim, best, path2, stack2, cnt, shared, deadline, work):
     """Set direction k up for its phase-1 solutions of exactly d1 moves (work.depth[k] = 0; -1 if it has none left)."""
     leaf = work.leaf
     pre_cost = work.pre_cost[k]
@@ -349,19 +358,20 @@ def _start_phase1(k, d1, starts, p1, p2, lim, best, path2, stack2, cnt, deadline
             path2,
             stack2,
             cnt,
+            shared,
             deadline,
             leaf,
         )
         return
     entry, cls, sym = roots.entry[k], roots.cls[k], roots.sym[k]
     root, no_move = np.int64(0), np.int64(-1)  # (int64 as at the other call: one compile of _expand)
-    best_len = cnt[C_BEST] - pre_cost  # what phase 1 and 2 may spend
+    best_len = _bound(cnt, shared) - pre_cost  # what phase 1 and 2 may spend
     _expand(k, root, d1, no_move, entry, cls, sym, entry >> NEXT_DIST_SHIFT, tw, cp, ss, p1, p2, lim, best_len, work)
     work.depth[k] = 0
 
 
 @njit(cache=True)
-def _phase1_round(d1, first, pre_len, starts, p1, p2, lim, best, path2, stack2, cnt, deadline, work):
+def _phase1_round(d1, first, pre_len, starts, p1, p2, lim, best, path2, stack2, cnt, shared, deadline, work):
     """Every phase-1 solution of d1 - pre_len[k] moves of the directions k with first[k] <= d1, each completed by phase 2.
 
     The directions take a step each in turn (round robin): a step visits one child, a leaf
@@ -377,7 +387,7 @@ def _phase1_round(d1, first, pre_len, starts, p1, p2, lim, best, path2, stack2, 
         work.depth[k] = -1
         lengths[k] = d1 - pre_len[k]
         if first[k] <= d1 and cnt[C_STOP] == GO_ON:
-            _start_phase1(k, lengths[k], starts, p1, p2, lim, best, path2, stack2, cnt, deadline, work)
+            _start_phase1(k, lengths[k], starts, p1, p2, lim, best, path2, stack2, cnt, shared, deadline, work)
             if work.depth[k] >= 0:
                 order[live] = k
                 live += 1
@@ -402,7 +412,7 @@ def _phase1_round(d1, first, pre_len, starts, p1, p2, lim, best, path2, stack2, 
             order[kept] = k
             kept += 1
             next_kid[k, depth] = i + 1
-            stop = _budget_stop(lim, cnt)
+            stop = _budget_stop(lim, cnt, shared)
             if stop != GO_ON:
                 cnt[C_STOP] = stop
                 return
@@ -427,6 +437,7 @@ def _phase1_round(d1, first, pre_len, starts, p1, p2, lim, best, path2, stack2, 
                     path2,
                     stack2,
                     cnt,
+                    shared,
                     deadline,
                     leaf,
                 )
@@ -448,15 +459,15 @@ def _phase1_round(d1, first, pre_len, starts, p1, p2, lim, best, path2, stack2, 
                 p1,
                 p2,
                 lim,
-                cnt[C_BEST] - pre_cost[k],
+                _bound(cnt, shared) - pre_cost[k],
                 work,
             )
             depths[k] = depth + 1
         live = kept
 
 
-@njit(cache=True)
-def twophase_sym_search(starts, pre, p1, p2, lim, time_limit):
+@njit(cache=True, nogil=True)
+def twophase_sym_search(starts, pre, p1, p2, lim, time_limit, shared):
     """Two-phase search over several directions at once; returns (moves, direction, nodes, stop).
 
     starts: Starts of the n directions (the cube, its conjugates by the axis-turning
@@ -477,7 +488,9 @@ def twophase_sym_search(starts, pre, p1, p2, lim, time_limit):
     Moves are in the frame of the returned direction, without its pre-moves; phase 1's last
     and phase 2's first move on one face are already merged. Empty moves: nothing within max_length. Also
     returns the phase-1 solutions reached and the phase-2 searches started. A node is a
-    phase-1 child visited or a phase-2 node generated.
+    phase-1 child visited or a phase-2 node generated. shared: int64 (1,), the best total of
+    all the searches of one cube running on threads at once (each on its own directions;
+    nogil), read as a bound and lowered by each; set to max_length + 1 before they start.
     """
     max_length = lim.max_length
     n_dir = len(starts.twist)
@@ -512,8 +525,8 @@ def twophase_sym_search(starts, pre, p1, p2, lim, time_limit):
     deadline = clock() + time_limit
     first = pre_len + (work.roots.entry >> NEXT_DIST_SHIFT)  # each direction's first round (its distance + pre-moves)
     d1 = first.min()
-    while d1 < cnt[C_BEST] and cnt[C_STOP] == GO_ON:
-        _phase1_round(d1, first, pre_len, starts, p1, p2, lim, best, path2, stack2, cnt, deadline, work)
+    while d1 < _bound(cnt, shared) and cnt[C_STOP] == GO_ON:
+        _phase1_round(d1, first, pre_len, starts, p1, p2, lim, best, path2, stack2, cnt, shared, deadline, work)
         d1 += 1
     stop = Stop.COMPLETE if cnt[C_STOP] == GO_ON else cnt[C_STOP]
     n_best = cnt[C_NBEST] if cnt[C_BEST] <= max_length else 0

@@ -29,6 +29,7 @@ The time limit stops either in any case (with the best solution so far, or an er
 from __future__ import annotations
 
 import functools
+import threading
 from typing import NamedTuple
 
 import numpy as np
@@ -37,7 +38,7 @@ from puzzlesearch.cube._kernels.bundles import AxisSyms, CubieMoves, Phase1, Pha
 from puzzlesearch.cube._kernels.cubies import direction_starts
 from puzzlesearch.cube._kernels.phase_next import select_table
 from puzzlesearch.cube._kernels.phases import twophase_sym_search
-from puzzlesearch.cube.io import merge_moves, move_cost
+from puzzlesearch.cube.io import merge_moves, metric_length, move_cost
 from puzzlesearch.cube.model import constants as K
 from puzzlesearch.cube.model.constants import STOP_NAMES, Stop
 from puzzlesearch.cube.model.coords import EDGE_MASK_RANK
@@ -253,7 +254,8 @@ def _compile_stand_in() -> None:
     """What warm_up_twophase's child compiles."""
     p1, p2 = stand_in_kernel_tables()
     pre = pre_move_set(TwoPhaseOptions().pre_moves)
-    compile_once(twophase_sym_search, _starts(SOLVED, pre), pre.kernel, p1, p2, limits(TwoPhaseOptions()), 0.0)
+    shared = np.zeros(1, dtype=np.int64)
+    compile_once(twophase_sym_search, _starts(SOLVED, pre), pre.kernel, p1, p2, limits(TwoPhaseOptions()), 0.0, shared)
 
 
 def move_costs(metric: str) -> np.ndarray:
@@ -284,17 +286,59 @@ def search(cube: CubieCube, tables: Tables, options: TwoPhaseOptions) -> tuple[l
         return [], 0, STOP_NAMES[Stop.COMPLETE]
     p1, p2 = kernel_tables(tables)
     pre = pre_move_set(options.pre_moves)
-    args = (_starts(cube, pre), pre.kernel, p1, p2, limits(options), float(options.time_limit))
+    starts, lim = _starts(cube, pre), limits(options)
+    shared = np.array([lim.max_length + 1], dtype=np.int64)  # the best total of the searches on all threads
+    args = (starts, pre.kernel, p1, p2, lim, float(options.time_limit), shared)
     if not twophase_sym_search.overloads:  # (typing the arguments costs more than a solve: once only; not
         # `.signatures`, which rebuilds its list at ~11 us a call)
         compile_once(twophase_sym_search, *args)  # waits for warm_up_twophase's child, if compiling
-    # (call_kernel: a second Ctrl-C inside the kernel's clock is a KeyboardInterrupt, not a traceback)
-    moves, k, nodes, stop, _leaves, _phase2 = call_kernel(twophase_sym_search, *args)
-    if not len(moves):
-        raise PuzzleError(no_solution_message(options, int(nodes), stop == Stop.TIME))
-    s, inverse = DIRECTIONS[int(k) // len(pre.sequences)]
-    moves = [*moves.tolist(), *pre.sequences[int(k) % len(pre.sequences)]]  # phase 1, phase 2, the pre-moves
-    return merge_moves(back_to_cube(moves, s, inverse)), int(nodes), STOP_NAMES[stop]
+    if options.threads == 1:
+        # (call_kernel: a second Ctrl-C inside the kernel's clock is a KeyboardInterrupt, not a traceback)
+        runs = [(np.arange(len(starts.twist)), call_kernel(twophase_sym_search, *args))]
+    else:
+        runs = _on_threads(args, options.threads, len(pre.sequences))
+    nodes = sum(int(result[2]) for _rows, result in runs)
+    answers = []  # (length in the metric, run, moves, stop) of each run that found one
+    for i, (rows, (moves, k, _nodes, stop, _leaves, _phase2)) in enumerate(runs):
+        if len(moves):
+            row = int(rows[int(k)])
+            s, inverse = DIRECTIONS[row // len(pre.sequences)]
+            moves = [*moves.tolist(), *pre.sequences[row % len(pre.sequences)]]  # phase 1, phase 2, the pre-moves
+            moves = merge_moves(back_to_cube(moves, s, inverse))
+            answers.append((metric_length(moves, options.metric), i, moves, stop))
+    if not answers:
+        out_of_time = any(result[3] == Stop.TIME for _rows, result in runs)
+        raise PuzzleError(no_solution_message(options, nodes, out_of_time))
+    _length, _run, moves, stop = min(answers)
+    return moves, nodes, STOP_NAMES[stop]
+
+
+def _on_threads(args, n_threads: int, n_pre: int) -> list[tuple[np.ndarray, tuple]]:
+    """twophase_sym_search on n_threads threads at once (nogil), each on the rows of its share of the
+    six directions (direction b to thread b % n_threads), all sharing args' best total; (rows, result) each."""
+    starts, rest = args[0], args[1:]
+    n_base = len(starts.twist) // n_pre
+    shares = [
+        np.array([b * n_pre + p for b in range(t, n_base, n_threads) for p in range(n_pre)]) for t in range(n_threads)
+    ]
+    shares = [rows for rows in shares if len(rows)]
+    results: list = [None] * len(shares)
+    errors: list[BaseException] = []
+
+    def run(i: int, rows: np.ndarray) -> None:
+        try:
+            results[i] = twophase_sym_search(Starts(*(np.ascontiguousarray(a[rows]) for a in starts)), *rest)
+        except BaseException as exc:  # handed to the calling thread
+            errors.append(exc)
+
+    workers = [threading.Thread(target=run, args=(i, rows), daemon=True) for i, rows in enumerate(shares)]
+    for w in workers:
+        w.start()
+    for w in workers:  # (Ctrl-C here leaves the daemon threads to end at their time limit or with the process)
+        w.join()
+    if errors:
+        raise errors[0]
+    return list(zip(shares, results))
 
 
 def no_solution_message(options: TwoPhaseOptions, nodes: int, out_of_time: bool) -> str:
