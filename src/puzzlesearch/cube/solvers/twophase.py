@@ -315,30 +315,35 @@ def search(cube: CubieCube, tables: Tables, options: TwoPhaseOptions) -> tuple[l
 
 def _on_threads(args, n_threads: int, n_pre: int) -> list[tuple[np.ndarray, tuple]]:
     """twophase_sym_search on n_threads threads at once (nogil), each on the rows of its share of the
-    six directions (direction b to thread b % n_threads), all sharing args' best total; (rows, result) each."""
+    six directions, all sharing args' best total; (rows, result) of each. Share 0 runs on this thread
+    (Ctrl-C as in a one-thread search), the others on daemon threads, which end with the process."""
     starts, rest = args[0], args[1:]
-    n_base = len(starts.twist) // n_pre
-    shares = [
-        np.array([b * n_pre + p for b in range(t, n_base, n_threads) for p in range(n_pre)]) for t in range(n_threads)
-    ]
-    shares = [rows for rows in shares if len(rows)]
+    shares = _shares(len(starts.twist) // n_pre, n_pre, n_threads)
     results: list = [None] * len(shares)
     errors: list[BaseException] = []
 
-    def run(i: int, rows: np.ndarray) -> None:
+    def run(i: int) -> None:
         try:
-            results[i] = twophase_sym_search(Starts(*(np.ascontiguousarray(a[rows]) for a in starts)), *rest)
+            results[i] = twophase_sym_search(Starts(*(a[shares[i]] for a in starts)), *rest)
         except BaseException as exc:  # handed to the calling thread
             errors.append(exc)
 
-    workers = [threading.Thread(target=run, args=(i, rows), daemon=True) for i, rows in enumerate(shares)]
+    workers = [threading.Thread(target=run, args=(i,), daemon=True) for i in range(1, len(shares))]
     for w in workers:
         w.start()
-    for w in workers:  # (Ctrl-C here leaves the daemon threads to end at their time limit or with the process)
+    results[0] = call_kernel(twophase_sym_search, Starts(*(a[shares[0]] for a in starts)), *rest)
+    for w in workers:
         w.join()
     if errors:
         raise errors[0]
     return list(zip(shares, results))
+
+
+@functools.cache
+def _shares(n_base: int, n_pre: int, n_threads: int) -> tuple[np.ndarray, ...]:
+    """The start rows of each thread: direction b (its n_pre rows) goes to thread b % n_threads."""
+    shares = [[b * n_pre + p for b in range(t, n_base, n_threads) for p in range(n_pre)] for t in range(n_threads)]
+    return tuple(np.array(rows, dtype=np.int64) for rows in shares if rows)
 
 
 def no_solution_message(options: TwoPhaseOptions, nodes: int, out_of_time: bool) -> str:
