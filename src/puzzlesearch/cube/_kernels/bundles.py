@@ -382,6 +382,17 @@ class PreMoves(NamedTuple):
     length: np.ndarray
 
 
+class TwoPhaseRun(NamedTuple):
+    """One two-phase search's state: its best solution so far, phase 2's path and stack, its counters
+    (phases.py's C_*), and the best total shared with the searches of the same cube on other threads."""
+
+    best: np.ndarray
+    path2: np.ndarray
+    stack2: np.ndarray
+    cnt: np.ndarray
+    shared: np.ndarray
+
+
 class Roots(NamedTuple):
     """Each direction's root, read once per cube: its next_tp1 entry, flip x slice class, symmetry, corner-perm rank (n,)."""
 

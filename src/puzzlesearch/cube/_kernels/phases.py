@@ -11,7 +11,7 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-from puzzlesearch.cube._kernels.bundles import LeafWork, Phase1Work, Roots
+from puzzlesearch.cube._kernels.bundles import LeafWork, Phase1Work, Roots, TwoPhaseRun
 from puzzlesearch.cube._kernels.common import clock, prefetch, prefetch_flat
 from puzzlesearch.cube._kernels.phase_next import NEXT_DIST_SHIFT, child_delta, fitting_moves
 from puzzlesearch.cube.model.constants import G2_MOVES, N_FLIP, N_MOVES, N_SLICE_PERM, N_TWIST, N_UDEDGE, Stop
@@ -161,7 +161,7 @@ def _phase2(c0, e0, s0, last, limit, p2, path2, stack, cnt, deadline):
 
 
 @njit(cache=True)
-def _leaf(k, d1, pre_cost, path1, c0, s0, p2, lim, best, path2, stack, cnt, shared, deadline, work):
+def _leaf(k, d1, pre_cost, path1, c0, s0, p2, lim, run, deadline, work):
     """Phase 2 after the phase-1 solution path1[k, :d1] of direction k; records a better total.
 
     pre_cost: the cost of the direction's pre-moves, which follow phase 2 in its solutions.
@@ -169,8 +169,9 @@ def _leaf(k, d1, pre_cost, path1, c0, s0, p2, lim, best, path2, stack, cnt, shar
     c0, s0: the corner and E-edge permutation ranks at the leaf (phase 1 carries them); the
     edges are replayed from the deepest row of work.ep_path[k] still valid for this path
     (work.valid[k]: rows 0..valid hold the edges after path1[k, :row]), so consecutive leaves,
-    which share most of their path, replay a move or two.
+    which share most of their path, replay a move or two. run: TwoPhaseRun (records a better total).
     """
+    best, path2, stack, cnt, shared = run.best, run.path2, run.stack2, run.cnt, run.shared
     eps = work.ep_path
     for i in range(work.valid[k], d1):
         me = p2.move_ep[path1[k, i]]
@@ -333,7 +334,7 @@ def _roots(starts, p1):
 
 
 @njit(cache=True)
-def _start_phase1(k, d1, starts, p1, p2, lim, best, path2, stack2, cnt, shared, deadline, work):
+def _start_phase1(k, d1, starts, p1, p2, lim, run, deadline, work):
     """Set direction k up for its phase-1 solutions of exactly d1 moves (work.depth[k] = 0; -1 if it has none left)."""
     leaf = work.leaf
     pre_cost = work.pre_cost[k]
@@ -345,33 +346,17 @@ def _start_phase1(k, d1, starts, p1, p2, lim, best, path2, stack2, cnt, shared, 
     roots = work.roots
     cp = roots.cperm[k]
     if d1 == 0:
-        _leaf(
-            k,
-            np.int64(0),
-            pre_cost,
-            work.path,
-            cp,
-            ss % N_SLICE_PERM,
-            p2,
-            lim,
-            best,
-            path2,
-            stack2,
-            cnt,
-            shared,
-            deadline,
-            leaf,
-        )
+        _leaf(k, np.int64(0), pre_cost, work.path, cp, ss % N_SLICE_PERM, p2, lim, run, deadline, leaf)
         return
     entry, cls, sym = roots.entry[k], roots.cls[k], roots.sym[k]
     root, no_move = np.int64(0), np.int64(-1)  # (int64 as at the other call: one compile of _expand)
-    best_len = _bound(cnt, shared) - pre_cost  # what phase 1 and 2 may spend
+    best_len = _bound(run.cnt, run.shared) - pre_cost  # what phase 1 and 2 may spend
     _expand(k, root, d1, no_move, entry, cls, sym, entry >> NEXT_DIST_SHIFT, tw, cp, ss, p1, p2, lim, best_len, work)
     work.depth[k] = 0
 
 
 @njit(cache=True)
-def _phase1_round(d1, first, pre_len, starts, p1, p2, lim, best, path2, stack2, cnt, shared, deadline, work):
+def _phase1_round(d1, first, pre_len, starts, p1, p2, lim, run, deadline, work):
     """Every phase-1 solution of d1 - pre_len[k] moves of the directions k with first[k] <= d1, each completed by phase 2.
 
     The directions take a step each in turn (round robin): a step visits one child, a leaf
@@ -382,12 +367,13 @@ def _phase1_round(d1, first, pre_len, starts, p1, p2, lim, best, path2, stack2, 
     """
     n_dir = len(first)
     live = 0
+    cnt, shared = run.cnt, run.shared
     lengths, pre_cost, order = work.length, work.pre_cost, work.live
     for k in range(n_dir):
         work.depth[k] = -1
         lengths[k] = d1 - pre_len[k]
         if first[k] <= d1 and cnt[C_STOP] == GO_ON:
-            _start_phase1(k, lengths[k], starts, p1, p2, lim, best, path2, stack2, cnt, shared, deadline, work)
+            _start_phase1(k, lengths[k], starts, p1, p2, lim, run, deadline, work)
             if work.depth[k] >= 0:
                 order[live] = k
                 live += 1
@@ -424,23 +410,7 @@ def _phase1_round(d1, first, pre_len, starts, p1, p2, lim, best, path2, stack2, 
             dk = lengths[k]
             if depth + 1 == dk:
                 c0, s0 = kids[k, depth, i, K_CPERM], kids[k, depth, i, K_SSLICE] % N_SLICE_PERM
-                _leaf(
-                    k,
-                    dk,
-                    pre_cost[k],
-                    path,
-                    np.int64(c0),
-                    np.int64(s0),
-                    p2,
-                    lim,
-                    best,
-                    path2,
-                    stack2,
-                    cnt,
-                    shared,
-                    deadline,
-                    leaf,
-                )
+                _leaf(k, dk, pre_cost[k], path, np.int64(c0), np.int64(s0), p2, lim, run, deadline, leaf)
                 if cnt[C_STOP] != GO_ON:
                     return
                 continue
@@ -495,9 +465,10 @@ def twophase_sym_search(starts, pre, p1, p2, lim, time_limit, shared):
     max_length = lim.max_length
     n_dir = len(starts.twist)
     best = np.empty(max_length + 2, dtype=np.int64)
-    path2 = np.empty(max_length + 2, dtype=np.int64)
-    stack2 = np.empty((max_length + 2, 4), dtype=np.int64)
     cnt = np.zeros(8, dtype=np.int64)
+    run = TwoPhaseRun(
+        best, np.empty(max_length + 2, dtype=np.int64), np.empty((max_length + 2, 4), dtype=np.int64), cnt, shared
+    )
     n = max_length + 2
     leaf = LeafWork(np.empty((n_dir, n + 1, N_EDGE_CUBIES), dtype=np.int64), np.zeros(n_dir, dtype=np.int64))
     n_pre = len(pre.length)
@@ -526,7 +497,7 @@ def twophase_sym_search(starts, pre, p1, p2, lim, time_limit, shared):
     first = pre_len + (work.roots.entry >> NEXT_DIST_SHIFT)  # each direction's first round (its distance + pre-moves)
     d1 = first.min()
     while d1 < _bound(cnt, shared) and cnt[C_STOP] == GO_ON:
-        _phase1_round(d1, first, pre_len, starts, p1, p2, lim, best, path2, stack2, cnt, shared, deadline, work)
+        _phase1_round(d1, first, pre_len, starts, p1, p2, lim, run, deadline, work)
         d1 += 1
     stop = Stop.COMPLETE if cnt[C_STOP] == GO_ON else cnt[C_STOP]
     n_best = cnt[C_NBEST] if cnt[C_BEST] <= max_length else 0

@@ -161,9 +161,9 @@ class PreMoveSet(NamedTuple):
 def _pre_sequences(max_moves: int) -> list[tuple[int, ...]]:
     """Every pre-move sequence of up to max_moves moves (first the empty one), in the order they follow phase 2."""
     seqs, layer = [()], [(m,) for m in FIRST_PRE_MOVES]
+    after = PHASE1_MASKS[-1]  # after[prev + 1]: the moves that may follow prev (their bits set)
     for _ in range(max_moves):
         seqs += layer
-        after = PHASE1_MASKS[-1]  # the moves that may follow a move (its bit set)
         layer = [q + (m,) for q in layer for m in range(K.N_MOVES) if after[q[-1] + 1] >> m & 1]
     return seqs
 
@@ -278,6 +278,9 @@ def limits(options: TwoPhaseOptions) -> TwoPhaseLimits:
 
 def search(cube: CubieCube, tables: Tables, options: TwoPhaseOptions) -> tuple[list[int], int, str]:
     """(solution, nodes visited, what stopped it: complete/target/nodes/time).
+
+    On options.threads threads the shortest of their answers (the first thread's on a tie),
+    their nodes summed, and what stopped the search that found it.
 
     The empty list only for the solved cube; PuzzleError when out of time (or, with
     max_length, when no solution that short exists within phase2_max) with no solution.
