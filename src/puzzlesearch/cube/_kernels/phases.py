@@ -224,7 +224,7 @@ def _bound(cnt, shared):
 
 @njit(cache=True)
 def _budget_stop(lim, cnt, shared):
-    """Stop.TARGET / Stop.NODES when a found solution (this search's or another thread's) ends the search, else GO_ON."""
+    """Stop.TARGET / Stop.NODES when a solution found (here or on another thread) ends the search, else GO_ON."""
     best = _bound(cnt, shared)
     if best > lim.max_length:
         return GO_ON
@@ -357,7 +357,7 @@ def _start_phase1(k, d1, starts, p1, p2, lim, run, deadline, work):
 
 @njit(cache=True)
 def _phase1_round(d1, first, pre_len, starts, p1, p2, lim, run, deadline, work):
-    """Every phase-1 solution of d1 - pre_len[k] moves of the directions k with first[k] <= d1, each completed by phase 2.
+    """Every phase-1 solution of d1 - pre_len[k] moves of each direction k with first[k] <= d1, completed by phase 2.
 
     The directions take a step each in turn (round robin): a step visits one child, a leaf
     (completed by phase 2) or a node (expanded, reading the entry prefetched when the child
@@ -443,8 +443,9 @@ def twophase_sym_search(starts, pre, p1, p2, lim, time_limit, shared):
     starts: Starts of the n directions (the cube, its conjugates by the axis-turning
     symmetries, their inverses, each after each of the P pre-move sequences: row k has
     pre.moves[k % P], whose length counts in its phase-1 length d1 and whose cost in its
-    totals; the caller appends those moves to its solutions); p1: Phase1 (move tables and the move-mask table next_tp1:
-    one entry per node gives the exact distance of all its children, _expand); p2: Phase2
+    totals; the caller appends those moves to its solutions); p1: Phase1 (move tables and
+    the move-mask table next_tp1: one entry per node gives the exact distance of all its
+    children, _expand); p2: Phase2
     (the corner-class x U/D-edge table tp2_sym and two small bounds, the corners x E-edge one
     also checked on phase 1's last move); lim: TwoPhaseLimits (lengths in its metric: lim.cost
     per move). For each phase-1 length d1 in turn, the directions enumerate their phase-1
@@ -456,8 +457,8 @@ def twophase_sym_search(starts, pre, p1, p2, lim, time_limit, shared):
     solution <= target_length (after min_nodes nodes), on node_budget after a first solution,
     when d1 reaches the best total, or after time_limit seconds (best so far, Stop.TIME).
     Moves are in the frame of the returned direction, without its pre-moves; phase 1's last
-    and phase 2's first move on one face are already merged. Empty moves: nothing within max_length. Also
-    returns the phase-1 solutions reached and the phase-2 searches started. A node is a
+    and phase 2's first move on one face are already merged. Empty moves: nothing within
+    max_length. Also returns the phase-1 solutions reached and the phase-2 searches started. A node is a
     phase-1 child visited or a phase-2 node generated. shared: int64 (1,), the best total of
     all the searches of one cube running on threads at once (each on its own directions;
     nogil), read as a bound and lowered by each; set to max_length + 1 before they start.
