@@ -338,9 +338,7 @@ def _start_phase1(k, d1, starts, p1, p2, lim, run, deadline, work):
     """Set direction k up for its phase-1 solutions of exactly d1 moves (work.depth[k] = 0; -1 if it has none left)."""
     leaf = work.leaf
     pre_cost = work.pre_cost[k]
-    for j in range(N_EDGE_CUBIES):
-        leaf.ep_path[k, 0, j] = starts.ep[k, j]
-    leaf.valid[k] = 0
+    leaf.valid[k] = 0  # (row 0 of leaf.ep_path[k], the start's edges, is set once per cube)
     work.depth[k] = -1
     tw, ss = starts.twist[k], starts.sslice[k]
     roots = work.roots
@@ -472,6 +470,7 @@ def twophase_sym_search(starts, pre, p1, p2, lim, time_limit, shared):
     )
     n = max_length + 2
     leaf = LeafWork(np.empty((n_dir, n + 1, N_EDGE_CUBIES), dtype=np.int64), np.zeros(n_dir, dtype=np.int64))
+    leaf.ep_path[:, 0, :] = starts.ep  # the edges at each start (_leaf replays moves from here; never rewritten)
     n_pre = len(pre.length)
     pre_len, pre_cost = np.empty(n_dir, np.int64), np.zeros(n_dir, np.int64)
     for k in range(n_dir):

@@ -192,10 +192,6 @@ class FirstUseTables:
     coset_table: str = field(default_factory=lambda: OptimalOptions().coset_table)  # the schema's default
     mapped: bool = False  # load the full tables mapped (maps_tables)
 
-    @property
-    def variant(self) -> str:
-        return self.quick.variant
-
     def small(self) -> SearchTables:
         """The second stage's tables: the store's small table beside the tiny coset table (built now if missing)."""
         if self._small is None:

@@ -297,7 +297,8 @@ def search(cube: CubieCube, tables: Tables, options: TwoPhaseOptions) -> tuple[l
         compile_once(twophase_sym_search, *args)  # waits for warm_up_twophase's child, if compiling
     if options.threads == 1:
         # (call_kernel: a second Ctrl-C inside the kernel's clock is a KeyboardInterrupt, not a traceback)
-        runs = [(np.arange(len(starts.twist)), call_kernel(twophase_sym_search, *args))]
+        rows = _shares(len(DIRECTIONS), len(pre.sequences), 1)[0]
+        runs = [(rows, call_kernel(twophase_sym_search, *args))]
     else:
         runs = _on_threads(args, options.threads, len(pre.sequences))
     nodes = sum(int(result[2]) for _rows, result in runs)
@@ -321,7 +322,7 @@ def _on_threads(args, n_threads: int, n_pre: int) -> list[tuple[np.ndarray, tupl
     six directions, all sharing args' best total; (rows, result) of each. Share 0 runs on this thread
     (Ctrl-C as in a one-thread search), the others on daemon threads, which end with the process."""
     starts, rest = args[0], args[1:]
-    shares = _shares(len(starts.twist) // n_pre, n_pre, n_threads)
+    shares = _shares(len(DIRECTIONS), n_pre, n_threads)
     results: list = [None] * len(shares)
     errors: list[BaseException] = []
 
