@@ -394,7 +394,7 @@ class TwoPhaseRun(NamedTuple):
 
 
 class Roots(NamedTuple):
-    """Each direction's root, read once per cube (n,): next_tp1 entry, flip x slice class, symmetry, corner-perm rank."""
+    """Each direction's root, read once per cube (n,): next_tp1 entry, flip x slice class, symmetry, corner-perm rank (-1 until the direction's first round)."""
 
     entry: np.ndarray
     cls: np.ndarray

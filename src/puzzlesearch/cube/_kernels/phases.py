@@ -18,6 +18,7 @@ from puzzlesearch.cube.model.constants import G2_MOVES, N_FLIP, N_MOVES, N_SLICE
 from puzzlesearch.cube.model.symmetry import SYM_MASK, SYM_SHIFT
 
 N_EDGE_CUBIES, N_UD_EDGE_CUBIES = 12, 8  # all edges; the U and D layers' (the first 8 positions)
+N_CORNER_CUBIES = 8
 CLOCK_EVERY = 1 << 16  # nodes between looks at the clock (well under 10 ms)
 TWOPHASE_CLOCK_EVERY = 1 << 10  # two-phase nodes between looks at the clock (a node is ~0.3 us: 0.3 ms)
 N_PHASE2_MOVES = 10  # <U, D, R2, L2, F2, B2>
@@ -160,18 +161,17 @@ def _phase2(c0, e0, s0, last, limit, p2, path2, stack, cnt, deadline):
     return -1
 
 
-@njit(cache=True)
-def _leaf(k, d1, pre_cost, path1, c0, s0, p2, lim, run, deadline, work):
-    """Phase 2 after the phase-1 solution path1[k, :d1] of direction k; records a better total.
+@njit(cache=True, inline="always")
+def _leaf_limit(k, d1, pre_cost, path1, c0, s0, p2, lim, run, work):
+    """(U/D-edge rank, phase-2 limit) at direction k's phase-1 solution path1[k, :d1]; limit -1 when phase 2 is bound to fail.
 
     pre_cost: the cost of the direction's pre-moves, which follow phase 2 in its solutions.
-
     c0, s0: the corner and E-edge permutation ranks at the leaf (phase 1 carries them); the
     edges are replayed from the deepest row of work.ep_path[k] still valid for this path
     (work.valid[k]: rows 0..valid hold the edges after path1[k, :row]), so consecutive leaves,
-    which share most of their path, replay a move or two. run: TwoPhaseRun (records a better total).
+    which share most of their path, replay a move or two. Inlined into its callers: most leaves
+    end here, and a call would take and drop a reference to every array of its bundles.
     """
-    best, path2, stack, cnt, shared = run.best, run.path2, run.stack2, run.cnt, run.shared
     eps = work.ep_path
     for i in range(work.valid[k], d1):
         me = p2.move_ep[path1[k, i]]
@@ -179,14 +179,29 @@ def _leaf(k, d1, pre_cost, path1, c0, s0, p2, lim, run, deadline, work):
             eps[k, i + 1, j] = eps[k, i, me[j]]
     work.valid[k] = d1
     e0 = _rank(eps[k, d1], 0, N_UD_EDGE_CUBIES, 0)
-    best_len = _bound(cnt, shared)  # in the metric's units (lim.cost: HTM all 1, QTM half turns 2)
+    best_len = _bound(run.cnt, run.shared)  # in the metric's units (lim.cost: HTM all 1, QTM half turns 2)
     cost1 = pre_cost
     for i in range(d1):
         cost1 += lim.cost[path1[k, i]]
     limit = min(lim.phase2_max, best_len - 1 - cost1)  # each phase-2 move costs at least 1
-    cnt[C_LEAVES] += 1
+    run.cnt[C_LEAVES] += 1
     if _h2(c0, e0, s0, p2) > limit:
-        return
+        return e0, np.int64(-1)
+    return e0, limit
+
+
+@njit(cache=True)
+def _leaf(k, d1, pre_cost, path1, c0, e0, s0, limit, p2, lim, run, deadline):
+    """Phase 2 (at most `limit` moves, _leaf_limit) after direction k's phase-1 solution path1[k, :d1]; records a better total.
+
+    pre_cost: the cost of the direction's pre-moves, which follow phase 2 in its solutions.
+    run: TwoPhaseRun (records a better total).
+    """
+    best, path2, stack, cnt, shared = run.best, run.path2, run.stack2, run.cnt, run.shared
+    best_len = _bound(cnt, shared)
+    cost1 = pre_cost
+    for i in range(d1):
+        cost1 += lim.cost[path1[k, i]]
     cnt[C_PHASE2] += 1
     last = path1[k, d1 - 1] if d1 > 0 else -1
     n2 = _phase2(
@@ -309,15 +324,15 @@ def _expand(k, depth, d1, prev, entry, cls, sym, dist, tw, cp, ss, p1, p2, lim, 
 @njit(cache=True)
 def _roots(starts, p1):
     """Roots of all directions: their table reads issued for all of them before any is used (prefetch),
-    so the cache misses of a cube's hundreds of starts overlap."""
+    so the cache misses of a cube's hundreds of starts overlap. Only the entry (its distance sets the
+    direction's first round), class and symmetry: the corner rank (-1 here) and the class's fsmove row
+    wait for the direction's first round (_phase1_round), which most of a cube's starts never reach."""
     n_dir = len(starts.twist)
     fs = np.empty(n_dir, np.int64)
     for k in range(n_dir):
         fs[k] = starts.sslice[k] // N_SLICE_PERM * N_FLIP + starts.flip[k]
         prefetch_flat(p1.fsclass, fs[k])
-    roots = Roots(
-        np.empty(n_dir, np.int64), np.empty(n_dir, np.int64), np.empty(n_dir, np.int64), np.empty(n_dir, np.int64)
-    )
+    roots = Roots(np.empty(n_dir, np.int64), np.empty(n_dir, np.int64), np.empty(n_dir, np.int64), np.full(n_dir, -1))
     at = np.empty(n_dir, np.int64)
     for k in range(n_dir):
         cs = p1.fsclass[fs[k]]
@@ -325,11 +340,8 @@ def _roots(starts, p1):
         roots.cls[k], roots.sym[k] = c, s
         at[k] = c * N_TWIST + p1.twistconj[starts.twist[k], s]
         prefetch_flat(p1.next, at[k])
-        prefetch(p1.fsmove, c, 0)  # the row its expansion reads
-        prefetch(p1.fsmove, c, FSMOVE_HALF)
     for k in range(n_dir):
         roots.entry[k] = p1.next[at[k]]
-        roots.cperm[k] = _rank(starts.cp[k], 0, 8, 0)
     return roots
 
 
@@ -344,7 +356,10 @@ def _start_phase1(k, d1, starts, p1, p2, lim, run, deadline, work):
     roots = work.roots
     cp = roots.cperm[k]
     if d1 == 0:
-        _leaf(k, np.int64(0), pre_cost, work.path, cp, ss % N_SLICE_PERM, p2, lim, run, deadline, leaf)
+        s0 = ss % N_SLICE_PERM
+        e0, limit = _leaf_limit(k, np.int64(0), pre_cost, work.path, cp, s0, p2, lim, run, leaf)
+        if limit >= 0:
+            _leaf(k, np.int64(0), pre_cost, work.path, cp, e0, s0, limit, p2, lim, run, deadline)
         return
     entry, cls, sym = roots.entry[k], roots.cls[k], roots.sym[k]
     root, no_move = np.int64(0), np.int64(-1)  # (int64 as at the other call: one compile of _expand)
@@ -367,6 +382,12 @@ def _phase1_round(d1, first, pre_len, starts, p1, p2, lim, run, deadline, work):
     live = 0
     cnt, shared = run.cnt, run.shared
     lengths, pre_cost, order = work.length, work.pre_cost, work.live
+    roots = work.roots
+    for k in range(n_dir):
+        if first[k] == d1:  # its first round: the class's fsmove row (read by its expansions), the corner rank
+            prefetch(p1.fsmove, roots.cls[k], 0)
+            prefetch(p1.fsmove, roots.cls[k], FSMOVE_HALF)
+            roots.cperm[k] = _rank(starts.cp[k], 0, N_CORNER_CUBIES, 0)
     for k in range(n_dir):
         work.depth[k] = -1
         lengths[k] = d1 - pre_len[k]
@@ -407,10 +428,12 @@ def _phase1_round(d1, first, pre_len, starts, p1, p2, lim, run, deadline, work):
             valid[k] = min(valid[k], depth)  # the edges after this move are to be replayed
             dk = lengths[k]
             if depth + 1 == dk:
-                c0, s0 = kids[k, depth, i, K_CPERM], kids[k, depth, i, K_SSLICE] % N_SLICE_PERM
-                _leaf(k, dk, pre_cost[k], path, np.int64(c0), np.int64(s0), p2, lim, run, deadline, leaf)
-                if cnt[C_STOP] != GO_ON:
-                    return
+                c0, s0 = np.int64(kids[k, depth, i, K_CPERM]), np.int64(kids[k, depth, i, K_SSLICE] % N_SLICE_PERM)
+                e0, limit = _leaf_limit(k, dk, pre_cost[k], path, c0, s0, p2, lim, run, leaf)
+                if limit >= 0:
+                    _leaf(k, dk, pre_cost[k], path, c0, e0, s0, limit, p2, lim, run, deadline)
+                    if cnt[C_STOP] != GO_ON:
+                        return
                 continue
             _expand(  # (the int32 columns as int64: one compile of _expand for both its call sites)
                 k,
