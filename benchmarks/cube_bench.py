@@ -20,7 +20,9 @@ that many random cubes from the seed and times our two-phase loop in this proces
 loaded: CPU ms per cube at --max-length 20 (every solution verified, <= 20 moves) and the
 mean length at a 10 ms budget per cube (the two-phase time cap, wall clock, best so far),
 each with the default pre-moves and, as the same run's baseline, without (pre_moves 0); and
-the 10 ms budget on both cores (threads 2; its wall time a cube is printed too).
+the 10 ms budget on both cores (threads 2; its wall time a cube is printed too); and, on the
+first 1,000 cubes, the CPU time behind rob-twophase's README figure (18.56 moves at 10 ms with
+12 threads: 120 CPU ms a cube) on all of this machine's cores (2 cores: 2 threads x 60 ms).
 With --peer, rob-twophase's `bench` runs on the same cubes (written as 54-facelet lines to
 its bench.cubes in a scratch folder) with `-t 1 -l 20 -m 1000`, `-t 1 -l -1 -m 10` and, on
 both cores, `-t 2 -l -1 -m 10`;
@@ -92,6 +94,10 @@ def kociemba_baseline(cubes):
 
 BATCH_SEED = 28  # the fixed cube set of the batch benchmark: random.Random(BATCH_SEED)
 BUDGET_MS = 10.0  # the budget mode's time per cube
+# rob-twophase's README gives 18.56 moves at 10 ms a cube with 12 threads (-t 12 -s 2): that CPU
+# time, 12 x 10 ms, is also given to ours on this machine's cores, on the first EQUAL_CPU_CUBES cubes
+PEER_README_THREADS = 12
+EQUAL_CPU_CUBES = 1000
 PEER_TABLE = "twophase-ht.tbl"  # rob-twophase's tables, built by its first start in its folder
 
 
@@ -182,6 +188,15 @@ def batch(args) -> int:
             f"{statistics.mean(blengths):.3f} moves ({bms:.2f} CPU ms, {wall:.2f} ms wall a cube; "
             f"{stops.count('time')} ended by the wall-clock cap, the rest by the search), all verified"
         )
+    cores = os.cpu_count() or 1  # (all of them: CPU time is what is matched)
+    equal = dataclasses.replace(budget, threads=cores, time_limit=BUDGET_MS * PEER_README_THREADS / cores / 1000)
+    warm_up(tables, "twophase", equal)
+    elengths, ems, _ = timed_loop(cubes[:EQUAL_CPU_CUBES], tables, equal)
+    print(
+        f"ours  {BUDGET_MS * PEER_README_THREADS:g} CPU ms a cube (rob-twophase's README: {PEER_README_THREADS} threads x "
+        f"{BUDGET_MS:g} ms, 18.56 moves): threads {cores}, {equal.time_limit * 1000:g} ms cap, the first "
+        f"{len(elengths)} cubes: mean {statistics.mean(elengths):.3f} moves ({ems:.1f} CPU ms a cube), all verified"
+    )
     if not args.peer:
         return 0
     with tempfile.TemporaryDirectory() as tmp:
