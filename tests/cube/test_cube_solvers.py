@@ -264,6 +264,35 @@ def test_threads_share_the_directions_and_the_best_length(cube_tables):
         assert cube.apply(moves).is_solved and len(moves) <= 20
 
 
+def test_threads_work_in_a_forked_child(cube_tables):
+    """A child forked after a threaded solve (as --jobs forks) starts worker threads of its own:
+    its threaded solve finishes and solves the cube (the parent's workers are not in the child)."""
+    import os
+    import select
+
+    options = TwoPhaseOptions(max_length=20, threads=3)
+    cubes = [random_cube(random.Random(seed)) for seed in range(3)]
+    assert cubes[0].apply(solve_cube(cubes[0], cube_tables, "twophase", options).moves).is_solved
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: report each answer's check, then leave without pytest's clean-up
+        code = 1
+        try:
+            ok = [c.apply(solve_cube(c, cube_tables, "twophase", options).moves).is_solved for c in cubes]
+            os.write(write_end, ("ok" if all(ok) else "unsolved").encode())
+            code = 0
+        finally:
+            os._exit(code)
+    os.close(write_end)
+    ready, _, _ = select.select([read_end], [], [], 120)
+    if not ready:
+        os.kill(pid, 9)
+    answer = os.read(read_end, 16).decode() if ready else "no answer in 120 s (a worker that never runs)"
+    os.waitpid(pid, 0)
+    os.close(read_end)
+    assert answer == "ok"
+
+
 def test_the_two_phase_warm_up_compiles_for_the_real_tables_types(cube_tables):
     """warm_up_twophase compiles the search in a child over stand-ins before the tables exist; the
     search finds that compile in numba's cache only if the bundles have the real tables' types."""
