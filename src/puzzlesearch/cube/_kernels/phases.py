@@ -167,7 +167,7 @@ def _phase2(c0, e0, s0, last, limit, p2, path2, stack, cnt, deadline):
 
 @njit(cache=True, inline="always")
 def _leaf_limit(k, d1, pre_cost, path1, c0, s0, p2, lim, run, work):
-    """(U/D-edge rank, phase-2 limit) at direction k's phase-1 solution path1[k, :d1]; limit -1 when phase 2 is bound to fail.
+    """(U/D-edge rank, cost so far, phase-2 limit) at direction k's phase-1 solution path1[k, :d1]; limit -1 when phase 2 is bound to fail.
 
     pre_cost: the cost of the direction's pre-moves, which follow phase 2 in its solutions.
     c0, s0: the corner and E-edge permutation ranks at the leaf (phase 1 carries them); the
@@ -190,22 +190,18 @@ def _leaf_limit(k, d1, pre_cost, path1, c0, s0, p2, lim, run, work):
     limit = min(lim.phase2_max, best_len - 1 - cost1)  # each phase-2 move costs at least 1
     run.cnt[C_LEAVES] += 1
     if _h2(c0, e0, s0, p2) > limit:
-        return e0, np.int64(-1)
-    return e0, limit
+        return e0, cost1, np.int64(-1)
+    return e0, cost1, limit
 
 
 @njit(cache=True)
-def _leaf(k, d1, pre_cost, path1, c0, e0, s0, limit, p2, lim, run, deadline):
+def _leaf(k, d1, cost1, path1, c0, e0, s0, limit, p2, lim, run, deadline):
     """Phase 2 (at most `limit` moves, _leaf_limit) after direction k's phase-1 solution path1[k, :d1]; records a better total.
 
-    pre_cost: the cost of the direction's pre-moves, which follow phase 2 in its solutions.
-    run: TwoPhaseRun (records a better total).
+    cost1: the cost of the pre-moves and phase 1 (_leaf_limit). run: TwoPhaseRun (records a better total).
     """
     best, path2, stack, cnt, shared = run.best, run.path2, run.stack2, run.cnt, run.shared
     best_len = _bound(cnt, shared)
-    cost1 = pre_cost
-    for i in range(d1):
-        cost1 += lim.cost[path1[k, i]]
     cnt[C_PHASE2] += 1
     last = path1[k, d1 - 1] if d1 > 0 else -1
     n2 = _phase2(
@@ -361,9 +357,9 @@ def _start_phase1(k, d1, starts, p1, p2, lim, run, deadline, work):
     cp = roots.cperm[k]
     if d1 == 0:
         s0 = ss % N_SLICE_PERM
-        e0, limit = _leaf_limit(k, np.int64(0), pre_cost, work.path, cp, s0, p2, lim, run, leaf)
+        e0, cost1, limit = _leaf_limit(k, np.int64(0), pre_cost, work.path, cp, s0, p2, lim, run, leaf)
         if limit >= 0:
-            _leaf(k, np.int64(0), pre_cost, work.path, cp, e0, s0, limit, p2, lim, run, deadline)
+            _leaf(k, np.int64(0), cost1, work.path, cp, e0, s0, limit, p2, lim, run, deadline)
         return
     entry, cls, sym = roots.entry[k], roots.cls[k], roots.sym[k]
     root, no_move = np.int64(0), np.int64(-1)  # (int64 as at the other call: one compile of _expand)
@@ -434,9 +430,9 @@ def _phase1_round(d1, first, pre_len, starts, p1, p2, lim, run, deadline, work):
             dk = lengths[k]
             if depth + 1 == dk:
                 c0, s0 = np.int64(kids[k, depth, i, K_CPERM]), np.int64(kids[k, depth, i, K_SSLICE] % N_SLICE_PERM)
-                e0, limit = _leaf_limit(k, dk, pre_cost[k], path, c0, s0, p2, lim, run, leaf)
+                e0, cost1, limit = _leaf_limit(k, dk, pre_cost[k], path, c0, s0, p2, lim, run, leaf)
                 if limit >= 0:
-                    _leaf(k, dk, pre_cost[k], path, c0, e0, s0, limit, p2, lim, run, deadline)
+                    _leaf(k, dk, cost1, path, c0, e0, s0, limit, p2, lim, run, deadline)
                     if cnt[C_STOP] != GO_ON:
                         return
                 continue
