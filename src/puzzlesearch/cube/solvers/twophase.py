@@ -297,12 +297,7 @@ def search(cube: CubieCube, tables: Tables, options: TwoPhaseOptions) -> tuple[l
     if not twophase_sym_search.overloads:  # (typing the arguments costs more than a solve: once only; not
         # `.signatures`, which rebuilds its list at ~11 us a call)
         compile_once(twophase_sym_search, *args)  # waits for warm_up_twophase's child, if compiling
-    if options.threads == 1:
-        # (call_kernel: a second Ctrl-C inside the kernel's clock is a KeyboardInterrupt, not a traceback)
-        rows = _shares(len(DIRECTIONS), len(pre.sequences), 1)[0]
-        runs = [(rows, call_kernel(twophase_sym_search, *args))]
-    else:
-        runs = _on_threads(args, options.threads, len(pre.sequences))
+    runs = _on_threads(args, options.threads, len(pre.sequences))  # (one thread: this one only)
     nodes = sum(int(result[2]) for _rows, result in runs)
     answers = []  # (length in the metric, run, moves, stop) of each run that found one
     for i, (rows, (moves, k, _nodes, stop, _leaves, _phase2)) in enumerate(runs):
@@ -322,11 +317,13 @@ def search(cube: CubieCube, tables: Tables, options: TwoPhaseOptions) -> tuple[l
 def _on_threads(args, n_threads: int, n_pre: int) -> list[tuple[np.ndarray, tuple]]:
     """twophase_sym_search on n_threads threads at once (nogil), each on the rows of its share of the
     six directions, all sharing args' best total; (rows, result) of each. Share 0 runs on this thread
-    (Ctrl-C as in a one-thread search), the others on the waiting worker threads (_WORKERS)."""
+    (call_kernel: a second Ctrl-C inside the kernel's clock is a KeyboardInterrupt, not a traceback),
+    the others on the waiting worker threads (_WORKERS)."""
     starts, rest = args[0], args[1:]
     shares = _shares(len(DIRECTIONS), n_pre, n_threads)
     jobs = [_WORKERS.submit(twophase_sym_search, Starts(*(a[rows] for a in starts)), *rest) for rows in shares[1:]]
-    first = call_kernel(twophase_sym_search, Starts(*(a[shares[0]] for a in starts)), *rest)
+    own = starts if len(shares) == 1 else Starts(*(a[shares[0]] for a in starts))  # (one share: all the rows)
+    first = call_kernel(twophase_sym_search, own, *rest)
     return list(zip(shares, [first, *(job.result() for job in jobs)]))
 
 
