@@ -19,6 +19,7 @@ from __future__ import annotations
 import contextvars
 import hashlib
 import json
+import shlex
 import zipfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -57,7 +58,7 @@ def rebuild_hint(path: str | Path) -> str:
         if (folder / STORE_MARKER).exists():
             artifact = path.resolve().relative_to(folder).parts[:2]
             return f"remove {folder.joinpath(*artifact)} and run the command again (it is rebuilt on first use)"
-    return f"rebuild it: snakemake --cores all --force {path}"
+    return f"rebuild it: snakemake --cores all --force {shlex.quote(str(path))}"  # (a shell command: quoted)
 
 
 def damaged(path: str | Path, why: str) -> ArtifactError:

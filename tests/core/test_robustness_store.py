@@ -100,3 +100,14 @@ def test_leftovers_of_a_killed_build_are_cleaned(tmp_path):
     assert out.returncode == 0, out.stderr
     assert not leftover.exists()
     assert alive.exists()
+
+
+def test_the_rebuild_command_for_a_damaged_file_is_quoted_for_the_shell(tmp_path):
+    """A damaged pipeline output at a path with a space and a quote: the suggested command keeps it one word."""
+    import shlex
+
+    from puzzlesearch.manifest import rebuild_hint
+
+    path = tmp_path / "a b'c" / "table.npy"
+    words = shlex.split(rebuild_hint(path).removeprefix("rebuild it: "))
+    assert words[:4] == ["snakemake", "--cores", "all", "--force"] and words[4:] == [str(path)]
