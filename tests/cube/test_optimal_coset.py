@@ -108,6 +108,26 @@ def test_tiny_table_equals_raw_bfs_mod_3(coset):
     assert (lower[dist <= near] == 0).all()
 
 
+def test_forward_levels_set_the_same_entries_on_one_thread_as_on_all(coset):
+    """The forward levels set entries in place from all threads at once (an atomic and on a byte that
+    four entries share): the tiny table built on one thread is the fixture's, built on all, byte for
+    byte, with the same count at every level."""
+    import numba
+
+    from puzzlesearch.cube.tables.coset import build_packed
+
+    threads = numba.get_num_threads()
+    if threads < 2:
+        pytest.skip("numba has one thread here: nothing runs at once")
+    numba.set_num_threads(1)
+    try:
+        one, dist, _, _ = build_packed("tiny", build_classes(), keep_near=-1)
+    finally:
+        numba.set_num_threads(threads)
+    assert np.array_equal(one, coset.table)
+    assert " ".join(f"{d}:{c}" for d, c in dist.items()) == coset.meta["distribution"]
+
+
 def test_symmetry_look_ups_equal_cubes_conjugated_directly():
     """class_sym's symmetry u maps (U corners, twist) to the class representative; the column
     tables conjugate (flip, E-slice) as conjugating the cube by u does."""

@@ -5,8 +5,8 @@
 # in the Parquet table). The search reads only the coset table; the big pruning table (flip x
 # sorted E slice classes x twist, 2 bits an entry) and its bound table (its entries read as lower
 # bounds without a parent) stay as targets of their own, for searches without a coset table.
-# Helpers: common.smk (`# ---- Cube optimal`). Measured: coset large 1,490 s on 2 cores, ~15 GB
-# peak (coset full ~1,080 s, ~7.5 GB); the big table 1,027 s on one core, ~1.2 GB peak; a solve
+# Helpers: common.smk (`# ---- Cube optimal`). Measured: coset large 1,234 s on 2 cores, 7.65 GB
+# peak, on any number of threads (coset full ~1,080 s, ~7.5 GB); the big table 1,027 s on one core, ~1.2 GB peak; a solve
 # loads the 7.55 GB table and runs ~2.5 M nodes/s (benchmarks/RESULTS.md: median per random cube).
 
 
@@ -75,7 +75,7 @@ rule cube_optimal_coset:
         variant="full|small|tiny",
         coset="full|large|tiny",
     cache: True
-    threads: 2  # the backward BFS levels run in parallel over rows
+    threads: workflow.cores  # BFS levels in parallel over rows; the memory is the table's on any number
     resources:
         mem_mb=lambda w: CUBE_OPT_COSET_MEM_MB[w.coset],
         runtime=lambda w: CUBE_OPT_COSET_MINUTES[w.coset],

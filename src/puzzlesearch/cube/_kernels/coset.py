@@ -4,7 +4,8 @@ The table's rows are corner classes (which positions hold the U corners x twist,
 16 U-D symmetries), its columns the edge part col = a * n_b + b: a the E slice (its
 positions, or in the large variant its positions x the order of its edges), b the flips (of
 all edges, or of the 8 positions that hold U/D-layer edges; n_b = Columns.n_flip). A row is a
-whole number of bytes, so threads that each fill their own rows never share one. A column is
+whole number of bytes, so threads that each fill their own rows (backward levels) never share
+one; a forward level's threads set entries anywhere, each with an atomic and (_claim). A column is
 moved and conjugated from small tables (a few MB at most, in cache), not from a table of all
 its columns. The b tables (Columns.move_flip, flip_conj) are indexed by (a // a_div) * n_b + b
 with a_div = n_a * n_b // their rows: a_div = n_a where the flips move alone (full, tiny),
@@ -21,7 +22,9 @@ symmetry look-ups; CosetTable.bundle), SymClassArrays, CornerMoves and Columns (
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit, prange, types
+from numba.core import cgutils
+from numba.extending import intrinsic
 
 from puzzlesearch.bits import popcount
 from puzzlesearch.cube._kernels.common import EMPTY, get_entry, set_entry
@@ -141,24 +144,54 @@ def backward_pass(table, depth, classes, corner_moves, cols, stride):
     return done
 
 
+@intrinsic
+def _atomic_and(typingctx, arr, i, mask):
+    """arr[i] &= mask as one atomic operation (a uint8 array); returns the byte before."""
+
+    def codegen(context, builder, signature, args):
+        aryty = signature.args[0]
+        ary = context.make_array(aryty)(context, builder, args[0])
+        index = context.cast(builder, args[1], signature.args[1], types.intp)
+        ptr = cgutils.get_item_pointer(context, builder, aryty, ary, [index], wraparound=False)
+        value = context.cast(builder, args[2], signature.args[2], types.uint8)
+        return builder.atomic_rmw("and", ptr, value, "monotonic")
+
+    return types.uint8(arr, i, mask), codegen
+
+
+@njit(cache=True, inline="always")
+def _claim(table, i, v):
+    """Set entry i to v if it is EMPTY, safely while other threads do the same; 1 if this call set it, else 0.
+
+    In a forward level the only writes are of v to EMPTY entries, and and-ing v into an
+    entry that holds v leaves it, so an entry read EMPTY can be and-ed without a lock on the
+    byte; the byte before the atomic and says whether this thread was first.
+    """
+    if get_entry(table, i) != EMPTY:
+        return 0
+    shift = (i & 3) << 1
+    before = _atomic_and(table, i >> 2, np.uint8(255 ^ ((3 ^ v) << shift)))
+    return 1 if (before >> shift) & 3 == EMPTY else 0
+
+
 @njit(cache=True, parallel=True)
 def forward_pass(table, depth, classes, corner_moves, cols, stride, n_parts):
     """One forward BFS level: expand the entries at depth (rows split in n_parts, in parallel).
 
-    Each part marks the empty neighbours (and their twins under the class's self-symmetries)
-    in its own bitmap, reading the table only; then rows are filled in parallel from the
-    bitmaps. Returns the number of entries set.
+    Each part sets the empty neighbours (and their twins under the class's self-symmetries)
+    to depth + 1 in place (_claim: an atomic and on the byte, as four entries share it), so
+    the level needs no memory beyond the table: it never reads those as depth (mod 3).
+    Returns the number of entries set.
     """
     rep, classidx, symidx, stab = classes
     move_ctop, move_twist = corner_moves
     n_col = cols.move_slice.shape[0] * cols.n_flip
     n_rows = rep.shape[0]
-    size = n_rows * stride
-    marks = np.zeros((n_parts, (size + 7) // 8), dtype=np.uint8)
     cur, nxt = depth % 3, (depth + 1) % 3
     geo = _geometry(cols)
+    done = 0
     for p in prange(n_parts):
-        mark = marks[p]
+        found = 0
         for c in range(p * n_rows // n_parts, (p + 1) * n_rows // n_parts):
             base = np.int64(c) * stride
             x = rep[c]
@@ -173,30 +206,12 @@ def forward_pass(table, depth, classes, corner_moves, cols, stride, n_parts):
                     t2 = _move_conj_col(cols, t, m, symidx[x2], geo)
                     i = base2 + t2
                     if get_entry(table, i) == EMPTY:
-                        mark[i >> 3] |= np.uint8(1 << (i & 7))
+                        found += _claim(table, i, nxt)
                         st = stab[c2]
                         if st != 1:
                             for s in range(1, 16):
                                 if (st >> s) & 1:
-                                    i3 = base2 + _conj_col(cols, t2, s, geo)
-                                    mark[i3 >> 3] |= np.uint8(1 << (i3 & 7))
-    done = 0
-    for c in prange(n_rows):  # rows start on a bitmap byte (stride is a multiple of 8)
-        base = np.int64(c) * stride
-        found = 0
-        for q in range(base >> 3, (base + n_col + 7) >> 3):
-            v = 0
-            for p in range(n_parts):
-                v |= marks[p, q]
-            while v:
-                bit = 0
-                while not (v >> bit) & 1:
-                    bit += 1
-                v ^= 1 << bit
-                i = q * 8 + bit
-                if i - base < n_col and get_entry(table, i) == EMPTY:
-                    set_entry(table, i, nxt)
-                    found += 1
+                                    found += _claim(table, base2 + _conj_col(cols, t2, s, geo), nxt)
         done += found
     return done
 

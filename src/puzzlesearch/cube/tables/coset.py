@@ -20,7 +20,7 @@ in all six views.
   variant  columns                         classes  entries  bytes     build
   full     495 E-slice x 2048 flips        9,930    10.07 G  ~2.52 GB  ~17 min on 2 cores (numba, parallel levels)
   tiny     495 E-slice                     9,930    4.9 M    ~1.2 MB   seconds (the tests)
-  large    11,880 sorted E-slice x 256     9,930    30.2 G   ~7.55 GB  (levels 0..11 only), ~15 GB peak
+  large    11,880 sorted E-slice x 256     9,930    30.2 G   ~7.55 GB  (levels 0..11 only), ~7.6 GB peak
 
 Files of a table folder: coset_<variant>.npy (packed entries), coset_<variant>_classes.npz
 (class and symmetry of every U-corner x twist value, representatives, self-symmetries) and
@@ -116,8 +116,8 @@ def n_rows(variant: str) -> int:
 
 
 def row_stride(variant: str) -> int:
-    """Entries per row in the file: the columns padded to a multiple of 8 (whole bytes of the
-    table and of the BFS bitmaps; full: 1,013,760, tiny: 496)."""
+    """Entries per row in the file: the columns padded to a multiple of 8 (a row is whole bytes, so a
+    backward level's threads, each filling its own rows, never share one; full: 1,013,760, tiny: 496)."""
     return -(-n_col(variant) // 8) * 8
 
 
