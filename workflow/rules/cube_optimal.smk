@@ -6,8 +6,9 @@
 # sorted E slice classes x twist, 2 bits an entry) and its bound table (its entries read as lower
 # bounds without a parent) stay as targets of their own, for searches without a coset table.
 # Helpers: common.smk (`# ---- Cube optimal`). Measured: coset large 1,234 s on 2 cores, 7.65 GB
-# peak, on any number of threads (coset full ~1,080 s, ~7.5 GB); the big table 1,027 s on one core, ~1.2 GB peak; a solve
-# loads the 7.55 GB table and runs ~2.5 M nodes/s (benchmarks/RESULTS.md: median per random cube).
+# peak, the table alone on any number of threads (coset full ~1,080 s, ~7.5 GB); the big table
+# 1,027 s on one core, ~1.2 GB peak; a solve loads the 7.55 GB table and runs ~2.5 M nodes/s
+# (benchmarks/RESULTS.md: median per random cube).
 
 
 localrules:
