@@ -16,6 +16,7 @@ from numba import njit
 from test_optimal import OPTIONS, meet_in_the_middle_distance, scramble  # the same BFS helpers
 
 from puzzlesearch.cli import main
+from puzzlesearch.cube._kernels.coset_blocks import move_mask
 from puzzlesearch.cube.model import constants as K
 from puzzlesearch.cube.model.coords import ESLICE, FLIP, TWIST
 from puzzlesearch.cube.model.cubie import SOLVED, CubieCube, parse_moves
@@ -418,6 +419,63 @@ def test_large_columns_alone_equal_raw_bfs(edges):
     assert (read[dist <= 5] == 0).all() and (read[(dist == 6) | (dist == 7)] == dist[(dist == 6) | (dist == 7)]).all()
     assert (read[dist >= 8] == 8).all()
     assert max(dist_b) == 7
+
+
+@njit
+def _moved_mask(mask, g, m, u, bm):
+    """move_mask of a 0/1 array of one block's 256 entries, through the kernel's pair lanes and back."""
+    v = np.zeros((8, 1), np.uint64)
+    for b in range(256):
+        v[b // 32, 0] |= np.uint64(mask[b]) << np.uint64(2 * (b % 32))
+    move_mask(v, g, m, u, bm)
+    out = np.empty(256, np.int64)
+    for b in range(256):
+        out[b] = (v[b // 32, 0] >> np.uint64(2 * (b % 32))) & np.uint64(1)
+    return out
+
+
+def test_block_moves_move_a_block_as_the_column_tables_do():
+    """The large layout's block moves (a permutation of b's bits plus a constant) send every b of random
+    (E-slice positions, move, symmetry) where the column tables send it; the full layout has none."""
+    from puzzlesearch.cube.tables.coset import bfs_tables, block_moves, variant_block_moves
+
+    _, cols = bfs_tables("large")
+    bm = variant_block_moves("large")
+    assert block_moves(bfs_tables("full")[1]) is None
+    rng = np.random.default_rng(41)
+    b = np.arange(256)
+    for _ in range(300):
+        g, m, u = int(rng.integers(bm.xor.shape[0])), int(rng.integers(K.N_MOVES)), int(rng.integers(16))
+        mask = rng.integers(0, 2, 256)
+        b2 = cols.flip_conj[bm.after[g, m] * 256 + cols.move_flip[g * 256 + b, m].astype(np.int64), u]
+        assert (_moved_mask(mask, g, m, u, bm) == mask[b2]).all()
+
+
+@pytest.mark.parametrize("depth", [4, 8])
+def test_backward_by_blocks_sets_what_the_per_entry_twin_sets(depth):
+    """backward_pass_blocks and backward_pass (per entry) set the same entries of a random large-layout table:
+    rows with random neighbour rows and symmetries (so every u), values a random mix with EMPTY the most."""
+    from puzzlesearch.cube._kernels.bfs_bundles import SymClassArrays
+    from puzzlesearch.cube._kernels.coset import backward_pass
+    from puzzlesearch.cube._kernels.coset_blocks import backward_pass_blocks
+    from puzzlesearch.cube.tables.coset import N_CORNER, bfs_tables, row_stride, variant_block_moves
+
+    corner_moves, cols = bfs_tables("large")
+    rng = np.random.default_rng(depth)
+    n_rows, stride = 4, row_stride("large")
+    classes = SymClassArrays(
+        rng.integers(0, N_CORNER, n_rows).astype(np.int32),
+        rng.integers(0, n_rows, N_CORNER).astype(np.int32),
+        rng.integers(0, 16, N_CORNER).astype(np.uint8),
+        np.ones(n_rows, np.uint16),
+    )
+    e = rng.choice(4, size=n_rows * stride, p=[0.1, 0.1, 0.1, 0.7]).astype(np.uint8)
+    table = e[0::4] | e[1::4] << 2 | e[2::4] << 4 | e[3::4] << 6
+    per_entry, blocks = table.copy(), table.copy()
+    n = backward_pass(per_entry, depth, classes, corner_moves, cols, stride)
+    bm = variant_block_moves("large")
+    assert backward_pass_blocks(blocks.view(np.uint64), depth, classes, corner_moves, cols, stride, bm) == n
+    assert n > 0 and (blocks == per_entry).all()
 
 
 def test_bound_table_sample_check_catches_a_wrong_entry(edges, tmp_path):

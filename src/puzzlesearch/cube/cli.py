@@ -134,7 +134,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--optimal",
         action="store_true",
         help="also the store's full optimal table, the one of config cube.optimal.coset_table (large: 7.55 GB, "
-        "~21 min on 2 cores, ~7.6 GB peak): --solver optimal's",
+        "~7 min on 2 cores, ~7.6 GB peak): --solver optimal's",
     )
     p.set_defaults(func=cmd_build_tables)
 

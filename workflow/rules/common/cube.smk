@@ -77,7 +77,7 @@ CUBE_OPT_BOUND_CODE = list(cube_code.BOUND_CODE)
 CUBE_OPT_COSET_CODE = list(cube_code.COSET_CODE)
 # full: table, near levels, bound copy: ~7.5 GB; large: the table alone, ~7.6 GB (on any number of threads)
 CUBE_OPT_COSET_MEM_MB = {"full": 9000, "large": 9000, "tiny": MEM_MB}
-CUBE_OPT_COSET_MINUTES = {"full": 120, "large": 150, "tiny": STARTUP_MINUTES}  # ~20 and ~21 min on 2 cores
+CUBE_OPT_COSET_MINUTES = {"full": 120, "large": 60, "tiny": STARTUP_MINUTES}  # ~20 and ~7 min on 2 cores
 CUBE_OPT_MEM_MB = {"full": 3000, "small": MEM_MB, "tiny": MEM_MB}  # full: ~1.1 GB measured peak
 # full: the coset table alone (no big table): full and its bound copy ~5.1 GB, large ~7.6 GB
 CUBE_OPT_SOLVE_MEM_MB = {"full": 6000 if CUBE_OPT["coset_table"] == "full" else 9000, "small": MEM_MB, "tiny": MEM_MB}

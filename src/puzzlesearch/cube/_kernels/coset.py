@@ -128,6 +128,9 @@ def _backward_row(table, c, cur, nxt, classes, corner_moves, cols, stride, buf, 
 def backward_pass(table, depth, classes, corner_moves, cols, stride):
     """One backward BFS level in parallel over rows: every empty entry with a neighbour at depth gets depth+1.
 
+    Entry by entry (the full and tiny layouts, and the twin of the large layout's kernel that
+    tests a block of 256 entries at a time: _kernels/coset_blocks.py).
+
     classes: SymClassArrays of x = ctop * 2187 + twist; corner_moves: CornerMoves; cols:
     Columns. A thread writes only its own rows (whole bytes); it reads others' entries for
     the value `depth`, which neither an empty nor a newly set entry has. Returns the number

@@ -88,7 +88,7 @@ FIRST_USE_NODES = 30_000_000
 SMALL_BUILD = "35 MB, ~8 s to build"  # what the first-use lines say of the small table
 COSET_BUILD = {  # what the first-use line says of each second table (cube.optimal.coset_table)
     "full": "coset_full (2 x 2.5 GB, ~20 min, ~7.5 GB peak)",
-    "large": "coset_large (7.55 GB, ~21 min on 2 cores, ~7.6 GB peak)",
+    "large": "coset_large (7.55 GB, ~7 min on 2 cores, ~7.6 GB peak)",
 }
 
 

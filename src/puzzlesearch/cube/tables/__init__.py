@@ -26,4 +26,4 @@ PACKED_CODE = MODEL_CODE + ARTIFACT_CODE  # the 2-bit tables: shared kernels and
 PACKED_CODE += ("cube/_kernels/common.py", "cube/_kernels/bfs_bundles.py", "cube/_kernels/big_table.py")
 BIG_CODE = PACKED_CODE + ("cube/tables/big.py",)
 BOUND_CODE = BIG_CODE + ("cube/_kernels/bound.py", "cube/tables/bound.py")
-COSET_CODE = PACKED_CODE + ("cube/_kernels/coset.py", "cube/tables/coset.py")
+COSET_CODE = PACKED_CODE + ("cube/_kernels/coset.py", "cube/_kernels/coset_blocks.py", "cube/tables/coset.py")

@@ -20,7 +20,7 @@ in all six views.
   variant  columns                         classes  entries  bytes     build
   full     495 E-slice x 2048 flips        9,930    10.07 G  ~2.52 GB  ~17 min on 2 cores (numba, parallel levels)
   tiny     495 E-slice                     9,930    4.9 M    ~1.2 MB   seconds (the tests)
-  large    11,880 sorted E-slice x 256     9,930    30.2 G   ~7.55 GB  (levels 0..11 only), ~7.6 GB peak
+  large    11,880 sorted E-slice x 256     9,930    30.2 G   ~7.55 GB  ~6.5 min (levels 0..11 only), ~7.6 GB peak
 
 Files of a table folder: coset_<variant>.npy (packed entries), coset_<variant>_classes.npz
 (class and symmetry of every U-corner x twist value, representatives, self-symmetries) and
@@ -44,6 +44,14 @@ from puzzlesearch.cube._kernels.big_table import sym_classes
 from puzzlesearch.cube._kernels.bundles import CosetLookup, CosetMoves
 from puzzlesearch.cube._kernels.common import EMPTY
 from puzzlesearch.cube._kernels.coset import backward_pass, forward_pass, mark_solved
+from puzzlesearch.cube._kernels.coset_blocks import (
+    BLOCK_ENTRIES,
+    INDEX_BITS,
+    NO_SWAP,
+    BlockMoves,
+    backward_pass_blocks,
+    lane_masks,
+)
 from puzzlesearch.cube.model import constants as K
 from puzzlesearch.cube.model.coords import CTOP, ESLICE, FLIP, SLICE_SORTED, TWIST, Coord, coord_move_table
 from puzzlesearch.cube.model.symmetry import N_SYM_UD, SYM_INV, conjugate_arrays, coord_conjugation
@@ -87,6 +95,7 @@ LAYOUTS = {
 }
 N_FLIPS = {v: layout.n_b for v, layout in LAYOUTS.items()}
 FORWARD_FILL = 0.30  # levels after this share of entries is reached are filled backward (in parallel)
+BLOCKS_FRONTIER = 0.01  # large: a level is filled backward by blocks once its frontier is this share of entries
 MAX_TABLE_DEPTH = 20
 NEAR = 8  # the bound copy: entries within this many moves read as 0 (0.3% of the full table), 9..11 read exactly
 
@@ -258,6 +267,63 @@ def bfs_tables(variant: str) -> tuple[CornerMoves, Columns]:
     return CornerMoves(ct.ctop.astype(np.int32), ct.twist.astype(np.int32)), cols
 
 
+def block_moves(cols: Columns) -> BlockMoves | None:
+    """The large layout's block moves (_kernels/coset_blocks.py), or None for a layout whose flips do not
+    move as a permutation of their bits plus a constant (full: the 12th edge's flip is the others' parity).
+
+    For each group g of column parts (a // a_div: where the E edges are), move m and symmetry u,
+    b -> flip_conj[g2 * 256 + move_flip[g * 256 + b, m], u] (g2 the group after m) must be
+    P(b) ^ y for a permutation P of b's bits; this is checked on all 256 b.
+    """
+    n_a, n_b = cols.move_slice.shape[0], cols.n_flip
+    if n_b != BLOCK_ENTRIES or np.any(cols.flip_offset):
+        return None
+    n_groups = cols.move_flip.shape[0] // n_b
+    a_div = n_a // n_groups
+    groups_after = cols.move_slice.reshape(n_groups, a_div, K.N_MOVES) // a_div
+    after = groups_after[:, 0, :]
+    if np.any(groups_after != after[:, None, :]):
+        return None
+    moved = cols.move_flip.reshape(n_groups, n_b, K.N_MOVES).transpose(0, 2, 1).astype(np.int64)  # g, m, b
+    conj = cols.flip_conj.reshape(n_groups, n_b, N_SYM_UD).astype(np.int64)  # g2, b, u
+    f = conj[after[:, :, None], moved, :].transpose(0, 1, 3, 2)  # g, m, u, b -> the neighbour's b
+    y = f[..., 0]
+    images = np.stack([f[..., 1 << i] ^ y for i in range(INDEX_BITS)], axis=-1)  # P of each bit
+    if np.any(images & (images - 1)) or np.any(images == 0):
+        return None
+    sigma = np.log2(images).round().astype(np.int64)  # bit i -> bit sigma[i]
+    b = np.arange(n_b)
+    p_of_b = np.zeros(f.shape, dtype=np.int64)
+    for i in range(INDEX_BITS):
+        p_of_b |= ((b >> i) & 1) << sigma[..., i, None]
+    if np.any(p_of_b ^ y[..., None] != f):
+        return None
+    return BlockMoves(y.astype(np.uint8), _bit_swaps(sigma), after.astype(np.int32), a_div, *lane_masks())
+
+
+@cache
+def variant_block_moves(variant: str) -> BlockMoves | None:
+    """block_moves of a variant's columns (cached per process: ~6 s of numpy)."""
+    return block_moves(bfs_tables(variant)[1])
+
+
+def _bit_swaps(sigma: np.ndarray) -> np.ndarray:
+    """Transpositions t1, t2, ... with sigma = t1 o t2 o ... (last axis: bit -> bit), as i * 8 + j (i < j)."""
+    rho = sigma.copy()
+    swaps = np.full((*sigma.shape[:-1], INDEX_BITS - 1), NO_SWAP, dtype=np.int8)
+    n = np.zeros(sigma.shape[:-1], dtype=np.int64)
+    for i in range(INDEX_BITS):
+        j = rho[..., i]
+        moving = j != i
+        lo, hi = np.minimum(i, j), np.maximum(i, j)
+        idx = np.nonzero(moving)
+        swaps[(*idx, n[idx])] = (lo * INDEX_BITS + hi)[idx]
+        n[idx] += 1
+        jj = j[..., None]
+        rho = np.where(moving[..., None], np.where(rho == i, jj, np.where(rho == jj, i, rho)), rho)
+    return swaps
+
+
 def recode_reached(table: np.ndarray, code: int) -> None:
     """Set every reached entry (not EMPTY) to code, in place, a chunk at a time."""
     lut = np.zeros(256, dtype=np.uint8)
@@ -279,9 +345,13 @@ def build_packed(variant: str, classes: SymClassArrays, keep_near: int = -1, bas
     has no empty neighbour, so reading it as the current level reaches nothing new) and stops
     after level base + 2, leaving the rest EMPTY: entries read <= base, base + 1, base + 2,
     >= base + 3 (base_lower).
+    The large layout's backward levels test a block of 256 entries at a time
+    (_kernels/coset_blocks.py), and start as soon as a level's frontier is BLOCKS_FRONTIER of
+    the entries (large: level 10).
     """
     t0 = time.perf_counter()
     corner_moves, cols = bfs_tables(variant)
+    blocks = variant_block_moves(variant)  # large: backward levels a block at a time
     n, stride = n_entries(variant), row_stride(variant)
     table = np.full(n_bytes(variant), 255, dtype=np.uint8)  # rows are whole bytes: threads never share one
     dist = {0: int(mark_solved(table, classes, cols, stride))}
@@ -289,10 +359,13 @@ def build_packed(variant: str, classes: SymClassArrays, keep_near: int = -1, bas
     parts = max(1, numba.get_num_threads())
     near = table.copy() if keep_near == 0 else None
     while filled < n and (base is None or depth < base + 2):
-        # with base: level base + 1 forward (from every entry within base, recoded), base + 2 backward
+        # with base: level base + 1 from every entry within base (recoded), base + 2 backward
         backward = filled > FORWARD_FILL * n or (base is not None and depth > base)
+        backward |= blocks is not None and dist[depth] > BLOCKS_FRONTIER * n  # a big frontier: cheaper by blocks
         t1 = time.perf_counter()
-        if backward:
+        if backward and blocks is not None:
+            new = int(backward_pass_blocks(table.view(np.uint64), depth, classes, corner_moves, cols, stride, blocks))
+        elif backward:
             new = int(backward_pass(table, depth, classes, corner_moves, cols, stride))
         else:
             new = int(forward_pass(table, depth, classes, corner_moves, cols, stride, parts))
