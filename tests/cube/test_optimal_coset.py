@@ -454,7 +454,8 @@ def test_block_moves_move_a_block_as_the_column_tables_do():
 @pytest.mark.parametrize("depth", [4, 8])
 def test_backward_by_blocks_sets_what_the_per_entry_twin_sets(depth):
     """backward_pass_blocks and backward_pass (per entry) set the same entries of a random large-layout table:
-    rows with random neighbour rows and symmetries (so every u), values a random mix with EMPTY the most."""
+    rows with random neighbour rows and symmetries (so every u), values a random mix with EMPTY the most; the
+    blocks in two calls of rows (as build_packed splits a level), the twin in one."""
     from puzzlesearch.cube._kernels.bfs_bundles import SymClassArrays
     from puzzlesearch.cube._kernels.coset import backward_pass
     from puzzlesearch.cube._kernels.coset_blocks import backward_pass_blocks
@@ -472,9 +473,14 @@ def test_backward_by_blocks_sets_what_the_per_entry_twin_sets(depth):
     e = rng.choice(4, size=n_rows * stride, p=[0.1, 0.1, 0.1, 0.7]).astype(np.uint8)
     table = e[0::4] | e[1::4] << 2 | e[2::4] << 4 | e[3::4] << 6
     per_entry, blocks = table.copy(), table.copy()
-    n = backward_pass(per_entry, depth, classes, corner_moves, cols, stride)
+    n = backward_pass(per_entry, depth, classes, corner_moves, cols, stride, 0, n_rows)
     bm = variant_block_moves("large")
-    assert backward_pass_blocks(blocks.view(np.uint64), depth, classes, corner_moves, cols, stride, bm) == n
+    words = blocks.view(np.uint64)
+    assert (
+        backward_pass_blocks(words, depth, classes, corner_moves, cols, stride, bm, 1, n_rows)
+        + backward_pass_blocks(words, depth, classes, corner_moves, cols, stride, bm, 0, 1)
+        == n
+    )
     assert n > 0 and (blocks == per_entry).all()
 
 

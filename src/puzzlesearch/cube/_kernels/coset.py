@@ -90,11 +90,16 @@ def mark_solved(table, classes, cols, stride):
     return done
 
 
+@njit(cache=True, inline="always")
+def neighbour_row(classes, corner_moves, x, m):
+    """(row, symmetry u) of corner value x = ctop * 2187 + twist after move m: conjugating by u gives the row's representative."""
+    x2 = corner_moves.ctop[x // N_TWIST, m] * N_TWIST + corner_moves.twist[x % N_TWIST, m]
+    return classes.classidx[x2], classes.symidx[x2]
+
+
 @njit(cache=True)
 def _backward_row(table, c, cur, nxt, classes, corner_moves, cols, stride, buf, geo):
     """Fill row c's empty entries that have a neighbour at the current depth; how many."""
-    rep, classidx, symidx = classes.rep, classes.classidx, classes.symidx
-    move_ctop, move_twist = corner_moves
     n_col = cols.move_slice.shape[0] * cols.n_flip
     base = np.int64(c) * stride
     nb = 0
@@ -103,14 +108,11 @@ def _backward_row(table, c, cur, nxt, classes, corner_moves, cols, stride, buf, 
             buf[nb] = t
             nb += 1
     found = 0
-    x = rep[c]
-    tw, ct = x % N_TWIST, x // N_TWIST
     for m in range(N_MOVES):
         if nb == 0:
             break
-        x2 = move_ctop[ct, m] * N_TWIST + move_twist[tw, m]
-        base2 = np.int64(classidx[x2]) * stride
-        u = symidx[x2]
+        c2, u = neighbour_row(classes, corner_moves, classes.rep[c], m)
+        base2 = np.int64(c2) * stride
         j = 0
         for k in range(nb):  # keep the unreached in order: the column look-ups stay local
             t = buf[k]
@@ -125,8 +127,8 @@ def _backward_row(table, c, cur, nxt, classes, corner_moves, cols, stride, buf, 
 
 
 @njit(cache=True, parallel=True)
-def backward_pass(table, depth, classes, corner_moves, cols, stride):
-    """One backward BFS level in parallel over rows: every empty entry with a neighbour at depth gets depth+1.
+def backward_pass(table, depth, classes, corner_moves, cols, stride, first, last):
+    """Rows first..last-1 of one backward BFS level, in parallel: every empty entry with a neighbour at depth gets depth+1.
 
     Entry by entry (the full and tiny layouts, and the twin of the large layout's kernel that
     tests a block of 256 entries at a time: _kernels/coset_blocks.py).
@@ -136,12 +138,11 @@ def backward_pass(table, depth, classes, corner_moves, cols, stride):
     the value `depth`, which neither an empty nor a newly set entry has. Returns the number
     of entries set.
     """
-    n_rows = classes.rep.shape[0]
     n_col = cols.move_slice.shape[0] * cols.n_flip
     cur, nxt = depth % 3, (depth + 1) % 3
     geo = _geometry(cols)
     done = 0
-    for c in prange(n_rows):
+    for c in prange(first, last):
         buf = np.empty(n_col, dtype=np.int32)
         done += _backward_row(table, c, cur, nxt, classes, corner_moves, cols, stride, buf, geo)
     return done

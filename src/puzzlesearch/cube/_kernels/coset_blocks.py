@@ -25,7 +25,8 @@ import numpy as np
 from numba import njit, prange
 
 from puzzlesearch.bits import popcount
-from puzzlesearch.cube.model.constants import N_MOVES, N_TWIST
+from puzzlesearch.cube._kernels.coset import neighbour_row
+from puzzlesearch.cube.model.constants import N_MOVES
 
 BLOCK_ENTRIES = 256  # the flips of the 8 U/D-layer positions: one column part a
 WORD_ENTRIES = 32  # 2-bit entries in a 64-bit word
@@ -155,8 +156,6 @@ def _backward_row_blocks(words, c, cur, nxt, classes, corner_moves, cols, row_wo
     so the masks of the whole group move together, each step one loop over all their words.
     v: BLOCK_WORDS x a_div scratch.
     """
-    rep, classidx, symidx = classes.rep, classes.classidx, classes.symidx
-    move_ctop, move_twist = corner_moves
     n_a = cols.move_slice.shape[0]
     n_div = bm.a_div
     base = np.int64(c) * row_words
@@ -166,14 +165,11 @@ def _backward_row_blocks(words, c, cur, nxt, classes, corner_moves, cols, row_wo
     pattern = np.uint64(cur) * EVEN
     setter = np.uint64(3 ^ nxt)  # EMPTY ^ setter = nxt
     found = 0
-    x = rep[c]
-    tw, ct = x % N_TWIST, x // N_TWIST
     for m in range(N_MOVES):
         if left == 0:
             break
-        x2 = move_ctop[ct, m] * N_TWIST + move_twist[tw, m]
-        base2 = np.int64(classidx[x2]) * row_words
-        u = symidx[x2]
+        c2, u = neighbour_row(classes, corner_moves, classes.rep[c], m)
+        base2 = np.int64(c2) * row_words
         for g in range(n_a // n_div):
             at = base + np.int64(g) * n_div * BLOCK_WORDS
             empty = np.uint64(0)
@@ -200,18 +196,17 @@ def _backward_row_blocks(words, c, cur, nxt, classes, corner_moves, cols, row_wo
 
 
 @njit(cache=True, parallel=True)
-def backward_pass_blocks(words, depth, classes, corner_moves, cols, stride, bm):
-    """backward_pass (_kernels/coset.py) for the large layout, a block of 256 entries at a time.
+def backward_pass_blocks(words, depth, classes, corner_moves, cols, stride, bm, first, last):
+    """backward_pass (_kernels/coset.py) for the large layout, a block of 256 entries at a time: rows first..last-1.
 
     words: the table viewed as uint64 (a row is stride // WORD_ENTRIES words); bm: BlockMoves.
     A thread writes only its own rows; it reads others' for the value `depth`, which neither an
     empty nor a newly set entry has. Returns the number of entries set.
     """
-    n_rows = classes.rep.shape[0]
     row_words = stride // WORD_ENTRIES
     cur, nxt = depth % 3, (depth + 1) % 3
     done = 0
-    for c in prange(n_rows):
+    for c in prange(first, last):
         v = np.empty((BLOCK_WORDS, bm.a_div), dtype=np.uint64)
         done += _backward_row_blocks(words, c, cur, nxt, classes, corner_moves, cols, row_words, bm, v)
     return done
