@@ -33,7 +33,6 @@ WORD_ENTRIES = 32  # 2-bit entries in a 64-bit word
 BLOCK_WORDS = BLOCK_ENTRIES // WORD_ENTRIES
 LANE_BITS = 5  # index bits that move inside a word (32 entries)
 INDEX_BITS = 8  # bits of b
-N_SYM = 16  # the U-D symmetries
 NO_SWAP = -1
 EVEN = np.uint64(0x5555555555555555)  # bit 2e of every entry e: the pair lanes
 

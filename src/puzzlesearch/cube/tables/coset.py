@@ -364,7 +364,7 @@ def build_packed(variant: str, classes: SymClassArrays, keep_near: int = -1, bas
         backward = filled > FORWARD_FILL * n or (base is not None and depth > base)
         backward |= blocks is not None and dist[depth] > BLOCKS_FRONTIER * n  # a big frontier: cheaper by blocks
         t1 = time.perf_counter()
-        if backward:  # in calls of ROWS_PER_CALL rows: Ctrl-C is seen between two (~7 s for large)
+        if backward:  # in calls of ROWS_PER_CALL rows: Ctrl-C is seen between two (~9 s apart for large)
             new = 0
             for first in range(0, len(classes.rep), ROWS_PER_CALL):
                 rows = first, min(len(classes.rep), first + ROWS_PER_CALL)
