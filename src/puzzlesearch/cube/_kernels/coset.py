@@ -179,8 +179,9 @@ def _claim(table, i, v):
 
 
 @njit(cache=True, parallel=True)
-def forward_pass(table, depth, classes, corner_moves, cols, stride, n_parts):
-    """One forward BFS level: expand the entries at depth (rows split in n_parts, in parallel).
+def forward_pass(table, depth, classes, corner_moves, cols, stride, n_parts, first, last):
+    """One forward BFS level over rows first..last-1: expand their entries at depth (the rows dealt to
+    n_parts parts, in parallel).
 
     Each part sets the empty neighbours (and their twins under the class's self-symmetries)
     to depth + 1 in place (_claim: an atomic and on the byte, as four entries share it), so
@@ -190,13 +191,12 @@ def forward_pass(table, depth, classes, corner_moves, cols, stride, n_parts):
     rep, classidx, symidx, stab = classes
     move_ctop, move_twist = corner_moves
     n_col = cols.move_slice.shape[0] * cols.n_flip
-    n_rows = rep.shape[0]
     cur, nxt = depth % 3, (depth + 1) % 3
     geo = _geometry(cols)
     done = 0
     for p in prange(n_parts):
         found = 0
-        for c in range(p * n_rows // n_parts, (p + 1) * n_rows // n_parts):
+        for c in range(first + p, last, n_parts):  # every n_parts-th row: the parts get alike shares of work
             base = np.int64(c) * stride
             x = rep[c]
             tw, ct = x % N_TWIST, x // N_TWIST

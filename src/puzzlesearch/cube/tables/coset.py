@@ -95,7 +95,7 @@ LAYOUTS = {
 }
 N_FLIPS = {v: layout.n_b for v, layout in LAYOUTS.items()}
 FORWARD_FILL = 0.30  # levels after this share of entries is reached are filled backward (in parallel)
-ROWS_PER_CALL = 1024  # rows of one backward kernel call (a Python signal waits for the call to return)
+ROWS_PER_CALL = 1024  # rows of one level's kernel call (a Python signal waits for the call to return)
 BLOCKS_FRONTIER = 0.01  # large: a level is filled backward by blocks once its frontier is this share of entries
 MAX_TABLE_DEPTH = 20
 NEAR = 8  # the bound copy: entries within this many moves read as 0 (0.3% of the full table), 9..11 read exactly
@@ -364,17 +364,16 @@ def build_packed(variant: str, classes: SymClassArrays, keep_near: int = -1, bas
         backward = filled > FORWARD_FILL * n or (base is not None and depth > base)
         backward |= blocks is not None and dist[depth] > BLOCKS_FRONTIER * n  # a big frontier: cheaper by blocks
         t1 = time.perf_counter()
-        if backward:  # in calls of ROWS_PER_CALL rows: Ctrl-C is seen between two (~9 s apart for large)
-            new = 0
-            for first in range(0, len(classes.rep), ROWS_PER_CALL):
-                rows = first, min(len(classes.rep), first + ROWS_PER_CALL)
-                if blocks is not None:
-                    words = table.view(np.uint64)
-                    new += int(backward_pass_blocks(words, depth, classes, corner_moves, cols, stride, blocks, *rows))
-                else:
-                    new += int(backward_pass(table, depth, classes, corner_moves, cols, stride, *rows))
-        else:
-            new = int(forward_pass(table, depth, classes, corner_moves, cols, stride, parts))
+        new = 0
+        words = table.view(np.uint64) if blocks is not None else None  # (the large layout: whole 64-byte rows)
+        for first in range(0, len(classes.rep), ROWS_PER_CALL):  # Ctrl-C is seen between two calls
+            rows = first, min(len(classes.rep), first + ROWS_PER_CALL)
+            if not backward:
+                new += int(forward_pass(table, depth, classes, corner_moves, cols, stride, parts, *rows))
+            elif blocks is not None:
+                new += int(backward_pass_blocks(words, depth, classes, corner_moves, cols, stride, blocks, *rows))
+            else:
+                new += int(backward_pass(table, depth, classes, corner_moves, cols, stride, *rows))
         if new == 0 or depth >= MAX_TABLE_DEPTH:
             raise AssertionError(f"coset BFS stalled at depth {depth} with {n - filled:,} entries unreached")
         depth += 1
