@@ -429,9 +429,10 @@ def test_bitset_fill_agrees_with_brute_force_on_tiny_grids(tmp_path):
 
 # ---------------------------------------------------------------- CLI outputs (default folders)
 
-# Seeds tried for a cost-0 English 12x12 grid, seed 2 first: on 2026-11-26 it reached cost 0 in
-# 14 CPU s, while seeds 0 and 1 stopped at cost 0.8 after 26 s each (any cost-0 grid is checked).
-ENGLISH_SEEDS = (2, 0, 1, *range(3, 16))
+# Seeds tried for a cost-0 English 12x12 grid, the quickest first (any cost-0 grid is checked). On
+# 2026-11-28 seed 0 reached cost 0 in 0.8 CPU s, 10 in 0.7, 8 in 1.1 and 2 in 11 (on 2026-11-26, with
+# the fill of that day, seed 2 was the quick one); 5, 7, 11-13 and 15 stop above cost 0.
+ENGLISH_SEEDS = (0, 10, 8, 2, 1, *range(3, 8), 9, *range(11, 16))
 
 DOCUMENTED_COLUMNS = [
     "rank",

@@ -139,38 +139,43 @@ def test_table_missing_from_a_folder(tables_copy, tmp_path):
 # ------------------------------------------------------------------ the artifact store
 
 
-def test_interactive_solve_builds_into_the_store_never_results(tmp_path):
-    """In a project without --tables: built once into results/store (content-keyed), never results/cube/tables."""
+def test_interactive_solve_uses_the_project_store_never_results(cube_tables, tmp_path):
+    """In a project without --tables: the tables come from results/store (content-keyed), never results/cube/tables.
+
+    The project's store is seeded with the session's build (hard links: the same key and bytes), so
+    a solve that looked anywhere else would build (and say so). These tables' build into an empty
+    store is the session's own (the `cube_tables` fixture); a first use from an empty store is
+    test_optimal_first_use.py's.
+    """
+    if not (cube_tables.dir / "store-key.json").is_file():
+        pytest.skip("PUZZLESEARCH_TEST_CUBE_TABLES names a folder outside a store: nothing to seed a store with")
     project = tmp_path / "proj"
     project.mkdir()
     (project / "Snakefile").write_text("# a project marker\n")
     (project / "config.yaml").write_text("lexicons:\n  default: builtin:en\ncube:\n  format: contest\n")
+    seeded = project / "results" / "store" / "cube" / cube_tables.dir.name
+    seeded.mkdir(parents=True)
+    for path in cube_tables.dir.iterdir():
+        os.link(path, seeded / path.name)
     env = {k: v for k, v in os.environ.items() if k != "PUZZLESEARCH_STORE"}
-    first = subprocess.run(
-        [sys.executable, "-m", "puzzlesearch", "cube", "solve", SCRAMBLE],
-        cwd=project,
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=300,
-    )
-    assert first.returncode == 0, first.stderr
-    assert "building cube move and pruning tables" in first.stderr
-    answer = first.stdout.strip()
-    assert " " not in answer  # config cube.format: contest
-    assert SOLVED.apply(parse_moves(SCRAMBLE)).apply(parse_moves(answer)).is_solved
-    assert not (project / "results" / "cube").exists()
-    folders = list((project / "results" / "store" / "cube").iterdir())
-    assert len([f for f in folders if not f.name.startswith(".")]) == 1
-    second = subprocess.run(
-        [sys.executable, "-m", "puzzlesearch", "cube", "solve", SCRAMBLE],
-        cwd=project,
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
-    )
-    assert second.returncode == 0 and "building" not in second.stderr and second.stdout.strip() == answer
+    env["XDG_CACHE_HOME"] = str(tmp_path / "cache")  # not the user's cache either
+    answers = []
+    for _ in range(2):
+        done = subprocess.run(
+            [sys.executable, "-m", "puzzlesearch", "cube", "solve", SCRAMBLE],
+            cwd=project,
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=120,
+        )
+        assert done.returncode == 0, done.stderr
+        assert "building" not in done.stderr, done.stderr
+        answers.append(done.stdout.strip())
+    assert " " not in answers[0] and answers[1] == answers[0]  # config cube.format: contest
+    assert SOLVED.apply(parse_moves(SCRAMBLE)).apply(parse_moves(answers[0])).is_solved
+    assert not (project / "results" / "cube").exists() and not (tmp_path / "cache").exists()
+    assert [f.name for f in seeded.parent.iterdir() if not f.name.startswith(".")] == [seeded.name]
 
 
 # ------------------------------------------------------------------ pipeline mode

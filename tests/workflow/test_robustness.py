@@ -490,7 +490,7 @@ def test_non_editable_install_cube_outside_a_project(installed, outside, cube_ta
     env = installed_env(installed, outside.parent)
     # The user cache gets the session store's cube tables (hard links, same content key: the installed
     # package hashes the same code), so the installed copy loads, verifies and solves with them without a
-    # second ~40 CPU s build (the build into a store: test_cube_artifacts); a key mismatch only builds.
+    # second ~40 CPU s build (the build into a store: the session's `cube_tables`); a key mismatch only builds.
     entry = Path(cube_tables.dir)  # the store folder of the session's build (other workers may build beside it)
     cache_store = outside.parent / "cache" / "puzzlesearch"
     shutil.copytree(entry, cache_store / entry.relative_to(os.environ[STORE_ENV]), copy_function=os.link)

@@ -2,8 +2,8 @@
 snakemake-executor-plugin-slurm against the single-node Slurm of
 profiles/slurm/local-cluster.sh (Debian's slurm-wlm and munge; CI starts it).
 
-A 3x3 Boggle proof (its shards and gather) and a few default jobs (a lexicon's word table
-and DAWGs, a Spelling Bee table) built on Slurm must equal the same targets built locally,
+A 3x3 Boggle proof (its shards and gather) and the lexicon jobs it needs (the word table and
+the Boggle DAWG) built on Slurm must equal the same targets built locally,
 and every job must have gone through Slurm (its own records, `squeue`, say COMPLETED).
 Each board the proof lists is scored again by the brute-force reference scorer. A shard
 cancelled with `scancel` while it runs is redone (the profile's retry) and the proof comes
@@ -46,10 +46,9 @@ CONFIG = [
 ]
 PROOF = f"results/boggle/{LEXICON}/proof/3x3"
 PROOF_FILES = [f"{PROOF}/{name}" for name in ("boards.parquet", "classes.parquet", "certificate.json")]
-LEXICON_TABLES = [f"results/lexicon/{LEXICON}/{name}" for name in ("words.parquet", "dawg.npz", "boggle_dawg.npz")]
-BEE_TABLES = [f"results/bee/{LEXICON}/{name}" for name in ("masks.parquet", "puzzles.parquet")]
-TARGETS = [f"{PROOF}/certificate.json", *LEXICON_TABLES, BEE_TABLES[-1]]
-SLURM_RULES = {"lexicon_words": 1, "lexicon_dawg": 2, "bee_masks": 1, "bee_puzzles": 1, "boggle_proof_shard": SHARDS}
+LEXICON_TABLES = [f"results/lexicon/{LEXICON}/{name}" for name in ("words.parquet", "boggle_dawg.npz")]
+TARGETS = [f"{PROOF}/certificate.json", *LEXICON_TABLES]
+SLURM_RULES = {"lexicon_words": 1, "lexicon_dawg": 1, "boggle_proof_shard": SHARDS}
 # Status polling for short test jobs (the profile's 20 s suit real clusters); the profile is unchanged.
 FAST_POLL = ["--slurm-init-seconds-before-status-checks", "2", "--seconds-between-status-checks", "2"]
 SLURM = ["--profile", "profiles/slurm", *FAST_POLL]
@@ -152,7 +151,7 @@ def test_every_job_ran_on_slurm(runs):
 
 def test_slurm_results_equal_local_results(runs):
     local, slurm = runs
-    for path in [PROOF_FILES[0], PROOF_FILES[1], LEXICON_TABLES[0], *BEE_TABLES]:
+    for path in [PROOF_FILES[0], PROOF_FILES[1], LEXICON_TABLES[0]]:
         a, b = table(local, path), table(slurm, path)
         assert a.height > 0, path
         assert a.equals(b), f"{path} differs between the local and the Slurm run"
