@@ -13,7 +13,6 @@ from functools import cache
 
 import numpy as np
 
-from puzzlesearch.boggle._kernels.symmetry import canonical_boards
 from puzzlesearch.errors import PuzzleError
 
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
@@ -235,6 +234,8 @@ def canonical(boards: np.ndarray, shape: Shape) -> np.ndarray:
     """Each board's smallest form under the shape's symmetries."""
     boards = np.ascontiguousarray(boards, dtype=np.uint8)
     out = np.empty_like(boards)
+    from puzzlesearch.boggle._kernels.symmetry import canonical_boards  # here: the model imports no numba
+
     canonical_boards(boards, symmetries(shape), out)
     return out
 
