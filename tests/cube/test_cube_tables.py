@@ -148,3 +148,25 @@ def test_fsmove_follows_the_flip_slice_class_along_random_walks(cube_tables):
             walked = int(table[c * K.N_TWIST + tconj[t, s]]) >> NEXT_DIST_SHIFT
             looked_up = int(table[(raw >> SYM_SHIFT) * K.N_TWIST + tconj[t, raw & SYM_MASK]]) >> NEXT_DIST_SHIFT
             assert walked == looked_up
+
+
+def test_mapped_tables_are_page_cache_maps_and_solve_alike(cube_tables):
+    """For a few cubes (mapped_for) the large tables are mapped from the page cache, not copied; the
+    small ones are read; both kinds of Tables verify and solve random cubes with verified solutions."""
+    from puzzlesearch.cube.solve import solve_cube
+    from puzzlesearch.cube.tables.phases import MAPPED_AT_LEAST, MAPPED_UP_TO, Tables, mapped_for
+
+    assert mapped_for(1) and mapped_for(MAPPED_UP_TO) and not mapped_for(MAPPED_UP_TO + 1)
+    mapped, read = Tables(cube_tables.dir, mapped=True), Tables(cube_tables.dir)
+    rng = random.Random(5)
+    for _ in range(5):
+        cube = random_cube(rng)
+        a, b = solve_cube(cube, mapped, "twophase"), solve_cube(cube, read, "twophase")  # each verified by applying it
+        assert a.moves == b.moves  # same tables, same search: the same answer
+    arrays = {
+        stem: arr for stem, arr in mapped._cache.items() if (mapped.dir / f"{stem}.npy").exists()
+    }  # files, not derived
+    assert arrays[NEXT_STEM].nbytes >= MAPPED_AT_LEAST > min(arr.nbytes for arr in arrays.values())
+    for stem, arr in arrays.items():
+        assert isinstance(arr.base, np.memmap) == (arr.nbytes >= MAPPED_AT_LEAST), stem
+        assert not isinstance(read._cache[stem].base, np.memmap), stem

@@ -240,20 +240,21 @@ def _read_input(args) -> list:
 
 
 def _open_tables(args, settings, n_cubes: int):
-    """--tables (verified, never built), else the artifact store's tables (optimal: its own table,
-    mapped rather than read for a few cubes)."""
+    """--tables (verified, never built), else the artifact store's tables; for a few cubes the large
+    ones are mapped from the page cache rather than read (optimal: maps_tables, the others: mapped_for)."""
     if args.solver == "optimal":
         from puzzlesearch.cube.solvers.optimal import maps_tables, search_tables
 
         options = settings.options("optimal")
         return search_tables(args.tables, options.table, options.coset_table, maps_tables(n_cubes))
-    from puzzlesearch.cube.tables.phases import Tables, store_tables
+    from puzzlesearch.cube.tables.phases import Tables, mapped_for, store_tables
 
     if args.solver == "twophase":
         from puzzlesearch.cube.solvers.twophase import warm_up_twophase
 
         warm_up_twophase()  # the search compiles beside the tables' build or load
-    return Tables(args.tables) if args.tables else store_tables()
+    mapped = mapped_for(n_cubes)
+    return Tables(args.tables, mapped) if args.tables else store_tables(mapped)
 
 
 def _jobs(args, tables) -> int:

@@ -25,6 +25,7 @@ file is a one-line ArtifactError, never a crash, an endless search or a changed 
 
 from __future__ import annotations
 
+import contextlib
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -502,10 +503,10 @@ def build_all(table_dir) -> None:
     write_manifest(table_dir)
 
 
-def store_tables() -> Tables:
-    """The tables of the artifact store (built there on first use; never the pipeline's folder)."""
+def store_tables(mapped: bool = False) -> Tables:
+    """The tables of the artifact store (built there on first use; never the pipeline's folder); mapped: see mapped_for."""
     code = code_sha256(PRUNE_TABLE_CODE)
-    return Tables(in_store("cube", "cube move and pruning tables", build_all, kind="cube-tables", code=code))
+    return Tables(in_store("cube", "cube move and pruning tables", build_all, kind="cube-tables", code=code), mapped)
 
 
 def table_dir_of(path) -> Path:
@@ -555,6 +556,19 @@ _EXPECTED_SHAPES = {
     **{f"prune_{n}": (COORD_SIZES[s.a] * COORD_SIZES[s.b],) for n, s in PRUNE_SPECS.items()},
     NEXT_STEM: (N_FLIPSLICE_CLASS * K.N_TWIST,),
 }
+# Solving at most this many cubes, tables of at least MAPPED_AT_LEAST bytes (the ~800 MB of phase 1's
+# next and pruning tables) are mapped from the page cache, not read into memory: a process's load
+# takes ~1 CPU s instead of 1.7-5.3 s (most of it finding huge pages for the copy), and each search
+# ~7-15% longer through 4 KB pages (benchmarks/RESULTS.md, "two-phase tables mapped for a few cubes").
+MAPPED_UP_TO = 1_000
+MAPPED_AT_LEAST = 1 << 20
+
+
+def mapped_for(n_cubes: int) -> bool:
+    """True if a run solving n_cubes cubes maps the large tables rather than reading them (MAPPED_UP_TO)."""
+    return n_cubes <= MAPPED_UP_TO
+
+
 _DTYPES = {"prune_": np.int8, NEXT_STEM: np.uint32}  # by stem prefix; other tables int32
 
 
@@ -564,10 +578,11 @@ class Tables:
     Never builds: a missing folder or table is a one-line error naming the build command.
     """
 
-    def __init__(self, table_dir):
+    def __init__(self, table_dir, mapped: bool = False):
         self.dir = table_dir_of(table_dir)
         if not self.dir.is_dir():
             raise PuzzleError(f"no cube table folder {self.dir}: build it with `{BUILD_HINT} {self.dir}`")
+        self.mapped = mapped  # large tables mapped from the page cache (mapped_for)
         self._cache: dict[str, object] = {}
 
     def _load(self, stem: str) -> np.ndarray:
@@ -583,7 +598,8 @@ class Tables:
             raise PuzzleError(f"cube table {path} is missing: build the tables with `{BUILD_HINT} {self.dir}`")
         meta = manifest.verify(meta_path, _kind_of(stem), [path.name])
         dtype = next((d for prefix, d in _DTYPES.items() if stem.startswith(prefix)), np.int32)
-        arr = read_npy(path, meta, dtype, _EXPECTED_SHAPES[stem])
+        with manifest.mapped_loads(MAPPED_AT_LEAST) if self.mapped else contextlib.nullcontext():
+            arr = read_npy(path, meta, dtype, _EXPECTED_SHAPES[stem])
         lo, hi = _entry_bounds(stem, meta, meta_path)
         manifest.check_range(path, stem, arr, lo, hi)
         self._check_structure(stem, path, arr)
