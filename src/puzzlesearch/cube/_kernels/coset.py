@@ -188,30 +188,29 @@ def forward_pass(table, depth, classes, corner_moves, cols, stride, n_parts, fir
     the level needs no memory beyond the table: it never reads those as depth (mod 3).
     Returns the number of entries set.
     """
-    rep, classidx, symidx, stab = classes
-    move_ctop, move_twist = corner_moves
     n_col = cols.move_slice.shape[0] * cols.n_flip
     cur, nxt = depth % 3, (depth + 1) % 3
     geo = _geometry(cols)
     done = 0
     for p in prange(n_parts):
         found = 0
+        rows = np.empty(N_MOVES, np.int64)  # the row's neighbour row and symmetry by move, once per row
+        syms = np.empty(N_MOVES, np.int64)
         for c in range(first + p, last, n_parts):  # every n_parts-th row: the parts get alike shares of work
             base = np.int64(c) * stride
-            x = rep[c]
-            tw, ct = x % N_TWIST, x // N_TWIST
+            for m in range(N_MOVES):
+                rows[m], syms[m] = neighbour_row(classes, corner_moves, classes.rep[c], m)
             for t in range(n_col):
                 if table[(base + t) >> 2] == 255 or get_entry(table, base + t) != cur:
                     continue  # (a byte of four empty entries is skipped at its first)
                 for m in range(N_MOVES):
-                    x2 = move_ctop[ct, m] * N_TWIST + move_twist[tw, m]
-                    c2 = classidx[x2]
-                    base2 = np.int64(c2) * stride
-                    t2 = _move_conj_col(cols, t, m, symidx[x2], geo)
+                    c2 = rows[m]
+                    base2 = c2 * stride
+                    t2 = _move_conj_col(cols, t, m, syms[m], geo)
                     i = base2 + t2
                     if get_entry(table, i) == EMPTY:
                         found += _claim(table, i, nxt)
-                        st = stab[c2]
+                        st = classes.stab[c2]
                         if st != 1:
                             for s in range(1, 16):
                                 if (st >> s) & 1:
