@@ -243,3 +243,18 @@ def test_config_section_defaults_and_errors():
         validate_config({"lexicons": {"default": "builtin:en"}, "cube": {"thistlethwaite": {"time_limit": -1}}}, root)
     with pytest.raises(ConfigError, match="cube.solvers"):
         validate_config({"lexicons": {"default": "builtin:en"}, "cube": {"solvers": ["korf"]}}, root)
+
+
+def test_a_few_interactive_cubes_map_the_tables_a_pipeline_job_reads_them(cube_tables):
+    """Interactive: up to MAPPED_UP_TO cubes map the large tables; a pipeline job never does (its
+    milliseconds per cube are the report's figures), nor does a larger file."""
+    from argparse import Namespace
+
+    from puzzlesearch.cube import cli
+    from puzzlesearch.cube.tables.phases import MAPPED_UP_TO
+
+    args = Namespace(solver="thistlethwaite", tables=str(cube_tables.dir))
+    assert cli._open_tables(args, None, 1, pipeline=False).mapped
+    assert cli._open_tables(args, None, MAPPED_UP_TO, pipeline=False).mapped
+    assert not cli._open_tables(args, None, MAPPED_UP_TO + 1, pipeline=False).mapped
+    assert not cli._open_tables(args, None, 1, pipeline=True).mapped

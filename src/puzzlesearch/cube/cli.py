@@ -239,9 +239,10 @@ def _read_input(args) -> list:
     return cubes
 
 
-def _open_tables(args, settings, n_cubes: int):
+def _open_tables(args, settings, n_cubes: int, pipeline: bool):
     """--tables (verified, never built), else the artifact store's tables; for a few cubes the large
-    ones are mapped from the page cache rather than read (optimal: maps_tables, the others: mapped_for)."""
+    ones are mapped from the page cache rather than read (optimal: maps_tables, the others: mapped_for,
+    but not in a pipeline job: its milliseconds per cube are the report's benchmark figures)."""
     if args.solver == "optimal":
         from puzzlesearch.cube.solvers.optimal import maps_tables, search_tables
 
@@ -253,7 +254,7 @@ def _open_tables(args, settings, n_cubes: int):
         from puzzlesearch.cube.solvers.twophase import warm_up_twophase
 
         warm_up_twophase()  # the search compiles beside the tables' build or load
-    mapped = mapped_for(n_cubes)
+    mapped = mapped_for(n_cubes) and not pipeline
     return Tables(args.tables, mapped) if args.tables else store_tables(mapped)
 
 
@@ -309,7 +310,7 @@ def cmd_solve(args) -> int:
         raise PuzzleError(f"--jobs must be at least 1, got {args.jobs}")
     cubes = _read_input(args)
     format_moves([], settings.format)  # reject an unknown style before the work
-    tables = _open_tables(args, settings, len(cubes))
+    tables = _open_tables(args, settings, len(cubes), pipeline)
     jobs = _jobs(args, tables)
     options = settings.options(args.solver)
     if args.solver == "optimal" and jobs == 1:  # one search at a time: a long one logs its depth bounds
