@@ -128,9 +128,11 @@ def test_fsmove_follows_the_flip_slice_class_along_random_walks(cube_tables):
     symmetry that takes it there: the same class and the same phase-1 distance as a look-up of the raw state."""
     from puzzlesearch.cube._kernels.phase_next import NEXT_DIST_SHIFT
     from puzzlesearch.cube.model.symmetry import SYM_MASK, SYM_SHIFT
-    from puzzlesearch.cube.solvers.twophase import UD_MOVE_CONJ, UD_SYM_MULT, fsmove_of
+    from puzzlesearch.cube.solvers.twophase import FSMOVE_SYM_AT, UD_MOVE_CONJ, UD_SYM_MULT, fsmove_of
 
-    fsmove, fsclass, tconj = fsmove_of(cube_tables), cube_tables.sym("sym_fsclass"), cube_tables.sym("sym_twistconj")
+    (fsmove, fsmove_sym), fsclass = fsmove_of(cube_tables), cube_tables.sym("sym_fsclass")
+    tconj = cube_tables.sym("sym_twistconj")
+    assert fsmove.ctypes.data % 64 == 0 and fsmove.strides[0] == 64 and fsmove_sym.ctypes.data == fsmove.ctypes.data
     table = cube_tables.next()
     rng = random.Random(7)
     for _ in range(40):
@@ -139,8 +141,8 @@ def test_fsmove_follows_the_flip_slice_class_along_random_walks(cube_tables):
         c, s = cs >> SYM_SHIFT, cs & SYM_MASK
         for _ in range(25):
             m = rng.randrange(K.N_MOVES)
-            step = int(fsmove[c, UD_MOVE_CONJ[s, m]])
-            c, s = step >> SYM_SHIFT, int(UD_SYM_MULT[s, step & SYM_MASK])
+            mc = UD_MOVE_CONJ[s, m]
+            c, s = int(fsmove[c, mc]), int(UD_SYM_MULT[s, fsmove_sym[c, FSMOVE_SYM_AT + mc]])
             cube = cube * MOVE_CUBES[m]
             raw = int(fsclass[cube_tables.coord("eslice", cube) * K.N_FLIP + cube_tables.coord("flip", cube)])
             assert c == raw >> SYM_SHIFT

@@ -317,7 +317,8 @@ class Phase1(NamedTuple):
     twist: np.ndarray
     sslice: np.ndarray  # move_slice_sorted: E-slice positions * 24 + the E edges' order
     fsclass: np.ndarray  # sym_fsclass (the root's class)
-    fsmove: np.ndarray  # (classes x 32) int32: class << 4 | symmetry of the representative after move m (m < 18)
+    fsmove: np.ndarray  # (classes x 32) uint16: the class of the representative after move m (m < 18)
+    fsmove_sym: np.ndarray  # (classes x 64) uint8, fsmove's bytes: the symmetry to it at FSMOVE_SYM_AT + m
     sym_mult: np.ndarray  # SYM_MULT[:16, :16]
     twistconj: np.ndarray  # sym_twistconj
     next: np.ndarray  # next_tp1 (uint32: distance and per-face move masks, _kernels/phase_next.py)

@@ -253,7 +253,7 @@ def _budget_stop(lim, cnt, shared):
 # columns of a phase-1 child in Phase1Work.kids
 K_MOVE, K_ENTRY, K_SYM, K_DIST, K_TWIST, K_CLASS, K_CPERM, K_SSLICE = 0, 1, 2, 3, 4, 5, 6, 7
 N_KID_COLUMNS = 8
-FSMOVE_HALF = 16  # fsmove rows are 32 int32 (two cache lines): the second line's first column
+FSMOVE_SYM_AT = 2 * N_MOVES  # an fsmove row's first symmetry byte, after its 18 uint16 classes (solvers/twophase.py)
 LEAVE_G2 = sum(1 << m for m in range(N_MOVES) if m not in G2_MOVES)  # bits of the moves that leave G2
 WANDER_LIMIT = 5  # skip a child nearer than its moves to go when distance + moves to go is below this
 
@@ -296,12 +296,11 @@ def _expand(k, depth, d1, prev, entry, cls, sym, dist, tw, cp, ss, p1, p2, lim, 
             n += 1
             continue
         t = p1.twist[tw, m]
-        cs = p1.fsmove[cls, p1.move_conj[sym, m]]
-        c = cs >> SYM_SHIFT
-        sy = p1.sym_mult[sym, cs & SYM_MASK]
-        if togo > 1:  # its children will read its row
+        mc = p1.move_conj[sym, m]
+        c = np.int64(p1.fsmove[cls, mc])
+        sy = p1.sym_mult[sym, p1.fsmove_sym[cls, FSMOVE_SYM_AT + mc]]
+        if togo > 1:  # its children will read its row (one cache line)
             prefetch(p1.fsmove, c, 0)
-            prefetch(p1.fsmove, c, FSMOVE_HALF)
         at = c * N_TWIST + p1.twistconj[t, sy]
         prefetch_flat(p1.next, at)
         prefetch(p2.cperm, corners, 0)  # the corner row its own children will read (36 bytes; the
@@ -384,7 +383,6 @@ def _phase1_round(d1, first, pre_len, starts, p1, p2, lim, run, deadline, work):
     for k in range(n_dir):
         if first[k] == d1:  # its first round: the class's fsmove row (read by its expansions), the corner rank
             prefetch(p1.fsmove, roots.cls[k], 0)
-            prefetch(p1.fsmove, roots.cls[k], FSMOVE_HALF)
             roots.cperm[k] = _rank(starts.cp[k], 0, N_CORNER_CUBIES, 0)
     for k in range(n_dir):
         work.depth[k] = -1

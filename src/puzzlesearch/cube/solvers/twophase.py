@@ -39,13 +39,23 @@ import numpy as np
 from puzzlesearch.cube._kernels.bundles import AxisSyms, CubieMoves, Phase1, Phase2, PreMoves, Starts, TwoPhaseLimits
 from puzzlesearch.cube._kernels.cubies import direction_starts
 from puzzlesearch.cube._kernels.phase_next import select_table
-from puzzlesearch.cube._kernels.phases import twophase_sym_search
+from puzzlesearch.cube._kernels.phases import FSMOVE_SYM_AT, twophase_sym_search
 from puzzlesearch.cube.io import merge_moves, metric_length, move_cost
 from puzzlesearch.cube.model import constants as K
 from puzzlesearch.cube.model.constants import STOP_NAMES, Stop
 from puzzlesearch.cube.model.coords import EDGE_MASK_RANK
 from puzzlesearch.cube.model.cubie import MOVE_EP, SOLVED, CubieCube
-from puzzlesearch.cube.model.symmetry import AXIS_SYMS, MOVE_CONJ, N_SYM_UD, SYM_INV, SYM_MULT, SYMMETRIES, conjugate
+from puzzlesearch.cube.model.symmetry import (
+    AXIS_SYMS,
+    MOVE_CONJ,
+    N_SYM_UD,
+    SYM_INV,
+    SYM_MASK,
+    SYM_MULT,
+    SYM_SHIFT,
+    SYMMETRIES,
+    conjugate,
+)
 from puzzlesearch.cube.settings import TwoPhaseOptions
 from puzzlesearch.cube.tables.phases import Tables
 from puzzlesearch.errors import PuzzleError
@@ -78,29 +88,33 @@ def _phase1_masks() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
 
 PHASE1_MASKS = _phase1_masks()
 UD_SYM_MULT = np.ascontiguousarray(SYM_MULT[:N_SYM_UD, :N_SYM_UD])
-FSMOVE_STRIDE = 32  # an fsmove row: 18 moves padded to two 64-byte cache lines (the kernel prefetches both)
-FSMOVE_ALIGN = 128
+FSMOVE_ROW = 64  # bytes of an fsmove row: one cache line (the kernel prefetches it once)
 
 
-def fsmove_of(tables: Tables) -> np.ndarray:
-    """(classes x FSMOVE_STRIDE) int32, 128-byte aligned: the class << 4 | symmetry of each flip x slice
-    class representative after each move (-1 in the padding), derived from the verified sym_fsclass,
-    sym_fsrep and move tables once per Tables (min2phase's FlipSliceMove; ~50 ms)."""
+def fsmove_of(tables: Tables) -> tuple[np.ndarray, np.ndarray]:
+    """Each flip x slice class representative's moves, one 64-byte-aligned cache line a class, as two
+    views of one table: (classes x 32) uint16, the class after move m in column m (m < 18), and
+    (classes x 64) uint8, the symmetry that takes it there in byte FSMOVE_SYM_AT + m. Derived from
+    the verified sym_fsclass, sym_fsrep and move tables once per Tables (min2phase's FlipSliceMove;
+    ~50 ms)."""
     return tables.derived("fsmove", _fsmove)
 
 
-def _fsmove(tables: Tables) -> np.ndarray:
+def _fsmove(tables: Tables) -> tuple[np.ndarray, np.ndarray]:
     fsclass, reps = tables.sym("sym_fsclass"), tables.sym("sym_fsrep").astype(np.int64)
     flip, eslice = tables.move("flip"), tables.move("eslice")
     fl, sl = reps % K.N_FLIP, reps // K.N_FLIP
-    moved = fsclass[eslice[sl].astype(np.int64) * K.N_FLIP + flip[fl]]  # (classes, 18)
-    n = len(reps) * FSMOVE_STRIDE
-    raw = np.empty(n + FSMOVE_ALIGN // 4, dtype=np.int32)
-    skip = (-raw.ctypes.data % FSMOVE_ALIGN) // 4
-    table = raw[skip : skip + n].reshape(len(reps), FSMOVE_STRIDE)
-    table[:] = -1
-    table[:, : K.N_MOVES] = moved
-    return table
+    moved = fsclass[eslice[sl].astype(np.int64) * K.N_FLIP + flip[fl]].astype(np.int64)  # (classes, 18)
+    if len(reps) > np.iinfo(np.uint16).max + 1:
+        raise AssertionError(f"{len(reps):,} flip x slice classes do not fit 16 bits")
+    n = len(reps) * FSMOVE_ROW
+    raw = np.zeros(n + FSMOVE_ROW, dtype=np.uint8)
+    skip = -raw.ctypes.data % FSMOVE_ROW
+    syms = raw[skip : skip + n].reshape(len(reps), FSMOVE_ROW)
+    classes = syms.view(np.uint16)
+    classes[:, : K.N_MOVES] = moved >> SYM_SHIFT
+    syms[:, FSMOVE_SYM_AT : FSMOVE_SYM_AT + K.N_MOVES] = moved & SYM_MASK
+    return classes, syms
 
 
 UNBOUNDED_NODES = 2**62  # max_length mode: only the length (and the time cap) ends the search
@@ -223,7 +237,7 @@ def _kernel_tables(tables: Tables) -> tuple[Phase1, Phase2]:
         _narrow(tables.move("twist"), NARROW_TWIST),
         _narrow(tables.move("slice_sorted"), NARROW_SLICE),
         tables.sym("sym_fsclass"),
-        fsmove_of(tables),
+        *fsmove_of(tables),
         UD_SYM_MULT,
         _narrow(tables.sym("sym_twistconj"), NARROW_TWIST),
         tables.next(),
@@ -248,11 +262,13 @@ def _kernel_tables(tables: Tables) -> tuple[Phase1, Phase2]:
 def stand_in_kernel_tables() -> tuple[Phase1, Phase2]:
     """Phase1 and Phase2 of the loaded tables' types over one-entry stand-ins (the constant tables
     real), to compile the search before the tables exist; tests check the types against real ones."""
-    table = np.zeros((1, 1), dtype=np.int32)  # move tables, fsmove and the 2-d symmetry look-ups
+    table = np.zeros((1, 1), dtype=np.int32)  # move tables and the 2-d symmetry look-ups
     twist, sslice, cperm = (np.zeros((1, 1), dtype=t) for t in (NARROW_TWIST, NARROW_SLICE, NARROW_CPERM))
+    fsmove, fsmove_sym = np.zeros((1, 1), dtype=np.uint16), np.zeros((1, 1), dtype=np.uint8)
     lookup = np.zeros(1, dtype=np.int32)  # the 1-d symmetry look-ups
     prune = np.zeros(1, dtype=np.int8)
-    p1 = Phase1(twist, sslice, lookup, table, UD_SYM_MULT, twist, np.zeros(1, np.uint32), UD_MOVE_CONJ, *PHASE1_MASKS)
+    next_tp1 = np.zeros(1, np.uint32)
+    p1 = Phase1(twist, sslice, lookup, fsmove, fsmove_sym, UD_SYM_MULT, twist, next_tp1, UD_MOVE_CONJ, *PHASE1_MASKS)
     p2 = Phase2(cperm, table, table, prune, prune, MOVE_EP, np.array(K.G2_MOVES, dtype=np.int64), lookup, table, prune)
     return p1, p2
 
