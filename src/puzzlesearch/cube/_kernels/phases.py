@@ -303,7 +303,7 @@ def _expand(k, depth, d1, prev, entry, cls, sym, dist, tw, cp, ss, p1, p2, lim, 
             prefetch(p1.fsmove, c, 0)
         at = c * N_TWIST + p1.twistconj[t, sy]
         prefetch_flat(p1.next, at)
-        prefetch(p2.cperm, corners, 0)  # the corner row its own children will read (36 bytes; the
+        prefetch(p2.cperm, corners, 0)  # the corner row its own children will read (one line; the
         # sorted-slice rows, 428 KB in all, stay in cache: prefetching them costs more than it saves)
         kids[k, depth, n, K_MOVE] = m
         kids[k, depth, n, K_ENTRY] = at

@@ -88,7 +88,7 @@ def _phase1_masks() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
 
 PHASE1_MASKS = _phase1_masks()
 UD_SYM_MULT = np.ascontiguousarray(SYM_MULT[:N_SYM_UD, :N_SYM_UD])
-FSMOVE_ROW = 64  # bytes of an fsmove row: one cache line (the kernel prefetches it once)
+CACHE_LINE = 64  # bytes: an fsmove row and a corner move row fill one each (the kernel prefetches it once)
 
 
 def fsmove_of(tables: Tables) -> tuple[np.ndarray, np.ndarray]:
@@ -107,10 +107,10 @@ def _fsmove(tables: Tables) -> tuple[np.ndarray, np.ndarray]:
     moved = fsclass[eslice[sl].astype(np.int64) * K.N_FLIP + flip[fl]].astype(np.int64)  # (classes, 18)
     if len(reps) > np.iinfo(np.uint16).max + 1:
         raise AssertionError(f"{len(reps):,} flip x slice classes do not fit 16 bits")
-    n = len(reps) * FSMOVE_ROW
-    raw = np.zeros(n + FSMOVE_ROW, dtype=np.uint8)
-    skip = -raw.ctypes.data % FSMOVE_ROW
-    syms = raw[skip : skip + n].reshape(len(reps), FSMOVE_ROW)
+    n = len(reps) * CACHE_LINE
+    raw = np.zeros(n + CACHE_LINE, dtype=np.uint8)
+    skip = -raw.ctypes.data % CACHE_LINE
+    syms = raw[skip : skip + n].reshape(len(reps), CACHE_LINE)
     classes = syms.view(np.uint16)
     classes[:, : K.N_MOVES] = moved >> SYM_SHIFT
     syms[:, FSMOVE_SYM_AT : FSMOVE_SYM_AT + K.N_MOVES] = moved & SYM_MASK
@@ -219,8 +219,8 @@ def kernel_tables(tables: Tables) -> tuple[Phase1, Phase2]:
 
 
 # The move and conjugation tables the phase-1 nodes read, in 16 bits: a node's reads then stay in
-# cache more often, and a child's corner row (36 bytes) takes one prefetch (benchmarks/RESULTS.md,
-# 2026-11-29: 3-9% more phase-1 leaves in 10 ms, 1-3% less time at --max-length 20).
+# cache more often; the corner rows are padded to one 64-byte line each, so a child's corner row
+# takes one prefetch (benchmarks/RESULTS.md, 2026-11-29).
 NARROW_TWIST, NARROW_SLICE, NARROW_CPERM = np.int16, np.int16, np.uint16
 
 
@@ -230,6 +230,19 @@ def _narrow(table: np.ndarray, dtype) -> np.ndarray:
     if table.size and (table.min() < info.min or table.max() > info.max):
         raise AssertionError(f"table values {table.min()}..{table.max()} do not fit {info.dtype}")
     return table.astype(dtype)
+
+
+def _line_rows(table: np.ndarray, dtype) -> np.ndarray:
+    """A move table in `dtype`, each row padded to one cache line and aligned to it (padding: 0)."""
+    narrow = _narrow(table, dtype)
+    width = CACHE_LINE // narrow.itemsize
+    if narrow.shape[1] > width:
+        raise AssertionError(f"rows of {narrow.shape[1]} {narrow.dtype} entries do not fit a cache line")
+    raw = np.zeros(narrow.shape[0] * CACHE_LINE + CACHE_LINE, dtype=np.uint8)
+    skip = -raw.ctypes.data % CACHE_LINE
+    rows = raw[skip : skip + narrow.shape[0] * CACHE_LINE].view(dtype).reshape(narrow.shape[0], width)
+    rows[:, : narrow.shape[1]] = narrow
+    return rows
 
 
 def _kernel_tables(tables: Tables) -> tuple[Phase1, Phase2]:
@@ -245,7 +258,7 @@ def _kernel_tables(tables: Tables) -> tuple[Phase1, Phase2]:
         *PHASE1_MASKS,
     )
     p2 = Phase2(
-        _narrow(tables.move("cperm"), NARROW_CPERM),
+        _line_rows(tables.move("cperm"), NARROW_CPERM),
         tables.move("udedge"),
         tables.move("sliceperm"),
         tables.prune("tp2_corner"),
