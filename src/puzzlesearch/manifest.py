@@ -19,7 +19,10 @@ from __future__ import annotations
 import contextvars
 import hashlib
 import json
+import os
 import shlex
+import sys
+import tempfile
 import zipfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -36,6 +39,26 @@ RESULT_KEY = "puzzlesearch"  # Parquet metadata key of a result table's manifest
 # (pyo3_runtime.PanicException derives from BaseException, not Exception).
 NOT_PARQUET = (BaseException,)
 STORE_MARKER = ".puzzlesearch-store"  # a file at the top of an artifact store folder
+
+
+@contextmanager
+def quiet_rust_panics() -> Iterator[None]:
+    """Around a polars read: what its Rust threads print to stderr (the panic lines of a damaged file,
+    which the caller reports as one line) is held back, and written out only if the read succeeds."""
+    sys.stderr.flush()
+    saved = os.dup(2)
+    with tempfile.TemporaryFile() as held:
+        os.dup2(held.fileno(), 2)
+        ok = False
+        try:
+            yield
+            ok = True
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+            if ok and held.tell():
+                held.seek(0)
+                os.write(2, held.read())
 
 
 class ArtifactError(PuzzleError):
@@ -217,7 +240,8 @@ def load_parquet(path: str | Path, columns=None):
     import polars as pl  # here, not at the top: the numpy-only artifacts (cube tables) never load polars
 
     try:
-        return pl.read_parquet(path, columns=columns)
+        with quiet_rust_panics():
+            return pl.read_parquet(path, columns=columns)
     except NOT_PARQUET as exc:  # polars raises several error types, and panics, for damaged files
         reraise_interrupts(exc)
         raise damaged(path, f"cannot be read as Parquet ({type(exc).__name__})") from None
@@ -271,7 +295,8 @@ def has_result_entry(path: str | Path) -> bool:
     import polars as pl  # as in load_parquet
 
     try:
-        return RESULT_KEY in pl.read_parquet_metadata(path)
+        with quiet_rust_panics():
+            return RESULT_KEY in pl.read_parquet_metadata(path)
     except NOT_PARQUET as exc:
         reraise_interrupts(exc)
         return False
@@ -285,7 +310,8 @@ def read_result_parquet(path: str | Path, kind: str | None, expect: dict | None 
     if not path.is_file():
         raise PuzzleError(f"{path}: no such file")
     try:
-        text = pl.read_parquet_metadata(path).get(RESULT_KEY)
+        with quiet_rust_panics():
+            text = pl.read_parquet_metadata(path).get(RESULT_KEY)
         entry = json.loads(text) if text else None
     except NOT_PARQUET as exc:
         reraise_interrupts(exc)

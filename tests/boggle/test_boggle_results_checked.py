@@ -136,6 +136,39 @@ def test_every_flipped_byte_of_a_result_is_caught_or_harmless(tables):
     assert done.returncode == 0 and done.stdout.split() == ["0"], done.stdout + done.stderr[-3000:]
 
 
+def test_a_flipped_byte_that_makes_polars_panic_is_one_line_and_nothing_on_stderr(tables, tmp_path, monkeypatch):
+    """A damaged table on which polars' Rust threads panic: the CLI gives its one line, and the panic
+    lines polars prints (with RUST_BACKTRACE=1, a backtrace too) never reach stderr."""
+    from puzzlesearch.boggle.rank import BEST_KIND, read_table
+    from puzzlesearch.errors import PuzzleError
+
+    good = (tables / "best.parquet").read_bytes()
+    flip = tmp_path / "best.parquet"
+    for i in range(len(good)):
+        bad = bytearray(good)
+        bad[i] ^= 0xFF
+        flip.write_bytes(bytes(bad))
+        try:
+            read_table(flip, BEST_KIND)
+        except PuzzleError as exc:
+            if "PanicException" in str(exc):
+                break
+    else:
+        pytest.fail("no flipped byte of best.parquet made polars panic")
+    folder = tmp_path / "r"
+    shutil.copytree(tables, folder, ignore=shutil.ignore_patterns("store"))
+    os.symlink(tables / "store", folder / "store")
+    shutil.copy(flip, folder / "best.parquet")
+    monkeypatch.setenv("RUST_BACKTRACE", "1")
+    out = run(
+        "boggle", "scan", "--lexicon", "words.txt", "--from", "best.parquet", "--shape", "3x3", "--boards", "1",
+        cwd=folder,
+    )  # fmt: skip
+    line = one_line_error(out)
+    assert "best.parquet" in line and "Parquet" in line
+    assert out.stderr.strip() == line, out.stderr[-2000:]  # nothing but the one line: no panic lines
+
+
 def test_every_flipped_byte_is_caught_or_harmless_in_the_report_too(tables):
     """The report's readers of the seed tables and the ranking: an error or the same table on every flip."""
     script = (

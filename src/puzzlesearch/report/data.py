@@ -45,7 +45,8 @@ def read_table(path: str | Path, what: str) -> pl.DataFrame:
         manifest.verify(beside, None, [Path(path).name])
         return manifest.load_parquet(path)
     try:
-        return pl.read_parquet(path)
+        with manifest.quiet_rust_panics():
+            return pl.read_parquet(path)
     except manifest.NOT_PARQUET as exc:  # polars errors, OSError, and Rust panics (BaseException)
         manifest.reraise_interrupts(exc)
         raise PuzzleError(f"{what} {path}: cannot read ({(str(exc).splitlines() or [''])[0]})") from None
