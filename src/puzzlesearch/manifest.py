@@ -23,6 +23,7 @@ import os
 import shlex
 import sys
 import tempfile
+import threading
 import zipfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -41,24 +42,39 @@ NOT_PARQUET = (BaseException,)
 STORE_MARKER = ".puzzlesearch-store"  # a file at the top of an artifact store folder
 
 
+_STDERR_HELD = threading.Lock()  # fd 2 is the process's: one holder at a time
+
+
 @contextmanager
 def quiet_rust_panics() -> Iterator[None]:
     """Around a polars read: what its Rust threads print to stderr (the panic lines of a damaged file,
-    which the caller reports as one line) is held back, and written out only if the read succeeds."""
-    sys.stderr.flush()
-    saved = os.dup(2)
-    with tempfile.TemporaryFile() as held:
-        os.dup2(held.fileno(), 2)
-        ok = False
-        try:
-            yield
-            ok = True
-        finally:
-            os.dup2(saved, 2)
-            os.close(saved)
-            if ok and held.tell():
-                held.seek(0)
-                os.write(2, held.read())
+    which the caller reports as one line) is held back, and written out only if the read succeeds.
+    A read while another thread holds stderr back (or with no stderr) runs as is."""
+    if not _STDERR_HELD.acquire(blocking=False):
+        yield
+        return
+    try:
+        sys.stderr.flush()
+        saved = os.dup(2)
+    except (OSError, ValueError):
+        _STDERR_HELD.release()
+        yield
+        return
+    try:
+        with tempfile.TemporaryFile() as held:
+            os.dup2(held.fileno(), 2)
+            ok = False
+            try:
+                yield
+                ok = True
+            finally:
+                os.dup2(saved, 2)
+                if ok and held.tell():
+                    held.seek(0)
+                    os.write(2, held.read())
+    finally:
+        os.close(saved)
+        _STDERR_HELD.release()
 
 
 class ArtifactError(PuzzleError):
