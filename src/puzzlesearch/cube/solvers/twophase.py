@@ -91,6 +91,14 @@ UD_SYM_MULT = np.ascontiguousarray(SYM_MULT[:N_SYM_UD, :N_SYM_UD])
 CACHE_LINE = 64  # bytes: an fsmove row and a corner move row fill one each (the kernel prefetches it once)
 
 
+def _line_aligned(n_rows: int, dtype) -> np.ndarray:
+    """Zeros, (n_rows x one cache line of dtype), each row one cache line aligned to it."""
+    n = n_rows * CACHE_LINE
+    raw = np.zeros(n + CACHE_LINE, dtype=np.uint8)
+    skip = -raw.ctypes.data % CACHE_LINE
+    return raw[skip : skip + n].view(dtype).reshape(n_rows, CACHE_LINE // np.dtype(dtype).itemsize)
+
+
 def fsmove_of(tables: Tables) -> tuple[np.ndarray, np.ndarray]:
     """Each flip x slice class representative's moves, one 64-byte-aligned cache line a class, as two
     views of one table: (classes x 32) uint16, the class after move m in column m (m < 18), and
@@ -107,10 +115,7 @@ def _fsmove(tables: Tables) -> tuple[np.ndarray, np.ndarray]:
     moved = fsclass[eslice[sl].astype(np.int64) * K.N_FLIP + flip[fl]].astype(np.int64)  # (classes, 18)
     if len(reps) > np.iinfo(np.uint16).max + 1:
         raise AssertionError(f"{len(reps):,} flip x slice classes do not fit 16 bits")
-    n = len(reps) * CACHE_LINE
-    raw = np.zeros(n + CACHE_LINE, dtype=np.uint8)
-    skip = -raw.ctypes.data % CACHE_LINE
-    syms = raw[skip : skip + n].reshape(len(reps), CACHE_LINE)
+    syms = _line_aligned(len(reps), np.uint8)
     classes = syms.view(np.uint16)
     classes[:, : K.N_MOVES] = moved >> SYM_SHIFT
     syms[:, FSMOVE_SYM_AT : FSMOVE_SYM_AT + K.N_MOVES] = moved & SYM_MASK
@@ -238,9 +243,7 @@ def _line_rows(table: np.ndarray, dtype) -> np.ndarray:
     width = CACHE_LINE // narrow.itemsize
     if narrow.shape[1] > width:
         raise AssertionError(f"rows of {narrow.shape[1]} {narrow.dtype} entries do not fit a cache line")
-    raw = np.zeros(narrow.shape[0] * CACHE_LINE + CACHE_LINE, dtype=np.uint8)
-    skip = -raw.ctypes.data % CACHE_LINE
-    rows = raw[skip : skip + narrow.shape[0] * CACHE_LINE].view(dtype).reshape(narrow.shape[0], width)
+    rows = _line_aligned(narrow.shape[0], dtype)
     rows[:, : narrow.shape[1]] = narrow
     return rows
 
