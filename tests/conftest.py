@@ -133,7 +133,7 @@ def cube_tables():
 @pytest.fixture(scope="session")
 def wordnet_phrase_tags() -> dict[str, int]:
     """WordNet's multiword lemmas (at_a_loss) and the senses its concordance tags, read from its index files here."""
-    from puzzlesearch.crossword.clues import POS_FILES, wordnet_dir
+    from puzzlesearch.lexicon.wordinfo import POS_FILES, wordnet_dir
 
     out: dict[str, int] = {}
     for pos in POS_FILES:

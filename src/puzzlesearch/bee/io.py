@@ -27,7 +27,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from puzzlesearch import manifest
+from puzzlesearch import kinds, manifest
 from puzzlesearch.bee.model import N_LETTERS, BeeRules, ScheduleRules, TableRules, WordListRules
 from puzzlesearch.bee.page import pages
 from puzzlesearch.bee.schedule import make_schedule, schedule_frame
@@ -39,8 +39,8 @@ from puzzlesearch.lexicon.artifacts import read_words
 from puzzlesearch.progress import Timer, log
 
 TOP_IN_META = 10
-MASKS_KIND, PUZZLES_KIND = "bee-masks", "bee-puzzles"
-WORDLIST_KIND, SCHEDULE_KIND = "bee-wordlist", "bee-schedule"
+MASKS_KIND, PUZZLES_KIND = kinds.BEE_MASKS, kinds.BEE_PUZZLES
+WORDLIST_KIND, SCHEDULE_KIND = kinds.BEE_WORDLIST, kinds.BEE_SCHEDULE
 BOUNDARY_SAMPLE = 20  # words just above the commonness floor, listed in the manifest
 ALL_LETTERS = (1 << N_LETTERS) - 1
 

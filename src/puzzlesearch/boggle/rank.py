@@ -23,13 +23,14 @@ from pathlib import Path
 
 import polars as pl
 
+from puzzlesearch import kinds
 from puzzlesearch.boggle.model import Shape, canonical, decode_boards, encode_boards, parse_board
 from puzzlesearch.boggle.score import Scorer
 from puzzlesearch.boggle.search import Result
 from puzzlesearch.errors import PuzzleError
 from puzzlesearch.manifest import damaged, read_result_parquet, write_result_parquet
 
-SEED_KIND, BEST_KIND = "boggle-seed", "boggle-best"
+SEED_KIND, BEST_KIND = kinds.BOGGLE_SEED, kinds.BOGGLE_BEST
 SEED_FILE = re.compile(r"^seed(\d+)\.parquet$")  # the pipeline's name of seed n's table
 
 SEED_SCHEMA = {

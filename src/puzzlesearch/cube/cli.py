@@ -18,6 +18,7 @@ import random
 import sys
 from dataclasses import replace
 
+from puzzlesearch import kinds
 from puzzlesearch.cli_common import (
     EXIT_INTERRUPTED,
     add_set_flag,
@@ -47,7 +48,7 @@ BUDGET_FLAGS = {
 }
 METRIC_SOLVERS = ("twophase", "optimal")  # the solvers with a `metric` setting (--metric)
 ALREADY_SOLVED = "already solved (0 moves)"
-SOLVES_KIND = "cube-solves"  # the manifest entry kind of a solve table (--out)
+SOLVES_KIND = kinds.CUBE_SOLVES  # the manifest entry kind of a solve table (--out)
 
 
 def register(sub: argparse._SubParsersAction) -> None:

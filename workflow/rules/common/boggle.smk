@@ -9,7 +9,7 @@
 from puzzlesearch.boggle.settings import RankSettings, ScanSettings, SearchSettings
 
 BOGGLE = config["boggle"]
-BOGGLE_CODE = lib_files("boggle", "lexicon/dawg.py", "lexicon/artifacts.py")
+BOGGLE_CODE = kind_files("boggle-seed", "boggle-best", "boggle-scan", "boggle-proof-shard", "boggle-proof")
 
 
 def boggle_step(cls, shape, mode):
