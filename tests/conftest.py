@@ -60,9 +60,13 @@ LONGEST_FILES = (
 
 
 def pytest_collection_modifyitems(config, items):
-    """Put the tests of LONGEST_FILES first, longest file first (a stable sort: order within a file is kept)."""
+    """Put the tests of LONGEST_FILES first, longest file first (a stable sort: order within a file is kept),
+    and mark them `slow`: `pytest -m "not slow"` is the quick subset (docs/development.md)."""
     rank = {PROJECT / "tests" / name: i for i, name in enumerate(LONGEST_FILES)}
     items.sort(key=lambda item: rank.get(Path(item.path), len(rank)))
+    for item in items:
+        if Path(item.path) in rank:
+            item.add_marker(pytest.mark.slow)
 
 
 @pytest.fixture(scope="session")

@@ -29,6 +29,11 @@ CORE = ("io.py", "errors.py", "settings.py", "manifest.py", "bits.py", "jit.py",
 # progress lines, the store's folders and locks, config.yaml reading for interactive commands.
 INERT = ("__init__.py", "progress.py", "store.py", "config.py")
 FOLDER_SUFFIXES = (".py", ".txt", ".html")  # what a folder entry of `code` stands for
+# Where a kind's manifest lives (the one convention, per kind): BESIDE, a JSON file of the data file's
+# stem beside it (words.json beside words.parquet: settings, sha256 of each file, its own checksum);
+# INSIDE, an entry in the file itself (a result table's Parquet metadata, a JSON result's `manifest`
+# key: settings, what built it, the data's sha256); or a fixed name beside it for a multi-file artifact.
+BESIDE, INSIDE = "beside", "inside"
 
 # ---------------------------------------------------------------- shared code lists
 
@@ -72,6 +77,14 @@ class Kind:
     name: str  # the manifest's `kind`
     writer: str  # "module:function" under puzzlesearch (the function a rule's command ends in)
     code: tuple[str, ...]  # paths under src/puzzlesearch/ (files or folders); CORE is added
+    manifest: str = BESIDE  # INSIDE: the entry is in the file; else the manifest JSON beside it ("tables.json", BESIDE)
+
+    def manifest_path(self, path: str | Path) -> Path | None:
+        """The manifest file that checks `path`: the JSON beside it, or None when the entry is inside it."""
+        path = Path(path)
+        if self.manifest == INSIDE:
+            return None
+        return path.with_suffix(".json") if self.manifest == BESIDE else path.with_name(self.manifest)
 
 
 def _kinds(*kinds: Kind) -> dict[str, Kind]:
@@ -86,25 +99,25 @@ KINDS = _kinds(
     Kind("bee-puzzles", "bee.io:build_puzzles_file", BEE),
     Kind("bee-wordlist", "bee.io:build_wordlist_file", BEE),
     Kind("bee-schedule", "bee.io:build_schedule_file", BEE),
-    Kind("boggle-seed", "boggle.rank:write_table", BOGGLE),
-    Kind("boggle-best", "boggle.rank:write_table", BOGGLE),
-    Kind("boggle-scan", "boggle.scan:scan_state", BOGGLE),
-    Kind("boggle-scan-summary", "boggle.scan:scan_state", BOGGLE),
+    Kind("boggle-seed", "boggle.rank:write_table", BOGGLE, INSIDE),
+    Kind("boggle-best", "boggle.rank:write_table", BOGGLE, INSIDE),
+    Kind("boggle-scan", "boggle.scan:scan_state", BOGGLE, INSIDE),
+    Kind("boggle-scan-summary", "boggle.scan:scan_state", BOGGLE, INSIDE),
     Kind("boggle-proof-shard", "boggle.proof.prove:write_shard", BOGGLE),
     Kind("boggle-proof-progress", "boggle.proof.prove:prove_shard", BOGGLE),
     Kind("boggle-proof", "boggle.proof.prove:write_proof", BOGGLE),
     Kind("boggle-proof-sample", "boggle.proof.prove:write_sample", BOGGLE),
-    Kind("crossword-tables", "crossword.tables:build_tables", CROSSWORD),
+    Kind("crossword-tables", "crossword.tables:build_tables", CROSSWORD, "tables.json"),
     Kind("crossword-puzzle", "crossword.io:write_generated_with_clues", CROSSWORD),
     Kind("crossword-puzzles", "crossword.io:write_ranked", CROSSWORD),
     Kind("crossword-fill", "crossword.io:write_filled", CROSSWORD),
     Kind("cube-tables", "cube.tables.phases:build_all", CUBE_PHASES),
-    Kind("cube-table-manifest", "cube.tables.phases:write_manifest", CUBE_PHASES),
+    Kind("cube-table-manifest", "cube.tables.phases:write_manifest", CUBE_PHASES, INSIDE),
     Kind("cube-optimal-table", "cube.tables.big:build_table", CUBE_BIG),
     Kind("cube-optimal-bound", "cube.tables.bound:build_bound", CUBE_BOUND),
     Kind("cube-optimal-coset", "cube.tables.coset:build_table", CUBE_COSET),
     Kind("cube-optimal-corners", "cube.tables.corners:build_table", CUBE_CORNERS),
-    Kind("cube-solves", "cube.solve:solve_cube", ("cube",)),
+    Kind("cube-solves", "cube.solve:solve_cube", ("cube",), INSIDE),
     Kind("report-figure", "report.plots:save", REPORT),
     Kind("report-bench", "report.bench:run_bee", BENCH),
 )

@@ -57,9 +57,12 @@ rule report_boggle:
     resources:
         mem_mb=REPORT_MB,
         runtime=REPORT_MINUTES,
+    params:
+        expect=lambda w: boggle_search_expect(w.shape, w.mode),
     shell:
         "puzzlesearch report boggle --lexicon {wildcards.lexicon:q} --shape {wildcards.shape:q} --mode {wildcards.mode:q}"
-        " --best {input.best:q} --seeds {input.seeds:q} --words {input.words:q} --board-out {output.board:q}"
+        " --best {input.best:q} --seeds {input.seeds:q} --words {input.words:q} --expect {params.expect:q}"
+        " --board-out {output.board:q}"
         " --progress-out {output.progress:q} --histogram-out {output.histogram:q} 2> {log:q}"
 
 
@@ -83,8 +86,10 @@ rule report_boggle_scan:
         runtime=REPORT_MINUTES,
     params:
         title=lambda w: f"Boggle {w.lexicon} {w.shape} {w.mode}: neighbourhood scan of the best boards",
+        expect=lambda w: boggle_step(ScanSettings, w.shape, w.mode),
     shell:
-        "puzzlesearch report boggle-scan --title {params.title:q} --summary {input.summary:q} --out {output:q} 2> {log:q}"
+        "puzzlesearch report boggle-scan --title {params.title:q} --summary {input.summary:q} --expect {params.expect:q}"
+        " --out {output:q} 2> {log:q}"
 
 
 rule report_bee:
@@ -138,9 +143,11 @@ rule report_bee_schedule:
     resources:
         mem_mb=REPORT_MB,
         runtime=REPORT_MINUTES,
+    params:
+        expect=BEE_SCHEDULE_RULES.to_json(),
     shell:
         "puzzlesearch report bee-schedule --lexicon {wildcards.lexicon:q} --schedule {input.schedule:q}"
-        " --words {input.words:q} --out {output:q} 2> {log:q}"
+        " --words {input.words:q} --expect {params.expect:q} --out {output:q} 2> {log:q}"
 
 
 rule report_cube_solves:

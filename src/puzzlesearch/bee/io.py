@@ -67,15 +67,8 @@ def built_from(path: str | Path) -> str | None:
 def read_masks(path: str | Path, rules: TableRules, words_path: str | Path | None = None) -> pl.DataFrame:
     """masks.parquet, verified against masks.json, built with `rules` (from words_path), range-checked."""
     path = Path(path)
-    meta = manifest.verify(manifest_path(path), MASKS_KIND, [path.name])
+    masks, meta = manifest.read_verified(path, MASKS_KIND, rules.to_dict())
     check_built_from(path, meta, words_path)
-    built = {k: v for k, v in meta["manifest"]["settings"].items() if k in TableRules.keys()}
-    if built != rules.to_dict():
-        key = next((k for k in TableRules.keys() if built.get(k) != getattr(rules, k)), "?")
-        raise manifest.damaged(
-            path, f"built with bee.{key} = {built.get(key)!r}, the settings ask for {getattr(rules, key)!r}"
-        )
-    masks = manifest.load_parquet(path)
     check_masks(path, masks, rules.size)
     return masks
 

@@ -218,7 +218,7 @@ def load_boggle_dawg(words_path: str | Path, dawg_path: str | Path) -> Dawg:
     for path, flag in ((words_path, "--words"), (dawg_path, "--dawg")):
         if not path.is_file():
             raise PuzzleError(f"{flag} {path}: no such file (build it with snakemake first)")
-    words_meta = verify(words_path.with_name(WORDS_MANIFEST), "lexicon-words", [words_path.name])
+    words_meta = verify(words_path.with_name(WORDS_MANIFEST), kinds.LEXICON_WORDS, [words_path.name])
     meta = verify(dawg_path.with_suffix(".json"), BOGGLE_DAWG_KIND, [dawg_path.name])
     if meta["manifest"]["settings"].get("words_sha256") != file_sha256(words_path):
         raise damaged(dawg_path, f"built from another word table than {words_path}")

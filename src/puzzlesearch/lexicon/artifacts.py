@@ -129,8 +129,7 @@ def build_words(spec: LexiconSpec, source: str | Path, out_words: str | Path) ->
 def read_words(words_path: str | Path, columns=None) -> pl.DataFrame:
     """words.parquet, verified against its manifest words.json first."""
     words_path = Path(words_path)
-    manifest.verify(words_path.with_name(WORDS_MANIFEST), kinds.LEXICON_WORDS, [words_path.name])
-    return manifest.load_parquet(words_path, columns)
+    return manifest.read_verified(words_path, kinds.LEXICON_WORDS, columns=columns)[0]
 
 
 def words_settings(words_path: str | Path) -> dict:
@@ -199,7 +198,7 @@ class Lexicon:
     @cached_property
     def stats(self) -> dict:
         """words.json (counts, drop reasons, source hash) as a dict, verified."""
-        return manifest.verify(self.dir / WORDS_MANIFEST, "lexicon-words")
+        return manifest.verify(self.dir / WORDS_MANIFEST, kinds.LEXICON_WORDS)
 
     @cached_property
     def words(self) -> pl.DataFrame:

@@ -20,6 +20,12 @@ def boggle_step(cls, shape, mode):
         fail(error)
 
 
+def boggle_search_expect(shape, mode, key=None):
+    """The --expect JSON of a consumer of this job's seed tables (their search settings), under `key` if given."""
+    settings = json.loads(boggle_step(SearchSettings, shape, mode))
+    return json.dumps({key: settings} if key else settings, sort_keys=True)
+
+
 def boggle_seeds(wildcards):
     """The seed tables a ranking merges."""
     return expand(
