@@ -46,7 +46,7 @@ LEXICON = (
     "lexicon/dawg.py",
     "lexicon/artifacts.py",
 )
-WORDINFO = ("lexicon/wordinfo.py", "lexicon/data")  # WordNet, wordfreq, blocklists, word files
+WORDINFO = ("lexicon/wordinfo.py", "lexicon/inflect.py", "lexicon/data")  # WordNet, wordfreq, blocklists, word files
 BEE = ("bee", *LEXICON, *WORDINFO)
 BOGGLE = ("boggle", *LEXICON)
 CROSSWORD = ("crossword", *LEXICON, *WORDINFO)

