@@ -84,6 +84,10 @@ def test_glosses_cut_before_their_example_are_not_clues(wn):
     assert cluewriter.short_glosses(wn, Sense("adj", ("dented",), "of metal e.g.")) == []
     attend = Sense("verb", ("attend",), "be present at (meetings, church services, university), etc.")
     assert cluewriter.short_glosses(wn, attend) == []
+    win = Sense("verb", ("win",), "obtain advantages, such as points, etc.")
+    assert cluewriter.short_glosses(wn, win) == [
+        ("Obtain advantages", False)
+    ]  # was "Obtain advantages, such as points, etc"
     mimic = Sense("verb", ("mimic",), "imitate (a person or manner), especially for satirical effect")
     assert cluewriter.short_glosses(wn, mimic) == [("Imitate, especially for satirical effect", False)]
 

@@ -402,18 +402,6 @@ def test_phrases_setting_off_keeps_single_words(tmp_path):
     assert manifest["phrases"] == phrases.height and manifest["manifest"]["settings"]["phrases"] is True
 
 
-def test_glosses_cut_before_their_example_are_not_clues():
-    """WordNet glosses whose example or parenthetical was taken out (dented, attend, win)."""
-    assert clues.gloss_clues("of metal e.g.", ["dented"]) == []
-    assert clues.gloss_clues("be present at (meetings, church services, university), etc.", ["attend"]) == []
-    assert clues.gloss_clues("obtain advantages, such as points, etc.", ["win"]) == [
-        "Obtain advantages, such as points, etc"
-    ]
-    assert clues.gloss_clues("imitate (a person or manner), especially for satirical effect", ["mimic"]) == [
-        "Imitate, especially for satirical effect"
-    ]
-
-
 def test_phrase_entries_are_enumerated_by_their_words(english):
     tables, df = english
     assert tables.enumeration("ataloss") == "2,1,4" and tables.enumeration("upintheair") == "2,2,3,3"

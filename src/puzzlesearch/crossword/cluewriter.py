@@ -42,6 +42,7 @@ MAX_BLANK = 40  # a fill-in-the-blank example at most this long
 MIN_BLANK_WORDS = 3
 SYNONYM_SENSES = 3  # a synonym whose own first senses hold this one is a solver's synonym (not STEP for abuse)
 FALLBACK = 4  # tier of clues used only when nothing better fits (a noun's hypernym, a gloss cut at a preposition)
+HINT_ROOM = 16  # a definition longer than MAX_CLUE less this may need a fallback cut to hold its hint
 MIN_SYNONYM = 3  # letters of a synonym at least
 VARIANT_EDITS = 2  # a synonym this close to the entry's lemma is a spelling of it
 MAX_RANKED = 6  # senses clued at first, commonest first (all of them when these give nothing)
@@ -56,7 +57,7 @@ FORM_HINTS = {COMPARATIVE: "comparative", SUPERLATIVE: "superlative", PLURAL: "p
 ARTICLES = ("a ", "an ", "the ", "any ", "to ")  # dropped from a definition's start (crossword style)
 DANGLING = frozenset(
     "a an and as at by for from in into of on or that the to which with whose who is are "
-    "its their his her have has been being was were e.g i.e etc".split()
+    "its their his her been being was were e.g i.e etc".split()
 )
 CUT_BEFORE = re.compile(
     r",| (?:that|which|who|whom|whose|where|when|especially|usually|often|typically|esp|"
@@ -68,6 +69,7 @@ ANY_OF = re.compile(r"^(?:any|one|either) of (?:several |various |numerous |many
 NO_PLURAL = re.compile(r"\b(?:who|that|which|whose|or|and)\b", re.I)  # a plural would break agreement here
 INDEFINITE = frozenset("someone somebody something anything anyone one person thing".split())
 MASS_NOUN_ZIPF = 1.5  # a plural this much rarer than its singular is not said (equipments)
+PLAIN_EXAMPLE = re.compile(r"[A-Za-z][A-Za-z ,'!?.-]*")
 _TOKEN = re.compile(r"[A-Za-z]+")
 
 
@@ -306,14 +308,14 @@ def cut_glosses(wn: WordNet, sense: Sense) -> list[tuple[str, bool]]:
     out = [(text, False)] if complete(text) and '"' not in text else []
     seen = {text}
     cuts = [(m.start(), False) for m in CUT_BEFORE.finditer(text)]
-    if len(text) > MAX_CLUE:  # any word boundary, as a fallback
+    if len(text) > MAX_CLUE - HINT_ROOM:  # any word boundary, as a fallback
         cuts += [(m.start(), True) for m in re.finditer(" ", text)]
     for end, fallback in cuts:
         head = text[:end].strip(" ,")
         words = head.lower().split()
         if not words or (len(words) < 2 and not fallback) or not complete(head) or head in seen:
             continue
-        if sense.pos == "noun" and not has_pos(wn, words[-1], "noun"):
+        if sense.pos == "noun" and not fallback and not has_pos(wn, words[-1], "noun"):
             continue  # web-footed long-necked
         if sense.pos == "verb" and not has_pos(wn, words[0], "verb"):
             continue
@@ -343,7 +345,7 @@ def inflect_gloss(wn: WordNet, text: str, reading: Reading) -> str:
     inflect = inflector(wn)
     if FORM_POS[form] == "verb":
         first = words[0].lower()
-        if any(s.pos == "verb" for s in wn.senses.get(first, ())) and not first.endswith(("ing", "ed")):
+        if any(s.pos == "verb" and first in s.lemmas for s in wn.senses.get(first, ())):
             return tidy(" ".join([inflect.inflect(first, form) or first, *words[1:]]))
         return ""
     if form == PLURAL:
@@ -370,6 +372,8 @@ def fill_in_blank(gloss: str, answer: str) -> str:
     pattern = re.compile(rf"\b{re.escape(answer)}\b", re.IGNORECASE)
     for example in re.findall(r'"([^"]+)"', gloss):
         example = example.strip(" .!?;,")
+        if not PLAIN_EXAMPLE.fullmatch(example):
+            continue  # quotes, brackets or a name's dash inside
         if len(pattern.findall(example)) != 1:
             continue
         text = pattern.sub(BLANK, example)
