@@ -34,7 +34,15 @@ from puzzlesearch.lexicon.inflect import (
     Inflector,
     form_of,
 )
-from puzzlesearch.lexicon.wordinfo import FREQUENCY_LANG, FREQUENCY_LIST, POS_FILES, Sense, WordNet, zipf_reader
+from puzzlesearch.lexicon.wordinfo import (
+    FREQUENCY_LANG,
+    FREQUENCY_LIST,
+    POS_FILES,
+    Sense,
+    WordNet,
+    read_blocklist,
+    zipf_reader,
+)
 
 MAX_CLUE = 60  # no clue is longer
 SHORT_CLUE = 30  # a gloss or blank this short is as good as a synonym
@@ -42,6 +50,7 @@ MAX_BLANK = 40  # a fill-in-the-blank example at most this long
 MIN_BLANK_WORDS = 3
 SYNONYM_SENSES = 3  # a synonym whose own first senses hold this one is a solver's synonym (not STEP for abuse)
 FALLBACK = 4  # tier of clues used only when nothing better fits (a noun's hypernym, a gloss cut at a preposition)
+HYPERNYM_LAST = 1000  # a noun's hypernym comes after every fallback cut of a gloss (WOMEN for GODMOTHERS)
 HINT_ROOM = 16  # a definition longer than MAX_CLUE less this may need a fallback cut to hold its hint
 MIN_SYNONYM = 3  # letters of a synonym at least
 VARIANT_EDITS = 2  # a synonym this close to the entry's lemma is a spelling of it
@@ -57,7 +66,7 @@ FORM_HINTS = {COMPARATIVE: "comparative", SUPERLATIVE: "superlative", PLURAL: "p
 ARTICLES = ("a ", "an ", "the ", "any ", "to ")  # dropped from a definition's start (crossword style)
 DANGLING = frozenset(
     "a an and as at by for from in into of on or that the to which with whose who is are "
-    "its their his her been being was were e.g i.e etc".split()
+    "its their his her been being was were e.g i.e".split()
 )
 CUT_BEFORE = re.compile(
     r",| (?:that|which|who|whom|whose|where|when|especially|usually|often|typically|esp|"
@@ -69,7 +78,7 @@ ANY_OF = re.compile(r"^(?:any|one|either) of (?:several |various |numerous |many
 NO_PLURAL = re.compile(r"\b(?:who|that|which|whose|or|and)\b", re.I)  # a plural would break agreement here
 INDEFINITE = frozenset("someone somebody something anything anyone one person thing".split())
 MASS_NOUN_ZIPF = 1.5  # a plural this much rarer than its singular is not said (equipments)
-PLAIN_EXAMPLE = re.compile(r"[A-Za-z][A-Za-z ,'!?.-]*")
+PLAIN_EXAMPLE = re.compile(r"[A-Za-z][A-Za-z ,'!?-]*")
 _TOKEN = re.compile(r"[A-Za-z]+")
 
 
@@ -118,6 +127,12 @@ def memo(wn: WordNet) -> Memo:
 def inflector(wn: WordNet) -> Inflector:
     """WordNet's exception lists reversed, once per WordNet."""
     return memo(wn).inflector
+
+
+@lru_cache(maxsize=1)
+def blocked() -> frozenset:
+    """The shipped blocklist: never a synonym in a clue."""
+    return read_blocklist()
 
 
 @lru_cache(maxsize=1)
@@ -206,7 +221,7 @@ def sense_candidates(wn: WordNet, word: str, phrase: str | None, reading: Readin
         said = inflect_gloss(wn, text, reading)
         if said:
             tier = FALLBACK if fallback else 1 if len(said) <= SHORT_CLUE else 3
-            yield Candidate(said, tier, -len(said) if i == 0 else len(said))
+            yield Candidate(said, tier, -len(said) if i == 0 or fallback else len(said))  # fallback: longest that fits
     blank = fill_in_blank(sense.gloss, phrase.replace("_", " ") if phrase else word)
     if blank:
         yield Candidate(blank, 2 if len(blank) <= SHORT_CLUE else 3, len(blank) + 100)
@@ -238,8 +253,8 @@ def synset_synonyms(wn: WordNet, sense: Sense, form: str | None) -> list[tuple[s
     for name, tier in dict.fromkeys(names):
         if not name.islower() or not name.replace("_", "").isalpha():
             continue
-        if len(name) < MIN_SYNONYM or wn.is_abbreviation(name):
-            continue  # m for metre
+        if len(name) < MIN_SYNONYM or wn.is_abbreviation(name) or name in blocked():
+            continue  # m for metre; an offensive word
         text = inflect.inflect(name, form)
         if not text:
             continue
@@ -250,7 +265,8 @@ def synset_synonyms(wn: WordNet, sense: Sense, form: str | None) -> list[tuple[s
         place = own.index(sense) if sense in own else len(own)
         if tier == 0 and (freq < COMMON_ZIPF or place >= SYNONYM_SENSES or text.startswith(PERIPHRASTIC)):
             tier = 2
-        out.append((name, Candidate(tidy(text), tier, place - wn.sense_count(name, sense) - freq / 10)))
+        order = place - wn.sense_count(name, sense) - freq / 10 + (HYPERNYM_LAST if tier == FALLBACK else 0)
+        out.append((name, Candidate(tidy(text), tier, order)))
     return out
 
 
@@ -273,11 +289,12 @@ def tidy(text: str) -> str:
     return text[:1].upper() + text[1:] if text else ""
 
 
-def definition(gloss: str) -> str:
-    """A gloss's definition: before its examples, parentheticals out, first clause, no leading article."""
+def definition(gloss: str, whole: bool = False) -> str:
+    """A gloss's definition: before its examples, parentheticals out, first clause (all its clauses
+    when `whole`), no leading article."""
     text = gloss.split('; "')[0].split(' "')[0]
     text = " ".join(re.sub(r"\([^()]*\)", " ", text).split()).replace(" ,", ",")
-    text = text.split(";")[0].split(":")[0].strip(" .,")
+    text = (text if whole else text.split(";")[0].split(":")[0]).strip(" .,;:")
     text = ANY_OF.sub("", text)
     for article in ARTICLES:
         if text.lower().startswith(article):
@@ -288,6 +305,8 @@ def definition(gloss: str) -> str:
 def complete(text: str) -> bool:
     """A phrase not cut mid-way: no dangling last word, balanced brackets, at least 3 letters."""
     words = text.lower().replace(",", " ").split()
+    if len(words) > 1 and words[-1] == "etc":  # "whales and dolphins etc": judged on the word before
+        words = words[:-1]
     return len(text) >= 3 and bool(words) and words[-1] not in DANGLING and text.count("(") == text.count(")")
 
 
@@ -306,7 +325,10 @@ def cut_glosses(wn: WordNet, sense: Sense) -> list[tuple[str, bool]]:
     at a preposition or to one word."""
     text = definition(sense.gloss)
     out = [(text, False)] if complete(text) and '"' not in text else []
-    seen = {text}
+    whole = definition(sense.gloss, whole=True)  # "Gone by; or in the past" when "Gone by" dangles
+    if whole != text and complete(whole) and '"' not in whole:
+        out.append((whole, False))
+    seen = {text, whole}
     cuts = [(m.start(), False) for m in CUT_BEFORE.finditer(text)]
     if len(text) > MAX_CLUE - HINT_ROOM:  # any word boundary, as a fallback
         cuts += [(m.start(), True) for m in re.finditer(" ", text)]
@@ -315,8 +337,9 @@ def cut_glosses(wn: WordNet, sense: Sense) -> list[tuple[str, bool]]:
         words = head.lower().split()
         if not words or (len(words) < 2 and not fallback) or not complete(head) or head in seen:
             continue
-        if sense.pos == "noun" and not fallback and not has_pos(wn, words[-1], "noun"):
-            continue  # web-footed long-necked
+        if sense.pos == "noun" and not has_pos(wn, words[-1], "noun"):
+            if not fallback or not has_pos(wn, words[-1], "verb"):
+                continue  # web-footed long-necked (a fallback may end in a verb: that which is perceived)
         if sense.pos == "verb" and not has_pos(wn, words[0], "verb"):
             continue
         seen.add(head)
@@ -344,9 +367,10 @@ def inflect_gloss(wn: WordNet, text: str, reading: Reading) -> str:
     words = text.split()
     inflect = inflector(wn)
     if FORM_POS[form] == "verb":
-        first = words[0].lower()
+        first = words[0].lower().strip(",")
         if any(s.pos == "verb" and first in s.lemmas for s in wn.senses.get(first, ())):
-            return tidy(" ".join([inflect.inflect(first, form) or first, *words[1:]]))
+            said = inflect.inflect(first, form) or first
+            return tidy(" ".join([said + words[0][len(first) :], *words[1:]]))
         return ""
     if form == PLURAL:
         end = HEAD_END.search(text)
