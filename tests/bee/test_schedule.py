@@ -279,7 +279,14 @@ def test_schedule_file_pages_and_table(tmp_path, english):
     table = pl.read_parquet(tmp_path / "schedule.parquet")
     assert table["day"].to_list() == [1, 2, 3] and meta["words"] == table["words"].to_list()
     names = sorted(p.name for p in (tmp_path / "pages").iterdir())
-    assert names == ["day-001.html", "day-002.html", "day-003.html", "hints-001.html", "hints-002.html"] + [
+    assert names == [
+        ".puzzlesearch-output.json",
+        "day-001.html",
+        "day-002.html",
+        "day-003.html",
+        "hints-001.html",
+        "hints-002.html",
+    ] + [
         "hints-003.html",
         "index.html",
     ]

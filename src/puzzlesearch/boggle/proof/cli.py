@@ -26,6 +26,7 @@ from puzzlesearch.boggle.settings import RankSettings
 from puzzlesearch.cli_common import EXIT_INTERRUPTED, with_flags
 from puzzlesearch.config import load_config
 from puzzlesearch.errors import PuzzleError
+from puzzlesearch.io import mark_output_dir, prepare_output_dir
 from puzzlesearch.lexicon import open_lexicon
 from puzzlesearch.manifest import read_manifest
 from puzzlesearch.progress import log
@@ -33,6 +34,7 @@ from puzzlesearch.progress import log
 # ---------------------------------------------------------------- proofs (branch and bound)
 
 PROOF_OUT = ("boggle", "proof")  # under store.cli_output_root(), then {lexicon}/{shape}/min{S}
+PROVE_WRITER, SAMPLE_WRITER = "boggle prove", "boggle prove-sample"  # the markers of their --out folders
 
 
 def register(cmds) -> None:
@@ -157,11 +159,21 @@ def _interactive(args):
     return shape, settings, config, scorer, lexicon, out
 
 
+def _own_folder(given: str | None, default: Path, writer: str) -> Path:
+    """The output folder of an interactive command: --out when given (new, empty or this command's), else the default.
+
+    The default (under results/cli/, named by lexicon, shape and score) is the command's own;
+    either is marked as the output of `writer` (puzzlesearch.io.OUTPUT_MARKER).
+    """
+    out = prepare_output_dir(given, writer) if given else default
+    return mark_output_dir(out, writer)
+
+
 def cmd_prove(args) -> int:
     """Interactive proof: every shard in turn (finished shards and progress in --out are reused), then the gather."""
     jobs = _positive("--jobs", args.jobs)
     shape, settings, _config, scorer, lexicon, out = _interactive(args)
-    out = Path(args.out) if args.out else out
+    out = _own_folder(args.out, out, PROVE_WRITER)
     prover = prove.Prover(scorer, shape, settings)
     prover.warm_up()
     count = prover.space.count()
@@ -256,7 +268,7 @@ def cmd_prove_sample(args) -> int:
     else:
         shape, settings, config, scorer, lexicon, out = _interactive(args)
         sample = sample_settings(config["boggle"])
-        out = Path(args.out) if args.out else out / "sample"
+        out = _own_folder(args.out, out / "sample", SAMPLE_WRITER)
     classes = _positive("--classes", args.classes) or sample["classes"]
     seed = sample["seed"] if args.seed is None else args.seed
     prover = prove.Prover(scorer, shape, settings)
