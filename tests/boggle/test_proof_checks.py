@@ -11,10 +11,26 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
+import polars as pl
+import pytest
+
+from puzzlesearch.boggle.proof.prove import SHARD_KIND, SHARD_SCHEMA, ShardResult, recheck_sample, write_shard
+from puzzlesearch.boggle.proof.settings import ProofSettings
 from puzzlesearch.cli import main
 from puzzlesearch.io import OUTPUT_MARKER
 
-WORDS = ["sea", "seas", "ease", "eases", "quasse", "aqueses"]  # a tiny lexicon over a, e, s, qu
+
+def random_words(letters: str, n: int, seed: int) -> list[str]:
+    """n distinct random words of 3-7 letters over `letters` ('q' written as 'qu'), as in test_proof.py."""
+    rng = np.random.default_rng(seed)
+    keys = set()
+    while len(keys) < n:
+        keys.add("".join(rng.choice(list(letters), int(rng.integers(3, 8)))))
+    return sorted(k.replace("q", "qu") for k in keys)
+
+
+WORDS = random_words("aesq", 40, seed=3)  # a tiny lexicon over a, e, s, qu: 2x2 boards >= 3 in a few classes
 PARTITION = "ae sq bcdfghijklmnoprtuvwxyz"
 
 
@@ -58,3 +74,126 @@ def test_prove_into_a_users_folder_is_refused_and_its_own_folder_resumed(tmp_pat
     sample = write_project(tmp_path) + ["prove-sample", "--shape", "2x2", "--lexicon", "tiny", "--min-score", "3"]
     assert main(sample + ["--partition", PARTITION, "--classes", "2", "--out", str(out)]) == 2  # prove's, not its
     assert "written by `boggle prove`" in error_line(capsys)
+
+
+# ---------------------------------------------------------------- case 2: the gather re-checks the shards' rows
+
+
+@pytest.fixture
+def sharded(tmp_path, capsys):
+    """A 2x2 proof in two shards made by `prove-shard`: (gather(settings_json, certificate) -> exit code, paths, meta)."""
+    from puzzlesearch.lexicon import open_lexicon
+
+    root = tmp_path / "lexicon"
+    root.mkdir()
+    (root / "words.txt").write_text("\n".join(WORDS) + "\n")
+    lex = open_lexicon("tiny", config={"lexicons": {"tiny": str(root / "words.txt")}}, root=root)
+    words, dawg = str(lex.dir / "words.parquet"), str(lex.dir / "boggle_dawg.npz")
+    proof = ProofSettings.from_dict({"partition": PARTITION, "min_score": 2, "shards": 2})
+    inputs = ["--words", words, "--dawg", dawg, "--shape", "2x2"]
+    paths = [tmp_path / f"shard{i}.parquet" for i in range(2)]
+    for shard, path in enumerate(paths):
+        assert (
+            main(
+                ["boggle", "prove-shard", "--settings", proof.to_json(), *inputs, "--shard", str(shard)]
+                + ["--out", str(path)]
+            )
+            == 0
+        )
+
+    def gather(settings: ProofSettings = proof) -> int:
+        outs = ["--boards", str(tmp_path / "boards.parquet"), "--classes", str(tmp_path / "classes.parquet")]
+        outs += ["--certificate", str(tmp_path / "certificate.json")]
+        return main(["boggle", "prove-gather", *map(str, paths), "--settings", settings.to_json(), *inputs, *outs])
+
+    capsys.readouterr()
+    return gather, paths, proof
+
+
+def edit_shard(path, proof, edit) -> None:
+    """Rewrite a shard's rows with `edit(rows)` and recompute its sha256 and manifest_sha256 (a sound manifest)."""
+    from puzzlesearch import manifest
+
+    data = manifest.read_manifest(path.with_suffix(".json"))
+    table = pl.read_parquet(path)
+    rows = table.to_dicts()
+    edit(rows)
+    write_shard(
+        ShardResult(pl.DataFrame(rows, schema=SHARD_SCHEMA)), path, {**data, "settings": data["manifest"]["settings"]}
+    )
+    manifest.verify(path.with_suffix(".json"), SHARD_KIND, [path.name])  # the edit passes the checksums
+
+
+def searched_row(paths) -> tuple[int, int]:
+    """(shard, row) of the searched class with the best board (then the most boards)."""
+    rows = [(shard, i, r) for shard, p in enumerate(paths) for i, r in enumerate(pl.read_parquet(p).to_dicts())]
+    searched = [(max(r["scores"]), len(r["boards"]), shard, i) for shard, i, r in rows if r["boards"]]
+    best = max(searched)
+    assert best[0] > 2  # above min_score: a bound between the two is possible
+    return best[2], best[3]
+
+
+def test_the_gather_rescores_every_board(sharded, capsys, tmp_path):
+    gather, paths, proof = sharded
+    assert gather() == 0
+    cert = json.loads((tmp_path / "certificate.json").read_text())
+    assert cert["complete"] and cert["rechecked"]["boards_rescored"] == cert["boards_at_least_min_score"] > 0
+    assert cert["rechecked"]["classes_reproved"] >= 2  # one searched and one pruned at least
+    capsys.readouterr()
+    (tmp_path / "certificate.json").unlink()
+    shard, i = searched_row(paths)
+
+    def best_9999(rows):
+        rows[i]["scores"][0] = 9999
+
+    edit_shard(paths[shard], proof, best_9999)
+    assert gather() == 2
+    line = error_line(capsys)
+    assert str(paths[shard]) in line and "class #" in line and "recorded with score 9999" in line
+    assert not (tmp_path / "certificate.json").exists()
+
+
+def test_the_gather_proves_a_sample_again_and_finds_dropped_boards(sharded, capsys, tmp_path):
+    gather, paths, proof = sharded
+    shard, i = searched_row(paths)
+
+    def drop_boards(rows):
+        rows[i]["boards"], rows[i]["scores"] = [], []
+
+    edit_shard(paths[shard], proof, drop_boards)
+    assert gather(proof.replace(recheck_share=1.0)) == 2
+    line = error_line(capsys)
+    assert str(paths[shard]) in line and "proved again, boards is" in line
+    assert not (tmp_path / "certificate.json").exists()
+
+
+@pytest.mark.parametrize(
+    "edit,needle",
+    [
+        (lambda r: r.update(outcome="pruned", bound=1, boards=[], scores=[]), None),  # caught by the sample
+        (lambda r: r.update(bound=r["scores"][0] - 1), "above the class's recorded bound"),
+        (lambda r: r.update(outcome="pruned"), "pruned with bound"),
+        (lambda r: r.update(boards=r["boards"][:1] * 2, scores=r["scores"][:1] * 2), "also reported"),
+        (lambda r: r.update(boards=["zzzz"], scores=[5]), "zzzz is not of this class"),
+    ],
+)
+def test_the_gather_checks_each_class_against_its_boards(sharded, capsys, tmp_path, edit, needle):
+    gather, paths, proof = sharded
+    shard, i = searched_row(paths)
+    edit_shard(paths[shard], proof, lambda rows: edit(rows[i]))
+    assert gather(proof.replace(recheck_share=1.0) if needle is None else proof.replace(recheck_share=0.0)) == 2
+    line = error_line(capsys)
+    assert str(paths[shard]) in line and (needle or "proved again") in line, line
+    assert not (tmp_path / "certificate.json").exists()
+
+
+def test_the_recheck_sample_is_seeded_and_a_few_percent():
+    outcomes = ["pruned"] * 1000 + ["searched"] * 100 + ["capped"] * 5
+    table = pl.DataFrame({"outcome": outcomes})
+    proof = ProofSettings()
+    first, again = recheck_sample(table, proof), recheck_sample(table, proof)
+    other = recheck_sample(table, proof.replace(recheck_seed=1))
+    assert first.tolist() == again.tolist() != other.tolist()
+    assert proof.recheck_share <= 0.05 and len(first) == 30 + 3  # 3% of each kind
+    assert set(np.array(outcomes)[first]) == {"pruned", "searched"}
+    assert len(recheck_sample(table, proof.replace(recheck_share=0.0))) == 0

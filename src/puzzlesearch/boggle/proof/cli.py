@@ -197,7 +197,10 @@ def cmd_prove(args) -> int:
             table = result.table
             interrupted = not result.complete
         tables.append(table)
-    boards, classes, certificate = prove.gather(pl.concat(tables), settings, shape, lexicon)
+    table = pl.concat(tables)
+    names = [str(out / "shards" / f"shard{shard}.parquet") for shard in range(settings.shards)]
+    rechecked = prove.recheck(prover, table, names)
+    boards, classes, certificate = prove.gather(table, settings, shape, lexicon, rechecked)
     prove.write_proof(
         boards, classes, certificate, out / "boards.parquet", out / "classes.parquet", out / "certificate.json"
     )
@@ -244,10 +247,11 @@ def cmd_prove_shard(args) -> int:
 
 
 def cmd_prove_gather(args) -> int:
-    """Merge the shard tables of one proof into boards, classes and the certificate."""
-    settings, _scorer, shape, lexicon = _pipeline_proof(args)
+    """Merge the shard tables of one proof into boards, classes and the certificate, their rows re-checked first."""
+    settings, scorer, shape, lexicon = _pipeline_proof(args)
     table = prove.load_shards(args.shard_files, settings, shape, lexicon["words_sha256"])
-    boards, classes, certificate = prove.gather(table, settings, shape, lexicon)
+    rechecked = prove.recheck(prove.Prover(scorer, shape, settings), table, list(args.shard_files))
+    boards, classes, certificate = prove.gather(table, settings, shape, lexicon, rechecked)
     prove.write_proof(boards, classes, certificate, args.boards, args.classes, args.certificate)
     print(prove.summary_line(certificate))
     return 0

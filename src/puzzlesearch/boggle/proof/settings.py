@@ -33,6 +33,8 @@ PROOF_KEYS = (
     "split_order",
     "max_visits",
     "seconds",
+    "recheck_share",
+    "recheck_seed",
 )
 
 # resources of a shard job (runtime = RUNTIME_SAFETY x expected worst case, see shard_resources)
@@ -74,6 +76,8 @@ class ProofSettings(Settings):
     split_order: str = _proof_defaults()["split_order"][OTHER]
     max_visits: int = _proof_defaults()["max_visits"]
     seconds: float = _proof_defaults()["seconds"]
+    recheck_share: float = _proof_defaults()["recheck_share"]
+    recheck_seed: int = _proof_defaults()["recheck_seed"]
     points: list = default(SECTION, "points")
 
     @classmethod
