@@ -146,3 +146,23 @@ def test_another_commands_marked_folder_is_refused(tmp_path):
     (tmp_path / "file").write_text("x")
     with pytest.raises(PuzzleError, match="not a folder"):
         prepare_output_dir(tmp_path / "file", "bee schedule")
+
+
+# ---------------------------------------------------------------- case 3: the word list's settings
+
+
+@pytest.mark.parametrize(
+    "built,needle",
+    [
+        (WordListRules(min_zipf=3.0), "built with bee.min_zipf = 3.0, the settings ask for 2.5"),
+        (WordListRules(min_zipf=2.5, min_length=5), "built with bee.min_length = 5, the settings ask for 4"),
+    ],
+)
+def test_a_word_list_built_with_other_settings_is_refused(tmp_path, schedule, built, needle):
+    # issue 62 case 3: a word list of min_zipf 3.0 for a 2.5 run was taken (a different schedule, no word)
+    wordlist = write_wordlist(tmp_path / "bee", built)
+    rules = RULES.replace(min_zipf=2.5, min_length=4)
+    one_line_error(schedule(wordlist, tmp_path / "pages", rules), str(wordlist), needle)
+    assert not (tmp_path / "pages").exists() and not (tmp_path / "bee" / "schedule.parquet").exists()
+    same = write_wordlist(tmp_path / "same", WordListRules(min_zipf=2.5, min_length=4))
+    assert schedule(same, tmp_path / "pages", rules).returncode == 0

@@ -177,11 +177,22 @@ def build_wordlist_file(words_path, out_path, rules: WordListRules) -> dict:
     return meta
 
 
-def read_wordlist(path: str | Path, words_path: str | Path | None = None) -> pl.DataFrame:
-    """wordlist.parquet, verified against wordlist.json (built from words_path), with the word-list schema."""
+def read_wordlist(path: str | Path, words_path: str | Path | None = None, rules=None) -> pl.DataFrame:
+    """wordlist.parquet, verified against wordlist.json (built from words_path), with the word-list schema.
+
+    `rules` (e.g. the ScheduleRules of a run): the word list must have been built with the
+    same value of each word-list key they have (min_length, min_zipf), else an ArtifactError naming it.
+    """
     path = Path(path)
     meta = manifest.verify(manifest_path(path), WORDLIST_KIND, [path.name])
     check_built_from(path, meta, words_path)
+    if rules is not None:
+        built = meta["manifest"]["settings"]
+        for key in (k for k in WordListRules.keys() if hasattr(rules, k)):
+            if built.get(key) != getattr(rules, key):
+                raise manifest.damaged(
+                    path, f"built with bee.{key} = {built.get(key)!r}, the settings ask for {getattr(rules, key)!r}"
+                )
     wordlist = manifest.load_parquet(path)
     if dict(wordlist.schema) != WORDLIST_SCHEMA:
         raise manifest.damaged(path, "not a Bee word list (columns or types differ)")
@@ -200,7 +211,7 @@ def build_schedule_file(wordlist_path, out_path, pages_dir, rules: ScheduleRules
     """Write schedule.parquet, schedule.json and the pages from a verified wordlist.parquet (built from words_path)."""
     wordlist_path, out_path = Path(wordlist_path), Path(out_path)
     prepare_output_dir(pages_dir, PAGES_WRITER, replaced=True)  # before anything is read or written
-    wordlist = read_wordlist(wordlist_path, words_path)
+    wordlist = read_wordlist(wordlist_path, words_path, rules)
     with Timer() as t:
         puzzles, pool = make_schedule(wordlist, rules, strict=False)
         table = schedule_frame(puzzles)
