@@ -10,6 +10,8 @@ Cases 9 and 10: out of memory, --shards and --jobs past what the proof can use, 
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 
 import numpy as np
 import polars as pl
@@ -197,3 +199,46 @@ def test_the_recheck_sample_is_seeded_and_a_few_percent():
     assert proof.recheck_share <= 0.05 and len(first) == 30 + 3  # 3% of each kind
     assert set(np.array(outcomes)[first]) == {"pruned", "searched"}
     assert len(recheck_sample(table, proof.replace(recheck_share=0.0))) == 0
+
+
+# ---------------------------------------------------------------- case 9: out of memory
+
+
+def test_prove_6x6_under_a_6gb_address_limit_is_one_line(tmp_path):
+    # issue 62 case 9, as written: `ulimit -v 6000000; boggle prove --shape 6x6` ended in a
+    # numpy._ArrayMemoryError traceback (listing 3.7e15 classes); now one line at once naming the setting
+    write_project(tmp_path)
+    limit = "import resource; resource.setrlimit(resource.RLIMIT_AS, (6000000 * 1024, 6000000 * 1024)); "
+    code = limit + "import sys; from puzzlesearch.cli import main; sys.exit(main(sys.argv[1:]))"
+    args = ["--config", str(tmp_path / "config.yaml"), "boggle", "prove", "--shape", "6x6", "--lexicon", "tiny"]
+    args += ["--min-score", "10", "--out", str(tmp_path / "p66")]
+    out = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=60)
+    err = out.stderr.strip().splitlines()
+    assert out.returncode == 2 and "Traceback" not in out.stderr, out.stderr
+    assert err[-1].startswith("puzzlesearch: error: boggle proof 6x6:") and "3,706,041,217,118,022 classes" in err[-1]
+    assert "boggle.proof.partition" in err[-1]
+    assert not (tmp_path / "p66").exists()
+
+
+def test_out_of_memory_in_a_class_names_the_setting_to_lower(tmp_path, capsys, monkeypatch):
+    from puzzlesearch.boggle.proof.prove import Prover
+
+    def no_memory(self, code):
+        np.empty(2**62, dtype=np.uint8)  # numpy._ArrayMemoryError, as a tree too large for the machine
+
+    monkeypatch.setattr(Prover, "prove_class", no_memory)
+    assert main(prove_args(tmp_path, tmp_path / "proof")) == 2
+    line = error_line(capsys)
+    assert "out of memory proving a class" in line and "lower boggle.proof.max_tree_nodes" in line
+
+
+def test_out_of_memory_anywhere_is_one_line(capsys, monkeypatch):
+    import puzzlesearch.cli
+
+    def no_memory(args):
+        raise MemoryError("Unable to allocate 1.80 MiB for an array with shape (236196, 8) and data type bool")
+
+    monkeypatch.setattr(puzzlesearch.cli, "cmd_config", no_memory)
+    assert main(["config", "--defaults"]) == 2
+    line = error_line(capsys)
+    assert line.startswith("puzzlesearch: error: out of memory (Unable to allocate 1.80 MiB") and "--help" in line

@@ -8,6 +8,7 @@ proves a seeded random sample of the class list and projects the whole proof's C
 
 from __future__ import annotations
 
+import functools
 import time
 from pathlib import Path
 
@@ -163,12 +164,29 @@ def _own_folder(given: str | None, default: Path, writer: str) -> Path:
     """The output folder of an interactive command: --out when given (new, empty or this command's), else the default.
 
     The default (under results/cli/, named by lexicon, shape and score) is the command's own;
-    either is marked as the output of `writer` (puzzlesearch.io.OUTPUT_MARKER).
+    either is marked as the output of `writer` (mark_output_dir) before the first file is written.
     """
-    out = prepare_output_dir(given, writer) if given else default
-    return mark_output_dir(out, writer)
+    return prepare_output_dir(given, writer) if given else default
 
 
+def _memory_hinted(command):
+    """A proof command whose MemoryError is one line naming the settings that size a proof's memory."""
+
+    @functools.wraps(command)
+    def run(args) -> int:
+        try:
+            return command(args)
+        except MemoryError:
+            raise PuzzleError(
+                "out of memory proving a class: lower boggle.proof.max_tree_nodes (--set max_tree_nodes=N; "
+                "its tree's node cap, ~55 bytes a node; a class over it is left undone, capped) or --jobs "
+                "(each process holds a class)"
+            ) from None
+
+    return run
+
+
+@_memory_hinted
 def cmd_prove(args) -> int:
     """Interactive proof: every shard in turn (finished shards and progress in --out are reused), then the gather."""
     jobs = _positive("--jobs", args.jobs)
@@ -177,6 +195,7 @@ def cmd_prove(args) -> int:
     prover = prove.Prover(scorer, shape, settings)
     prover.warm_up()
     count = prover.space.count()
+    mark_output_dir(out, PROVE_WRITER)
     log(
         "boggle",
         f"proof {lexicon['name']} {shape} >= {settings.min_score}: {count} classes "
@@ -223,6 +242,7 @@ def _pipeline_proof(args):
     return settings, scorer, shape, prove.lexicon_identity(words.parent.name, words, stats)
 
 
+@_memory_hinted
 def cmd_prove_shard(args) -> int:
     """Prove one shard's classes (continuing from its progress file); a complete shard table or nothing."""
     jobs = _positive("--jobs", args.jobs)
@@ -246,6 +266,7 @@ def cmd_prove_shard(args) -> int:
     return 0
 
 
+@_memory_hinted
 def cmd_prove_gather(args) -> int:
     """Merge the shard tables of one proof into boards, classes and the certificate, their rows re-checked first."""
     settings, scorer, shape, lexicon = _pipeline_proof(args)
@@ -257,6 +278,7 @@ def cmd_prove_gather(args) -> int:
     return 0
 
 
+@_memory_hinted
 def cmd_prove_sample(args) -> int:
     """Prove a seeded random sample of a shape's classes (and the classes of --board); write and print the figures."""
     jobs = _positive("--jobs", args.jobs)
@@ -289,6 +311,8 @@ def cmd_prove_sample(args) -> int:
         "lexicon_sha256": lexicon["words_sha256"],
         "settings": settings.to_dict(),
     }
+    if args.settings is None:
+        mark_output_dir(out, SAMPLE_WRITER)
     progress = prove.Progress(out / "sample.parquet", meta)
     with progress.locked():
         result = prover.run(codes, f"proof sample {shape}", progress.load(codes), progress.save, jobs=jobs)

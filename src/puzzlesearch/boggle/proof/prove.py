@@ -124,6 +124,21 @@ class ShardResult:
         return not (self.interrupted or self.timed_out)
 
 
+MAX_CLASSES = 2**26  # a proof lists its canonical classes (8-byte codes, a row each at the gather)
+
+
+def check_class_count(space: ClassSpace, settings) -> int:
+    """The length of the canonical class list, or a PuzzleError when it is longer than a proof can list."""
+    count = space.count()
+    if count > MAX_CLASSES:
+        raise PuzzleError(
+            f"boggle proof {space.shape}: the partition {settings.board_partition.spec()!r} gives {count:,} classes, "
+            f"more than a proof can list ({MAX_CLASSES:,} at most): use fewer buckets per cell "
+            "(boggle.proof.partition, --partition)"
+        )
+    return count
+
+
 class Prover:
     """Branch and bound of a shape's classes over one lexicon (a Scorer for exact scores)."""
 
@@ -132,6 +147,7 @@ class Prover:
         self.shape = shape
         self.settings = settings
         self.space = ClassSpace(shape, settings.board_partition)
+        check_class_count(self.space, settings)
         self.min_score = int(settings.min_score)
         self.engine = engine if engine is not None else make_engine(scorer, shape, settings)
 
