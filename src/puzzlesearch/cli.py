@@ -159,8 +159,8 @@ def main(argv: list[str] | None = None) -> int:
         )
         return EXIT_ERROR
     except OSError as exc:  # unreadable or unwritable files: the user's to fix
-        where = f" {exc.filename}" if getattr(exc, "filename", None) else ""
-        print(f"puzzlesearch: error:{where}: {exc.strerror or exc}", file=sys.stderr)
+        where = f"{exc.filename}: " if getattr(exc, "filename", None) else ""
+        print(f"puzzlesearch: error: {where}{exc.strerror or exc}", file=sys.stderr)
         return EXIT_ERROR
     except KeyboardInterrupt:
         print("puzzlesearch: interrupted", file=sys.stderr)

@@ -17,6 +17,7 @@ import numpy as np
 import polars as pl
 import pytest
 
+from puzzlesearch.boggle.model import Shape
 from puzzlesearch.boggle.proof.prove import SHARD_KIND, SHARD_SCHEMA, ShardResult, recheck_sample, write_shard
 from puzzlesearch.boggle.proof.settings import ProofSettings
 from puzzlesearch.cli import main
@@ -109,6 +110,7 @@ def sharded(tmp_path, capsys):
         return main(["boggle", "prove-gather", *map(str, paths), "--settings", settings.to_json(), *inputs, *outs])
 
     capsys.readouterr()
+    gather.inputs = inputs  # --words, --dawg, --shape of the shard jobs
     return gather, paths, proof
 
 
@@ -242,3 +244,74 @@ def test_out_of_memory_anywhere_is_one_line(capsys, monkeypatch):
     assert main(["config", "--defaults"]) == 2
     line = error_line(capsys)
     assert line.startswith("puzzlesearch: error: out of memory (Unable to allocate 1.80 MiB") and "--help" in line
+
+
+# ---------------------------------------------------------------- case 10: shards, jobs, a full disk
+
+
+def test_shards_are_capped_by_the_classes(tmp_path, capsys, caplog):
+    # issue 62 case 10: `--shards 100000` on 102 classes wrote 200,000 files; a 2x2 proof has 21 classes
+    out = tmp_path / "proof"
+    with caplog.at_level("INFO", logger="puzzlesearch"):
+        assert main(prove_args(tmp_path, out, "--shards", "100000")) == 0
+    classes = ProofSettings.from_dict({"partition": PARTITION}).class_count(Shape(2, 2))
+    assert classes == 21
+    assert len(list((out / "shards").glob("shard*.parquet"))) == classes
+    assert len(list((out / "shards").iterdir())) == 2 * classes  # a table and its manifest each
+    assert json.loads((out / "certificate.json").read_text())["shards"] == classes
+    assert "note: --shards 100000: the proof has 21 classes, so as many shards" in capsys.readouterr().err + caplog.text
+
+
+def test_jobs_are_capped_by_the_cores(tmp_path, capsys, monkeypatch):
+    from puzzlesearch import parallel
+    from puzzlesearch.boggle.proof import prove
+
+    asked = []
+
+    def recording(fn, items, jobs, stopped=lambda: False):
+        asked.append(jobs)
+        return parallel.forked_map(fn, items, jobs, stopped)
+
+    monkeypatch.setattr(prove, "forked_map", recording)
+    assert main(prove_args(tmp_path, tmp_path / "proof", "--jobs", "100000", "--shards", "1")) == 0
+    assert asked and max(asked) == parallel.cores() < 100000
+    assert f"note: --jobs 100000: this machine gives {parallel.cores()} cores" in capsys.readouterr().err
+
+
+def test_a_shard_job_of_more_shards_than_classes_is_refused(sharded, tmp_path, capsys):
+    gather, _paths, proof = sharded
+    too_many = proof.replace(shards=50)
+    args = ["boggle", "prove-shard", "--settings", too_many.to_json(), "--shard", "30", *gather.inputs]
+    assert main(args + ["--out", str(tmp_path / "s.parquet")]) == 2
+    assert "shards 50 is more than the 21 classes" in error_line(capsys)
+    assert not (tmp_path / "s.parquet").exists()
+
+
+def test_a_full_disk_names_the_file(tmp_path, capsys, monkeypatch):
+    # issue 62 case 10: the ENOSPC line read `puzzlesearch: error:: No space left on device` (no path);
+    # a write error carries no file name, so the atomic writer names the file it was writing
+    import errno
+    import pathlib
+
+    def full(self, *args, **kwargs):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    out = tmp_path / "proof"
+    args = prove_args(tmp_path, out)
+    monkeypatch.setattr(pathlib.Path, "write_text", full)
+    assert main(args) == 2
+    line = error_line(capsys)
+    assert line == f"puzzlesearch: error: {out / OUTPUT_MARKER}: cannot write (No space left on device)"
+
+
+def test_an_os_error_without_a_file_is_one_clean_line(capsys, monkeypatch):
+    import errno
+
+    import puzzlesearch.cli
+
+    def full(args):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(puzzlesearch.cli, "cmd_config", full)
+    assert main(["config", "--defaults"]) == 2
+    assert error_line(capsys) == "puzzlesearch: error: No space left on device"

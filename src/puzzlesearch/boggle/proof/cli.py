@@ -30,6 +30,7 @@ from puzzlesearch.errors import PuzzleError
 from puzzlesearch.io import mark_output_dir, prepare_output_dir
 from puzzlesearch.lexicon import open_lexicon
 from puzzlesearch.manifest import read_manifest
+from puzzlesearch.parallel import cap_jobs
 from puzzlesearch.progress import log
 
 # ---------------------------------------------------------------- proofs (branch and bound)
@@ -123,6 +124,11 @@ def _jobs_flag(p) -> None:
     )
 
 
+def _jobs(args) -> int:
+    """--jobs: 1 or more, at most the cores (a note line when capped)."""
+    return cap_jobs(_positive("--jobs", args.jobs), "boggle")
+
+
 def _positive(flag: str, value):
     if value is not None and value < 1:
         raise PuzzleError(f"{flag} {value}: must be 1 or more")
@@ -146,7 +152,12 @@ def _proof_settings(args, shape):
     }
     if args.points:
         flags = {("--points", "points"): parse_points(args.points), **flags}
-    return with_flags(settings, flags), config, root
+    settings = with_flags(settings, flags)
+    capped = settings.capped_shards(shape)
+    if capped.shards < settings.shards:
+        given = "--shards" if getattr(args, "shards", None) else "boggle.proof.shards"
+        log("boggle", f"note: {given} {settings.shards}: the proof has {capped.shards} classes, so as many shards")
+    return capped, config, root
 
 
 def _interactive(args):
@@ -189,7 +200,7 @@ def _memory_hinted(command):
 @_memory_hinted
 def cmd_prove(args) -> int:
     """Interactive proof: every shard in turn (finished shards and progress in --out are reused), then the gather."""
-    jobs = _positive("--jobs", args.jobs)
+    jobs = _jobs(args)
     shape, settings, _config, scorer, lexicon, out = _interactive(args)
     out = _own_folder(args.out, out, PROVE_WRITER)
     prover = prove.Prover(scorer, shape, settings)
@@ -245,7 +256,7 @@ def _pipeline_proof(args):
 @_memory_hinted
 def cmd_prove_shard(args) -> int:
     """Prove one shard's classes (continuing from its progress file); a complete shard table or nothing."""
-    jobs = _positive("--jobs", args.jobs)
+    jobs = _jobs(args)
     settings, scorer, shape, lexicon = _pipeline_proof(args)
     if not 0 <= args.shard < settings.shards:
         raise PuzzleError(f"--shard {args.shard}: must be 0..{settings.shards - 1} (shards {settings.shards})")
@@ -253,6 +264,11 @@ def cmd_prove_shard(args) -> int:
     if args.stop_after_minutes is not None:
         stop = max(60.0, args.stop_after_minutes * 60 - STOP_MARGIN_SECONDS)
     prover = prove.Prover(scorer, shape, settings)
+    if settings.capped_shards(shape).shards < settings.shards:
+        raise PuzzleError(
+            f"--settings: shards {settings.shards} is more than the {prover.space.count()} classes of the proof "
+            "(lower boggle.proof.shards)"
+        )
     prover.warm_up()  # shards start together: one of them compiles the kernels, the others load them
     result = prove.prove_shard(prover, args.shard, settings.shards, args.out, lexicon["words_sha256"], stop, jobs)
     if result.interrupted:
@@ -281,7 +297,7 @@ def cmd_prove_gather(args) -> int:
 @_memory_hinted
 def cmd_prove_sample(args) -> int:
     """Prove a seeded random sample of a shape's classes (and the classes of --board); write and print the figures."""
-    jobs = _positive("--jobs", args.jobs)
+    jobs = _jobs(args)
     if args.settings is not None:
         for flag in ("lexicon", "points", "min_score", "partition"):
             if getattr(args, flag) is not None or args.set:

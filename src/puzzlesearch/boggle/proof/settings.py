@@ -122,6 +122,16 @@ class ProofSettings(Settings):
     def board_partition(self) -> BoardPartition:
         return BoardPartition.parse(self.partition)
 
+    def class_count(self, shape: Shape) -> int:
+        """Length of the shape's canonical class list under this partition (Burnside's count, no listing)."""
+        return ClassSpace(shape, self.board_partition).count()
+
+    def capped_shards(self, shape: Shape | str):
+        """These settings with at most one shard per class (more shards would be empty files and jobs)."""
+        shape = Shape.parse(shape) if isinstance(shape, str) else shape
+        count = self.class_count(shape)
+        return self if self.shards <= count else self.replace(shards=count)
+
 
 def sample_settings(section: dict | None) -> dict:
     """boggle.proof.sample (classes, seed) of a validated boggle section, or the defaults."""
