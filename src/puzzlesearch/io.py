@@ -1,4 +1,4 @@
-"""Atomic artifact writing: a file in results/ is either complete or absent.
+"""Atomic artifact writing (a file in results/ is either complete or absent), and stderr held back around reads.
 
 Output folders a command makes its own (the Bee pages, an interactive proof's folder) carry
 a marker, OUTPUT_MARKER, naming the command that wrote them (and, for a folder replaced as a
@@ -13,7 +13,9 @@ import contextlib
 import json
 import os
 import shutil
+import sys
 import tempfile
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -176,3 +178,40 @@ def replace_output_dir(folder: str | os.PathLike, writer: str, files: dict[str, 
         for leftover in (tmp, stale):
             if leftover.exists():
                 shutil.rmtree(leftover)
+
+
+# ---------------------------------------------------------------- stderr
+
+_STDERR_HELD = threading.Lock()  # fd 2 is the process's: one holder at a time
+
+
+@contextlib.contextmanager
+def quiet_rust_panics() -> Iterator[None]:
+    """Around a polars read: what its Rust threads print to stderr (the panic lines of a damaged file,
+    which the caller reports as one line) is held back, and written out only if the read succeeds.
+    A read while another thread holds stderr back (or with no stderr) runs as is."""
+    if not _STDERR_HELD.acquire(blocking=False):
+        yield
+        return
+    try:
+        sys.stderr.flush()
+        saved = os.dup(2)
+    except (OSError, ValueError):
+        _STDERR_HELD.release()
+        yield
+        return
+    try:
+        with tempfile.TemporaryFile() as held:
+            os.dup2(held.fileno(), 2)
+            ok = False
+            try:
+                yield
+                ok = True
+            finally:
+                os.dup2(saved, 2)
+                if ok and held.tell():
+                    held.seek(0)
+                    os.write(2, held.read())
+    finally:
+        os.close(saved)
+        _STDERR_HELD.release()
