@@ -85,9 +85,15 @@ def test_glosses_cut_before_their_example_are_not_clues(wn):
     attend = Sense("verb", ("attend",), "be present at (meetings, church services, university), etc.")
     assert cluewriter.short_glosses(wn, attend) == []
     win = Sense("verb", ("win",), "obtain advantages, such as points, etc.")
-    assert cluewriter.short_glosses(wn, win) == [
-        ("Obtain advantages", False)
-    ]  # was "Obtain advantages, such as points, etc"
+    assert cluewriter.short_glosses(wn, win) == [  # "etc" is judged on the word before it
+        ("Obtain advantages, such as points, etc", False),
+        ("Obtain advantages", False),
+        ("Obtain advantages, such as points", False),
+    ]
+    tube = Sense(
+        "adj", ("tubular",), "of or relating to or occurring in a tube such as e.g. a blood vessel and more words"
+    )
+    assert not [t for t, _ in cluewriter.short_glosses(wn, tube) if t.endswith(("e.g", "as"))]  # never cut at e.g.
     mimic = Sense("verb", ("mimic",), "imitate (a person or manner), especially for satirical effect")
     assert cluewriter.short_glosses(wn, mimic) == [("Imitate, especially for satirical effect", False)]
 

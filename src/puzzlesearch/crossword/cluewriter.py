@@ -304,7 +304,7 @@ def definition(gloss: str, whole: bool = False) -> str:
 
 def complete(text: str) -> bool:
     """A phrase not cut mid-way: no dangling last word, balanced brackets, at least 3 letters."""
-    words = text.lower().replace(",", " ").split()
+    words = [w.strip(".") for w in text.lower().replace(",", " ").split()]
     if len(words) > 1 and words[-1] == "etc":  # "whales and dolphins etc": judged on the word before
         words = words[:-1]
     return len(text) >= 3 and bool(words) and words[-1] not in DANGLING and text.count("(") == text.count(")")
