@@ -337,6 +337,11 @@ def cut_glosses(wn: WordNet, sense: Sense) -> list[tuple[str, bool]]:
         words = head.lower().split()
         if not words or (len(words) < 2 and not fallback) or not complete(head) or head in seen:
             continue
+        if not fallback and text[end] == "," and "," in head:
+            continue  # a list cut short: "wish, long" of "wish, long, or crave for"
+        last = head.split()[-1].strip(",.")
+        if fallback and (not last.islower() or not (has_pos(wn, last, "noun") or has_pos(wn, last, "verb"))):
+            continue  # "... including the New" (of New England)
         if sense.pos == "noun" and not has_pos(wn, words[-1], "noun"):
             if not fallback or not has_pos(wn, words[-1], "verb"):
                 continue  # web-footed long-necked (a fallback may end in a verb: that which is perceived)
