@@ -100,12 +100,10 @@ class BeeRules(TableRules):
 
 @dataclass(frozen=True)
 class WordListRules(Settings):
-    """The Bee word list: shortest word and the commonness floors (wordfreq Zipf)."""
+    """The Bee word list: the shortest word (the acceptance rule itself is the fitted parameter file)."""
 
     SECTION: ClassVar[str] = SECTION
     min_length: int = default(SECTION, "min_length")
-    min_zipf: float = default(SECTION, "min_zipf")
-    min_zipf_unseen: float = default(SECTION, "min_zipf_unseen")  # for words the lexicon's counts never saw
 
 
 @dataclass(frozen=True)
@@ -127,7 +125,7 @@ class ScheduleRules(TableRules):
     schedule_min_words: int = default(SECTION, "schedule_min_words")
     schedule_max_words: int = default(SECTION, "schedule_max_words")
     ranks: list = default(SECTION, "ranks")
-    min_zipf: float = default(SECTION, "min_zipf")  # the word list's floor: rarity 1 in the difficulty
+    min_zipf: float = default(SECTION, "min_zipf")  # rarity 1 in the difficulty at and below this Zipf
     difficulty_count_weight: float = default(SECTION, "difficulty_count_weight")
     difficulty_common_zipf: float = default(SECTION, "difficulty_common_zipf")
     schedule_min_difficulty: float = default(SECTION, "schedule_min_difficulty")
