@@ -142,7 +142,8 @@ def test_wordlist_is_the_candidates_the_model_accepts_off_the_blocklist():
         length=pl.col("word").str.len_chars().cast(pl.Int16),
         mask=pl.Series([letters_mask(w) for w in ["tile", "ohno", "tiled"]], dtype=pl.UInt32),
     )
-    table, counts = build_wordlist(lexicon, WordListRules(), facts, zipf_only_model(names, 3.0))
+    model = zipf_only_model(names, 3.0)
+    table, counts = build_wordlist(lexicon, WordListRules(exclude=""), facts, model)
     # candidates (4+ letters): the facts' words and the lexicon's; shit is blocklisted; Zipf >= 3.0 kept
     assert table["word"].to_list() == ["paris", "rain", "tile", "tiles"]
     assert dict(table.schema) == WORDLIST_SCHEMA
@@ -150,8 +151,12 @@ def test_wordlist_is_the_candidates_the_model_accepts_off_the_blocklist():
     assert table["zipf"].to_list() == [5.0, 4.7, 3.7, 3.1]
     assert np.allclose(table["probability"].to_numpy(), logistic(4 * (table["zipf"].to_numpy() - 3.0)))
     assert counts == {"candidates": 9, "blocklist": 1, "below_threshold": 4, "from_the_lexicon": 1}
-    five = build_wordlist(lexicon, WordListRules(min_length=5), facts, zipf_only_model(names, 3.0))[0]
+    five = build_wordlist(lexicon, WordListRules(min_length=5, exclude=""), facts, model)[0]
     assert five["word"].to_list() == ["paris", "tiles"]
+    no_s = build_wordlist(lexicon, WordListRules(), facts, model)  # the NYT's rules: no S
+    assert no_s[0]["word"].to_list() == ["rain", "tile"] and no_s[1]["candidates"] == 6
+    four = build_wordlist(lexicon, WordListRules(size=4, exclude=""), facts, model)[0]
+    assert four["word"].to_list() == ["rain", "tile"]  # paris and tiles have 5 distinct letters
 
 
 def test_a_model_of_other_features_is_refused():

@@ -110,39 +110,46 @@ def default_facts() -> WordFacts:
 # ---------------------------------------------------------------- features
 
 
-def word_row(word: str, facts: WordFacts) -> dict[str, float]:
-    """The raw facts of one word (before the design's hinges and indicators)."""
+WORDNET_COLUMNS = ("senses", "tagged", "cap_only", "inflected", "base_zipf", "base_senses")
+WORDNET_COLUMNS += tuple("pos_" + p for p in POS) + tuple("infl_" + k for k in INFLECTIONS)
+
+
+def wordnet_columns(words: list[str], facts: WordFacts) -> dict[str, np.ndarray]:
+    """WordNet's facts per word: lowercase senses by part of speech, tagged senses, a name only, an inflection."""
     wn = facts.wordnet
-    senses = wn.senses.get(word, [])
-    own = [s for s in senses if word in s.lemmas]  # senses spelt in lowercase: not a name
-    bases = [] if own else wn.bases(word)
-    hints = {h for _, _, h in bases}
-    count = facts.spell.get(word, 0)
-    row = {
-        "zipf": facts.zipf.get(word, 0.0),
-        "spell": math.log10(count) if count else 0.0,
-        "in_spell": float(count > 0),
-        "spell_floor": float(count == SPELL_FLOOR),
-        "senses": float(len(own)),
-        "tagged": float(sum(wn.tag_counts.get((word, p), 0) for p in POS)),
-        "cap_only": float(bool(senses) and not own),
-        "function": float(word in wn.function_words),
-        "inflected": float(bool(bases)),
-        "base_zipf": max((facts.zipf.get(b, 0.0) for b, _, _ in bases), default=0.0),
-        "base_senses": float(max((len(wn.senses.get(b, ())) for b, _, _ in bases), default=0)),
-        "abbreviation": float(not re.search("[aeiouy]", word) and word not in wn.function_words),
-    }
-    for p in POS:
-        row["pos_" + p] = float(any(s.pos == p for s in own))
-    for name, hs in INFLECTIONS.items():
-        row["infl_" + name] = float(bool(hints.intersection(hs)))
-    return row
+    col = {k: np.zeros(len(words)) for k in WORDNET_COLUMNS}
+    for i, word in enumerate(words):
+        senses = wn.senses.get(word, ())
+        own = [s for s in senses if word in s.lemmas]  # senses spelt in lowercase: not a name
+        if own:
+            col["senses"][i] = len(own)
+            col["tagged"][i] = sum(wn.tag_counts.get((word, p), 0) for p in POS)
+            for p in {s.pos for s in own}:
+                col["pos_" + p][i] = 1.0
+            continue
+        col["cap_only"][i] = float(bool(senses))
+        col["tagged"][i] = sum(wn.tag_counts.get((word, p), 0) for p in POS)
+        bases = wn.bases(word)
+        if bases:
+            col["inflected"][i] = 1.0
+            col["base_zipf"][i] = max(facts.zipf.get(b, 0.0) for b, _, _ in bases)
+            col["base_senses"][i] = max(len(wn.senses.get(b, ())) for b, _, _ in bases)
+            hints = {h for _, _, h in bases}
+            for name, hs in INFLECTIONS.items():
+                col["infl_" + name][i] = float(bool(hints.intersection(hs)))
+    return col
 
 
 def design(words: list[str], facts: WordFacts) -> tuple[list[str], np.ndarray]:
     """(feature names, matrix words x features) of the model."""
-    raw = [word_row(w, facts) for w in words]
-    col = {k: np.array([r[k] for r in raw], dtype=np.float64) for k in (raw[0] if raw else word_row("a", facts))}
+    col = wordnet_columns(words, facts)
+    counts = np.array([facts.spell.get(w, 0) for w in words], dtype=np.float64)
+    col["zipf"] = np.array([facts.zipf.get(w, 0.0) for w in words], dtype=np.float64)
+    col["spell"] = np.log10(np.maximum(counts, 1.0))
+    col["in_spell"], col["spell_floor"] = (counts > 0) * 1.0, (counts == SPELL_FLOOR) * 1.0
+    col["function"] = np.array([w in facts.wordnet.function_words for w in words], dtype=np.float64)
+    vowel = re.compile("[aeiouy]")
+    col["abbreviation"] = np.array([not vowel.search(w) for w in words], dtype=np.float64) * (1 - col["function"])
     z, lemma = col["zipf"], (col["senses"] > 0) * 1.0
     lengths = np.array([len(w) for w in words], dtype=np.int64)
     c = {"zipf": z} | {f"zipf>{k}": np.maximum(z - k, 0.0) for k in ZIPF_KNOTS} | {"zipf_missing": (z == 0) * 1.0}

@@ -100,10 +100,17 @@ class BeeRules(TableRules):
 
 @dataclass(frozen=True)
 class WordListRules(Settings):
-    """The Bee word list: the shortest word (the acceptance rule itself is the fitted parameter file)."""
+    """The Bee word list: which words a puzzle could hold (the acceptance rule itself is the fitted parameter file)."""
 
     SECTION: ClassVar[str] = SECTION
+    TEXT_KEYS: ClassVar[tuple[str, ...]] = ("exclude",)
     min_length: int = default(SECTION, "min_length")
+    size: int = default(SECTION, "size")  # a word of more distinct letters fits no puzzle
+    exclude: str = default(SECTION, "exclude")  # a word with one of these letters fits no puzzle
+
+    def fits(self, word: str) -> bool:
+        """True when some puzzle could hold the word: long enough, few enough letters, none excluded."""
+        return len(word) >= self.min_length and len(set(word)) <= self.size and not set(word) & set(self.exclude)
 
 
 @dataclass(frozen=True)

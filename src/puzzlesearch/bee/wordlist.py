@@ -1,8 +1,9 @@
 """The Bee word list: the words a daily Spelling Bee accepts, each with the model's probability.
 
-The candidates are every word (a-z, at least `min_length` letters) the installed sources
-know (wordfreq's English list, pyspellchecker's English list, WordNet 3.0's lemmas) plus the
-lexicon's own words (words.parquet). A word is kept when
+The candidates are every word the installed sources know (wordfreq's English list,
+pyspellchecker's English list, WordNet 3.0's lemmas) plus the lexicon's own words
+(words.parquet) that some puzzle could hold: a-z, at least `min_length` letters, at most
+`size` distinct letters, none of `exclude` (the NYT's S). A candidate is kept when
 
 1. it is on no blocklist (the crossword blocklist plus bee/data/blocklist.txt), and
 2. the acceptance model (bee/acceptance.py, parameters in bee/data/acceptance.json, fitted
@@ -63,7 +64,7 @@ def build_wordlist(
     if words.height and words["mask"].null_count():
         raise PuzzleError("the Bee word list needs a latin (a-z) lexicon; this one has words outside a-z")
     lexicon = dict(zip(words["word"].to_list(), words["frequency"].to_list()))
-    candidates = [w for w in facts.candidates(lexicon) if len(w) >= rules.min_length]
+    candidates = [w for w in facts.candidates(lexicon) if rules.fits(w)]
     blocked = np.array([w in facts.blocklist for w in candidates], dtype=bool)
     names, x = design(candidates, facts)
     probability = model.probability(names, x)
