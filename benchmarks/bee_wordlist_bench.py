@@ -35,8 +35,8 @@ from puzzlesearch.bee.search import rank_puzzles
 from puzzlesearch.bee.tables import build_table
 from puzzlesearch.bee.wordlist import build_wordlist
 from puzzlesearch.config import validate_config
-from puzzlesearch.crossword.clues import COMMON
 from puzzlesearch.lexicon import open_lexicon
+from puzzlesearch.lexicon.wordinfo import COMMON
 
 PROJECT = Path(__file__).resolve().parents[1]
 ANSWERS = PROJECT.parent / "shared" / "facts" / "nyt_bee_2018_2021.tsv"

@@ -43,7 +43,9 @@ if not os.environ.get("PUZZLESEARCH_TEST_KEEP_STORE"):
 LONGEST_FILES = (
     "workflow/test_slurm.py",  # 220 s
     "workflow/test_robustness.py",  # 178
-    "crossword/test_crossword.py",  # 150
+    "crossword/test_crossword.py",  # 150 with the next two, before they were split out of it
+    "crossword/test_crossword_budgets.py",
+    "crossword/test_crossword_cli.py",
     "boggle/test_boggle_results_checked.py",  # 117
     "report/test_report.py",  # 116
     "cube/test_cube_artifacts.py",  # 98 (less since its store test seeds the store, 2026-11-29)
@@ -60,9 +62,13 @@ LONGEST_FILES = (
 
 
 def pytest_collection_modifyitems(config, items):
-    """Put the tests of LONGEST_FILES first, longest file first (a stable sort: order within a file is kept)."""
+    """Put the tests of LONGEST_FILES first, longest file first (a stable sort: order within a file is kept),
+    and mark them `slow`: `pytest -m "not slow"` is the quick subset (docs/development.md)."""
     rank = {PROJECT / "tests" / name: i for i, name in enumerate(LONGEST_FILES)}
     items.sort(key=lambda item: rank.get(Path(item.path), len(rank)))
+    for item in items:
+        if Path(item.path) in rank:
+            item.add_marker(pytest.mark.slow)
 
 
 @pytest.fixture(scope="session")
@@ -133,7 +139,7 @@ def cube_tables():
 @pytest.fixture(scope="session")
 def wordnet_phrase_tags() -> dict[str, int]:
     """WordNet's multiword lemmas (at_a_loss) and the senses its concordance tags, read from its index files here."""
-    from puzzlesearch.crossword.clues import POS_FILES, wordnet_dir
+    from puzzlesearch.lexicon.wordinfo import POS_FILES, wordnet_dir
 
     out: dict[str, int] = {}
     for pos in POS_FILES:

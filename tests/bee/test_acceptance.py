@@ -21,8 +21,8 @@ from puzzlesearch.bee.acceptance import Model, WordFacts, design, fit_logistic, 
 from puzzlesearch.bee.fitting import Published, make_pairs, read_published, score
 from puzzlesearch.bee.model import WordListRules, letters_mask
 from puzzlesearch.bee.wordlist import WORDLIST_SCHEMA, build_wordlist
-from puzzlesearch.crossword.clues import Sense, WordNet
 from puzzlesearch.errors import PuzzleError
+from puzzlesearch.lexicon.wordinfo import Sense, WordNet
 
 PROJECT = Path(__file__).resolve().parents[2]
 PUBLISHED = PROJECT.parent / "shared" / "facts" / "nyt_bee_2018_2021.tsv"

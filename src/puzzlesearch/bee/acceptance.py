@@ -61,7 +61,7 @@ class WordFacts:
 
     zipf: dict  # word -> Zipf frequency (wordfreq, English, large list; 2 decimals)
     spell: dict  # word -> pyspellchecker count
-    wordnet: object  # puzzlesearch.crossword.clues.WordNet
+    wordnet: object  # puzzlesearch.lexicon.wordinfo.WordNet
     blocklist: frozenset
 
     def candidates(self, extra=()) -> list[str]:
@@ -71,13 +71,13 @@ class WordFacts:
 
     def describe(self) -> dict:
         """Names and versions of the sources, for manifests and the parameter file."""
-        from puzzlesearch.crossword.clues import WORDNET_PACKAGE, WORDNET_SOURCE
+        from puzzlesearch.lexicon.wordinfo import WORDNET_PACKAGE, WORDNET_SOURCE
 
         return {
             "frequency": f"wordfreq {version('wordfreq')} (en, 'large' list, Zipf scale)",
             "spelling": f"pyspellchecker {version('pyspellchecker')} (en counts)",
             "word_classes": WORDNET_SOURCE.format(version=version(WORDNET_PACKAGE)),
-            "blocklist": f"crossword/data/blocklist.txt + bee/data/blocklist.txt: {len(self.blocklist)} words",
+            "blocklist": f"lexicon/data/blocklist.txt + bee/data/blocklist.txt: {len(self.blocklist)} words",
         }
 
 
@@ -102,7 +102,7 @@ def spell_counts() -> dict[str, int]:
 def default_facts() -> WordFacts:
     """The installed sources (nothing fetched)."""
     from puzzlesearch.bee.wordlist import bee_blocklist
-    from puzzlesearch.crossword.clues import load_wordnet
+    from puzzlesearch.lexicon.wordinfo import load_wordnet
 
     return WordFacts(wordfreq_zipf(), spell_counts(), load_wordnet(), bee_blocklist())
 

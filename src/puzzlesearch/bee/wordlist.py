@@ -5,7 +5,7 @@ pyspellchecker's English list, WordNet 3.0's lemmas) plus the lexicon's own word
 (words.parquet) that some puzzle could hold: a-z, at least `min_length` letters, at most
 `size` distinct letters, none of `exclude` (the NYT's S). A candidate is kept when
 
-1. it is on no blocklist (the crossword blocklist plus bee/data/blocklist.txt), and
+1. it is on no blocklist (the shared lexicon/data/blocklist.txt plus bee/data/blocklist.txt), and
 2. the acceptance model (bee/acceptance.py, parameters in bee/data/acceptance.json, fitted
    on 1,203 published NYT puzzles of 2018-2021) gives it a probability at least the
    parameters' threshold (chosen by cross-validation by year).
@@ -24,11 +24,10 @@ import polars as pl
 
 from puzzlesearch.bee.acceptance import Model, WordFacts, design
 from puzzlesearch.bee.model import WordListRules, letters_mask
-from puzzlesearch.crossword.quality import parse_word_file, read_blocklist
 from puzzlesearch.errors import PuzzleError
+from puzzlesearch.lexicon.wordinfo import parse_word_file, read_blocklist
 
-FREQUENCY_PACKAGE, FREQUENCY_LANG, FREQUENCY_LIST = "wordfreq", "en", "large"
-BEE_BLOCKLIST = "blocklist.txt"  # in puzzlesearch/bee/data, added to the crossword blocklist
+BEE_BLOCKLIST = "blocklist.txt"  # in puzzlesearch/bee/data, added to the shared blocklist
 WORDLIST_SCHEMA = {
     "word": pl.String,
     "length": pl.Int16,
@@ -41,20 +40,9 @@ WORDLIST_SCHEMA = {
 
 
 def bee_blocklist() -> frozenset[str]:
-    """The crossword blocklist plus the Bee's own additions."""
+    """The shared blocklist (lexicon/data/blocklist.txt) plus the Bee's own additions."""
     extra = resources.files("puzzlesearch.bee").joinpath("data", BEE_BLOCKLIST).read_text("utf-8")
     return read_blocklist() | parse_word_file(extra)
-
-
-def zipf_reader():
-    """wordfreq's English Zipf frequency (the data ships inside the package: nothing fetched)."""
-    try:
-        import wordfreq
-    except ImportError:
-        raise PuzzleError(
-            "the Bee word list needs the `wordfreq` package (install the project: pip install -e .)"
-        ) from None
-    return lambda word: wordfreq.zipf_frequency(word, FREQUENCY_LANG, wordlist=FREQUENCY_LIST)
 
 
 def build_wordlist(
