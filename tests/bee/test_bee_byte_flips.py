@@ -94,7 +94,7 @@ def test_no_flipped_byte_of_a_bee_file_changes_what_is_read(stage, kind):
 
 
 def test_the_report_reads_the_schedule_kind_the_bee_stage_writes():
+    from puzzlesearch import kinds
     from puzzlesearch.bee.io import SCHEDULE_KIND
-    from puzzlesearch.report.data import BEE_SCHEDULE_KIND
 
-    assert BEE_SCHEDULE_KIND == SCHEDULE_KIND
+    assert SCHEDULE_KIND == kinds.BEE_SCHEDULE and kinds.kind(SCHEDULE_KIND).manifest == kinds.BESIDE

@@ -66,7 +66,7 @@ def built_from(path: str | Path) -> str | None:
 def read_masks(path: str | Path, rules: TableRules, words_path: str | Path | None = None) -> pl.DataFrame:
     """masks.parquet, verified against masks.json, built with `rules` (from words_path), range-checked."""
     path = Path(path)
-    masks, meta = manifest.read_verified(path, MASKS_KIND, rules.to_dict())
+    masks, meta = manifest.read_verified(path, MASKS_KIND, rules.to_dict(), section="bee")
     check_built_from(path, meta, words_path)
     check_masks(path, masks, rules.size)
     return masks
