@@ -29,9 +29,9 @@ import polars as pl
 
 from puzzlesearch.bee.acceptance import default_facts, load_model
 from puzzlesearch.bee.fitting import fit, make_pairs, read_published, score
-from puzzlesearch.bee.model import BeeRules, ScheduleRules, WordListRules
 from puzzlesearch.bee.schedule import make_schedule
 from puzzlesearch.bee.search import rank_puzzles
+from puzzlesearch.bee.settings import BeeRules, ScheduleRules, WordListRules
 from puzzlesearch.bee.tables import build_table
 from puzzlesearch.bee.wordlist import build_wordlist
 from puzzlesearch.config import validate_config

@@ -19,7 +19,8 @@ import pytest
 
 from puzzlesearch.bee.acceptance import Model, WordFacts, design, fit_logistic, load_model, shipped_params_path
 from puzzlesearch.bee.fitting import Published, make_pairs, read_published, score
-from puzzlesearch.bee.model import WordListRules, letters_mask
+from puzzlesearch.bee.model import letters_mask
+from puzzlesearch.bee.settings import WordListRules
 from puzzlesearch.bee.wordlist import WORDLIST_SCHEMA, build_wordlist
 from puzzlesearch.errors import PuzzleError
 from puzzlesearch.lexicon.wordinfo import Sense, WordNet

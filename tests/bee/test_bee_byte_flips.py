@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 from byte_flips import assert_no_silent_change, flip_files
 
-from puzzlesearch.bee.model import BeeRules, ScheduleRules, WordListRules
+from puzzlesearch.bee.settings import BeeRules, ScheduleRules, WordListRules
 
 PROJECT = Path(__file__).resolve().parents[2]
 PUZZLESEARCH = PROJECT / ".venv" / "bin" / "puzzlesearch"
@@ -33,7 +33,7 @@ SCHEDULE = ScheduleRules(schedule_days=1, schedule_min_words=1, schedule_max_wor
 READERS = """
 from puzzlesearch import kinds
 from puzzlesearch.bee.io import read_masks, read_wordlist
-from puzzlesearch.bee.model import TableRules
+from puzzlesearch.bee.settings import TableRules
 from puzzlesearch.report import data
 
 

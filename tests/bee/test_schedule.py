@@ -23,8 +23,9 @@ import pytest
 from puzzlesearch.bee.acceptance import default_facts, load_model, shipped_params_path
 from puzzlesearch.bee.hints import make_hints
 from puzzlesearch.bee.io import build_schedule_file, build_wordlist_file, read_wordlist
-from puzzlesearch.bee.model import ScheduleRules, WordListRules, rank_thresholds
+from puzzlesearch.bee.model import rank_thresholds
 from puzzlesearch.bee.schedule import make_schedule, schedule_frame
+from puzzlesearch.bee.settings import ScheduleRules, WordListRules
 from puzzlesearch.bee.wordlist import build_wordlist
 from puzzlesearch.errors import ConfigError, PuzzleError
 from puzzlesearch.lexicon import open_lexicon

@@ -17,7 +17,7 @@ import pytest
 
 from puzzlesearch import manifest
 from puzzlesearch.bee.io import WORDLIST_KIND
-from puzzlesearch.bee.model import ScheduleRules, WordListRules
+from puzzlesearch.bee.settings import ScheduleRules, WordListRules
 from puzzlesearch.bee.wordlist import WORDLIST_SCHEMA
 from puzzlesearch.cli import main
 from puzzlesearch.errors import PuzzleError

@@ -12,9 +12,10 @@ import argparse
 
 from puzzlesearch.bee.acceptance import default_facts, load_model
 from puzzlesearch.bee.io import build_masks_file, build_puzzles_file, build_schedule_file, build_wordlist_file
-from puzzlesearch.bee.model import BeeRules, ScheduleRules, TableRules, WordListRules, parse_puzzle
+from puzzlesearch.bee.model import parse_puzzle
 from puzzlesearch.bee.schedule import make_schedule
 from puzzlesearch.bee.search import puzzle_words, rank_puzzles
+from puzzlesearch.bee.settings import BeeRules, ScheduleRules, TableRules, WordListRules
 from puzzlesearch.bee.tables import build_table
 from puzzlesearch.bee.wordlist import build_wordlist
 from puzzlesearch.cli_common import (

@@ -27,10 +27,11 @@ import polars as pl
 
 from puzzlesearch import kinds, manifest
 from puzzlesearch.bee.acceptance import default_facts, load_model, shipped_params_path
-from puzzlesearch.bee.model import N_LETTERS, BeeRules, ScheduleRules, TableRules, WordListRules
+from puzzlesearch.bee.model import N_LETTERS
 from puzzlesearch.bee.page import pages
 from puzzlesearch.bee.schedule import make_schedule, schedule_frame
 from puzzlesearch.bee.search import rank_puzzles
+from puzzlesearch.bee.settings import BeeRules, ScheduleRules, TableRules, WordListRules
 from puzzlesearch.bee.tables import MASKS_SCHEMA, MaskTable, mask_frame
 from puzzlesearch.bee.wordlist import WORDLIST_SCHEMA, build_wordlist
 from puzzlesearch.io import prepare_output_dir, replace_output_dir, write_parquet

@@ -23,7 +23,8 @@ import numpy as np
 import polars as pl
 
 from puzzlesearch.bee.acceptance import Model, WordFacts, design
-from puzzlesearch.bee.model import WordListRules, letters_mask
+from puzzlesearch.bee.model import letters_mask
+from puzzlesearch.bee.settings import WordListRules
 from puzzlesearch.errors import PuzzleError
 from puzzlesearch.lexicon.wordinfo import parse_word_file, read_blocklist
 
