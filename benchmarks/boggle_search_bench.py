@@ -105,6 +105,7 @@ def main() -> int:
     ap.add_argument("--cpu-minutes", type=float, default=5.0, help="CPU cap per seed")
     ap.add_argument("--jobs", type=int, default=1, help="seeds run at once (one core each)")
     ap.add_argument("--checkpoint", help="record: checkpoint file (resumed when it exists)")
+    ap.add_argument("--checkpoint-dir", help="consistency: one checkpoint per seed here (resumed when it exists)")
     ap.add_argument("--set", action="append", metavar="KEY=VALUE", help="change a search setting")
     ap.add_argument("--json", help="also write the per-seed summaries to this JSON file")
     args = ap.parse_args()
@@ -120,7 +121,13 @@ def main() -> int:
         print(
             f"target {best_score} ({best_board}); {len(seeds)} seeds x <= {args.cpu_minutes} CPU-min, {args.jobs} jobs"
         )
-        jobs = [(scorer, shape, settings, s, seconds, best_score, None) for s in seeds]
+        folder = Path(args.checkpoint_dir) if args.checkpoint_dir else None
+        if folder:
+            folder.mkdir(parents=True, exist_ok=True)
+        jobs = [
+            (scorer, shape, settings, s, seconds, best_score, folder and folder / f"{args.wordlist}-{shape}-{s}.json")
+            for s in seeds
+        ]
     else:
         print(f"record run, seed {args.seed}, <= {args.cpu_minutes} CPU-min, checkpoint {args.checkpoint}")
         jobs = [(scorer, shape, settings, args.seed, seconds, 0, args.checkpoint)]

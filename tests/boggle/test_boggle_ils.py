@@ -115,3 +115,51 @@ def test_excluded_letters_never_placed_and_kicks_move(scorer):
     assert (kicked != start).any(axis=1).mean() > 0.8  # a few kicks may undo themselves
     result = ils(scorer, max_boards=20_000, exclude="zqxjkw")
     assert not set("zqxjkw") & set("".join(r["board"] for r in result.rows()))
+
+
+# ---------------------------------------------------------------- command line
+
+
+@pytest.fixture(scope="module")
+def project(enable2k):
+    """A project folder (config.yaml) whose results/ already hold the enable2k lexicon."""
+    import yaml
+
+    root = enable2k.dir.parents[2]
+    config = {"lexicons": {"enable2k": enable2k.spec.source}, "default_lexicon": "enable2k"}
+    (root / "config.yaml").write_text(yaml.safe_dump(config))
+    return root
+
+
+def test_cli_ctrl_c_keeps_the_checkpoint_and_a_rerun_continues(project, tmp_path, capsys):
+    import json
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from puzzlesearch.cli import main
+
+    ckpt = tmp_path / "ils.json"
+    cfg = ["--config", str(project / "config.yaml"), "boggle"]
+    args = ["search", "--shape", "3x3", "--method", "ils", "--seed", "3", "--set", "ils.pool_size=5"]
+    args += ["--set", "ils.checkpoint_seconds=0", "--seconds", "120", "--checkpoint", str(ckpt)]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "puzzlesearch", *cfg, *args, "--max-boards", "0"],
+        stderr=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    for line in proc.stderr:  # wait until the search itself runs
+        if "boggle: search" in line:
+            break
+    time.sleep(2.0)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130 and "Traceback" not in err, err
+    done = json.loads(ckpt.read_text())["state"]
+    assert done["climbs"] > 0 and done["boards"] > 0
+    assert main(cfg + args + ["--max-boards", str(done["boards"] + 50_000)]) == 0
+    assert json.loads(ckpt.read_text())["state"]["climbs"] > done["climbs"]
+    assert main(cfg + ["search", "--shape", "3x3", "--method", "hill", "--checkpoint", str(ckpt)]) == 2
+    assert "--checkpoint: only with method ils" in capsys.readouterr().err
