@@ -24,7 +24,6 @@ prefix. Loaders verify the manifest and range-check every array a kernel indexes
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass, field
 from functools import cached_property
 from importlib.metadata import version
@@ -33,23 +32,23 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from puzzlesearch import manifest, store
-from puzzlesearch.bee.wordlist import zipf_reader
+from puzzlesearch import kinds, manifest, store
 from puzzlesearch.crossword import clues, quality
-from puzzlesearch.crossword import model as model_module
 from puzzlesearch.crossword._kernels import cost as cost_kernels
 from puzzlesearch.crossword._kernels.cost import CostWords
 from puzzlesearch.crossword.model import DIGITS, NUMERIC_FILLERS, Alphabet, Language
 from puzzlesearch.crossword.settings import LANG_ALPHABET, LANGS, TableSettings
 from puzzlesearch.errors import PuzzleError
 from puzzlesearch.io import write_npz, write_parquet
+from puzzlesearch.lexicon import wordinfo
 from puzzlesearch.lexicon.artifacts import WORDS_FILE, lexicon_from_files, open_lexicon
 from puzzlesearch.lexicon.model import ALPHABETS
+from puzzlesearch.lexicon.wordinfo import zipf_reader
 from puzzlesearch.progress import Timer, log
 
 NUMERIC = "numeric"  # the pseudo-lexicon of products x*y
 TABLES_VERSION = 5
-TABLES_KIND = "crossword-tables"
+TABLES_KIND = kinds.CROSSWORD_TABLES
 TABLES_FILE, TABLES_MANIFEST, CLUES_FILE = "tables.npz", "tables.json", "clues.parquet"
 
 
@@ -141,8 +140,8 @@ def build_arrays(words: pl.DataFrame, letters: str) -> dict[str, np.ndarray]:
 
 def scored_words(words: pl.DataFrame, alphabet: str, settings: TableSettings) -> tuple[pl.DataFrame, dict]:
     """The table words with score, clue, class (and English zipf): blocklist and (English) names/abbreviations out."""
-    blocked = quality.read_blocklist(settings.blocklist)
-    overrides = quality.read_score_file(settings.scores) if settings.scores else {}
+    blocked = wordinfo.read_blocklist(settings.blocklist)
+    overrides = wordinfo.read_score_file(settings.scores) if settings.scores else {}
     extra = sorted(set(overrides) - set(words["word"].to_list()) - blocked)
     if extra:  # words of the user's score file that the lexicon lacks
         words = pl.concat(
@@ -150,7 +149,7 @@ def scored_words(words: pl.DataFrame, alphabet: str, settings: TableSettings) ->
             how="vertical_relaxed",
         )
     if alphabet == "latin":
-        words = with_phrases(words, clues.load_wordnet() if settings.phrases else None, blocked)
+        words = with_phrases(words, wordinfo.load_wordnet() if settings.phrases else None, blocked)
     before = words.height
     words = words.filter(~pl.col("word").is_in(sorted(blocked)))
     n_blocked = before - words.height
@@ -161,9 +160,9 @@ def scored_words(words: pl.DataFrame, alphabet: str, settings: TableSettings) ->
         pl.Series("clue", clue_text, dtype=pl.Utf8),
         pl.Series("stems", source.stems(words["word"].to_list()), dtype=pl.Utf8),
     )
-    n_names = int((words["class"] != clues.COMMON).sum())
+    n_names = int((words["class"] != wordinfo.COMMON).sum())
     if not settings.names:
-        words = words.filter((pl.col("class") == clues.COMMON) | pl.col("word").is_in(list(overrides)))
+        words = words.filter((pl.col("class") == wordinfo.COMMON) | pl.col("word").is_in(list(overrides)))
     clued = (words["clue"] != "").to_numpy()
     if alphabet == "latin":
         zipf_of = zipf_reader()
@@ -174,8 +173,8 @@ def scored_words(words: pl.DataFrame, alphabet: str, settings: TableSettings) ->
             ],
             dtype=float,
         )
-        common = (words["class"] == clues.COMMON).to_numpy() & ~np.array(
-            [clues.is_abbreviation(w) for w in words["word"]]
+        common = (words["class"] == wordinfo.COMMON).to_numpy() & ~np.array(
+            [wordinfo.is_abbreviation(w) for w in words["word"]]
         )
         score = quality.english_scores(zipf, words["length"].to_numpy(), common, clued, settings.unclued_max)
         words = words.with_columns(pl.Series("zipf", zipf))
@@ -190,7 +189,7 @@ def scored_words(words: pl.DataFrame, alphabet: str, settings: TableSettings) ->
         "clue_source": source.name,
         "score_source": frequency_source,
         "blocked_words": n_blocked,
-        "blocklist": settings.blocklist or f"(shipped) crossword/data/{quality.BLOCKLIST_FILE}",
+        "blocklist": settings.blocklist or f"(shipped) lexicon/data/{wordinfo.BLOCKLIST_FILE}",
         "score_file": settings.scores,
         "score_file_words": len(overrides),
         "names_or_absent": n_names,
@@ -200,7 +199,7 @@ def scored_words(words: pl.DataFrame, alphabet: str, settings: TableSettings) ->
     return words, meta
 
 
-def with_phrases(words: pl.DataFrame, wordnet: clues.WordNet | None, blocked: frozenset) -> pl.DataFrame:
+def with_phrases(words: pl.DataFrame, wordnet: wordinfo.WordNet | None, blocked: frozenset) -> pl.DataFrame:
     """The words plus a `phrase` column (null for words) and WordNet's tagged phrases (upintheair: 'up in
     the air') of the lexicon's lengths that no word spells already and that hold no blocklisted word
     (none when wordnet is None: crossword.quality.phrases off)."""
@@ -214,14 +213,14 @@ def with_phrases(words: pl.DataFrame, wordnet: clues.WordNet | None, blocked: fr
         for w in wordnet.phrase_words()
         if w not in have
         and clues.MIN_STEM <= len(w) <= longest
-        and not blocked.intersection(wordnet.phrases[w].split(clues.PHRASE_JOIN))
+        and not blocked.intersection(wordnet.phrases[w].split(wordinfo.PHRASE_JOIN))
     ]
     phrases = pl.DataFrame(
         {
             "word": [w for w, _ in rows],
             "length": [len(w) for w, _ in rows],
             "frequency": [0] * len(rows),
-            "phrase": [p.replace(clues.PHRASE_JOIN, " ") for _, p in rows],
+            "phrase": [p.replace(wordinfo.PHRASE_JOIN, " ") for _, p in rows],
         }
     )
     return pl.concat([words, phrases], how="vertical_relaxed")
@@ -561,16 +560,16 @@ def _check_hash_table(path: Path, name: str, table: np.ndarray, codes: np.ndarra
 
 
 def code_sha256() -> str:
-    """Hash of the modules that build the tables (store keys change with them)."""
-    return store.code_sha256(sys.modules[__name__], cost_kernels, model_module, clues, quality)
+    """Hash of the code that shapes the tables (kinds.py; store keys change with it)."""
+    return kinds.code_sha256(kinds.CROSSWORD_TABLES)
 
 
 def _blocklist_sha256(settings: TableSettings) -> str:
     """sha256 of the blocklist file the settings name (the shipped one for ''), and of the score file."""
-    quality.read_blocklist(settings.blocklist)  # one-line error when unreadable
-    digest = manifest.file_sha256(settings.blocklist or quality.default_blocklist_path())
+    wordinfo.read_blocklist(settings.blocklist)  # one-line error when unreadable
+    digest = manifest.file_sha256(settings.blocklist or wordinfo.default_blocklist_path())
     if settings.scores:
-        quality.read_score_file(settings.scores)
+        wordinfo.read_score_file(settings.scores)
         digest += manifest.file_sha256(settings.scores)
     return digest
 
