@@ -42,7 +42,7 @@ from puzzlesearch.boggle.settings import SearchSettings  # noqa: E402
 from puzzlesearch.boggle.spaces import FreeSpace  # noqa: E402
 from puzzlesearch.io import atomic_path  # noqa: E402
 from puzzlesearch.lexicon import open_lexicon  # noqa: E402
-from puzzlesearch.manifest import read_result_json  # noqa: E402
+from puzzlesearch.manifest import read_verified  # noqa: E402
 from puzzlesearch.parallel import forked_map  # noqa: E402
 from puzzlesearch.progress import setup_logging  # noqa: E402
 from puzzlesearch.settings import parse_sets  # noqa: E402
@@ -141,7 +141,7 @@ def runs_in(path) -> list[dict]:
     data = json.loads(Path(path).read_text())
     if isinstance(data, list):
         return data
-    state = read_result_json(path, CHECKPOINT_KIND)["state"]  # checked against its manifest entry
+    state = read_verified(path, CHECKPOINT_KIND)[0]["state"]  # checked against its manifest entry
     top = sorted(((r["score"], b) for b, r in state["found"].items()), reverse=True)[:RECORDS_KEPT]
     date = datetime.date.fromtimestamp(Path(path).stat().st_mtime).isoformat()
     settings = data["manifest"]["settings"]

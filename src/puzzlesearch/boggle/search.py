@@ -32,15 +32,16 @@ from typing import NamedTuple
 
 import numpy as np
 
+from puzzlesearch import kinds
 from puzzlesearch.boggle.model import LETTERS, canonical
 from puzzlesearch.boggle.score import Scorer
 from puzzlesearch.boggle.spaces import FreeSpace
 from puzzlesearch.errors import PuzzleError
-from puzzlesearch.manifest import read_result_json, write_result_json
+from puzzlesearch.manifest import read_verified, write_result_json
 from puzzlesearch.progress import log
 
 METHODS = ("pool", "hill", "ils")
-CHECKPOINT_KIND = "boggle-search-checkpoint"
+CHECKPOINT_KIND = kinds.BOGGLE_SEARCH_CHECKPOINT
 STOP_REASONS = ("boards", "time", "interrupted", "target")  # the seed table's stopped_by
 INCREMENTAL_CELLS = 1  # hill climbing: neighbours changing one cell are scored incrementally
 
@@ -457,7 +458,7 @@ class _Checkpoint:
         """The saved state when the file exists (checked to be this job's), else None."""
         if self.path is None or not self.path.exists():
             return None
-        data = read_result_json(self.path, CHECKPOINT_KIND, self.job)
+        data, _ = read_verified(self.path, CHECKPOINT_KIND, self.job)
         return IlsState(**data["state"])
 
     def keep(self, state: IlsState, force: bool = False) -> None:
