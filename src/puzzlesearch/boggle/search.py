@@ -172,14 +172,16 @@ class _Progress:
         self.last = time.perf_counter()
         self.last_boards = 0
 
-    def maybe(self, budget: Budget, found: Found, restarts: int, force: bool = False, climbs: int = -1) -> None:
+    climbs = -1  # ils: climbs completed so far (shown when set)
+
+    def maybe(self, budget: Budget, found: Found, restarts: int, force: bool = False) -> None:
         now = time.perf_counter()
         if not force and now - self.last < self.every:
             return
         rate = (budget.boards - self.last_boards) / max(now - self.last, 1e-9)
         best = found.best()
         text = f"{best[0].decode()} {best[1]}" if best else "-"
-        more = f", {climbs} climbs" if climbs >= 0 else ""
+        more = f", {self.climbs} climbs" if self.climbs >= 0 else ""
         log(
             "boggle",
             f"{budget.elapsed():7.1f}s best {text}, {budget.boards} boards ({rate:,.0f}/s), {restarts} restarts{more}",
@@ -535,6 +537,7 @@ def iterated_local_search(
         budget.best = max([r["score"] for r in found.records.values()], default=-1)
         log("boggle", f"resuming from {checkpoint}: {state.climbs} climbs, {state.boards} boards")
     run = {k: getattr(state, k) for k in ("climbs", "restarts", "stall", "incumbent", "incumbent_score")}
+    report.climbs = run["climbs"]
     saver.state = state
     try:
         while not budget.done():
@@ -559,11 +562,12 @@ def iterated_local_search(
             if score >= run["incumbent_score"]:
                 run["incumbent"], run["incumbent_score"] = pool.states[0].tolist(), score
             saver.keep(_snapshot(rng, budget, found, run))
-            report.maybe(budget, found, run["restarts"], climbs=run["climbs"])
+            report.climbs = run["climbs"]
+            report.maybe(budget, found, run["restarts"])
     except KeyboardInterrupt:
         budget.interrupted = True
     saver.keep(saver.state, force=True)
-    report.maybe(budget, found, run["restarts"], force=True, climbs=run["climbs"])
+    report.maybe(budget, found, run["restarts"], force=True)
     return Result(found, budget, run["restarts"], "ils", space.mode, climbs=run["climbs"])
 
 
