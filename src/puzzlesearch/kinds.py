@@ -26,8 +26,9 @@ from pathlib import Path
 PACKAGE_DIR = Path(__file__).resolve().parent  # src/puzzlesearch
 CORE = ("io.py", "errors.py", "settings.py", "manifest.py", "bits.py", "jit.py", "parallel.py")
 # Reached by writers' imports but never shaping an artifact: the package marker, terminal
-# progress lines, the store's folders and locks, config.yaml reading for interactive commands.
-INERT = ("__init__.py", "progress.py", "store.py", "config.py")
+# progress lines, the store's folders and locks, config.yaml reading for interactive commands,
+# and this registry (its kind names are fixed; an edited code list changes the rules' inputs itself).
+INERT = ("__init__.py", "progress.py", "store.py", "config.py", "kinds.py")
 FOLDER_SUFFIXES = (".py", ".txt", ".html")  # what a folder entry of `code` stands for
 # Where a kind's manifest lives (the one convention, per kind): BESIDE, a JSON file of the data file's
 # stem beside it (words.json beside words.parquet: settings, sha256 of each file, its own checksum);

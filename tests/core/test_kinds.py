@@ -5,6 +5,7 @@ baselines only for tests and benchmarks). Each check is also shown to fail on a 
 from __future__ import annotations
 
 import ast
+from functools import lru_cache
 from pathlib import Path
 
 import pytest
@@ -31,7 +32,8 @@ def module_name(path: Path, root: Path = PACKAGE) -> str:
     return ".".join(("puzzlesearch", *parts[: -1 if parts[-1] == "__init__" else None]))
 
 
-def imports_of(path: Path, root: Path = PACKAGE) -> set[str]:
+@lru_cache(maxsize=None)
+def imports_of(path: Path, root: Path = PACKAGE) -> frozenset[str]:
     """The puzzlesearch modules a file imports anywhere in it (function-level imports too), with their parents."""
     name = module_name(path, root)
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
@@ -51,7 +53,7 @@ def imports_of(path: Path, root: Path = PACKAGE) -> set[str]:
     for mod in list(out):  # importing a.b.c runs a/__init__ and a/b/__init__
         parts = mod.split(".")
         out |= {".".join(parts[:i]) for i in range(2, len(parts))}
-    return {m for m in out if module_file(m, root)}
+    return frozenset(m for m in out if module_file(m, root))
 
 
 def closure(module: str, root: Path = PACKAGE) -> set[Path]:
