@@ -47,7 +47,7 @@ LEXICON = (
     "lexicon/artifacts.py",
 )
 WORDINFO = ("lexicon/wordinfo.py", "lexicon/data")  # WordNet, wordfreq, blocklists, word files
-BEE = ("bee", *LEXICON, *WORDINFO)
+BEE = ("bee", "bee/data/acceptance.json", *LEXICON, *WORDINFO)  # the word list's fitted parameters
 BOGGLE = ("boggle", *LEXICON)
 CROSSWORD = ("crossword", *LEXICON, *WORDINFO)
 CUBE_MODEL = (
