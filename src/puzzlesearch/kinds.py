@@ -108,6 +108,7 @@ KINDS = _kinds(
     Kind("boggle-proof-progress", "boggle.proof.prove:prove_shard", BOGGLE),
     Kind("boggle-proof", "boggle.proof.prove:write_proof", BOGGLE),
     Kind("boggle-proof-sample", "boggle.proof.prove:write_sample", BOGGLE),
+    Kind("boggle-search-checkpoint", "boggle.search:iterated_local_search", BOGGLE, INSIDE),
     Kind("crossword-tables", "crossword.tables:build_tables", CROSSWORD, "tables.json"),
     Kind("crossword-puzzle", "crossword.io:write_generated_with_clues", CROSSWORD),
     Kind("crossword-puzzles", "crossword.io:write_ranked", CROSSWORD),
@@ -130,6 +131,7 @@ BOGGLE_SEED, BOGGLE_BEST = "boggle-seed", "boggle-best"
 BOGGLE_SCAN, BOGGLE_SCAN_SUMMARY = "boggle-scan", "boggle-scan-summary"
 BOGGLE_PROOF_SHARD, BOGGLE_PROOF_PROGRESS = "boggle-proof-shard", "boggle-proof-progress"
 BOGGLE_PROOF, BOGGLE_PROOF_SAMPLE = "boggle-proof", "boggle-proof-sample"
+BOGGLE_SEARCH_CHECKPOINT = "boggle-search-checkpoint"
 CROSSWORD_TABLES, CROSSWORD_PUZZLE = "crossword-tables", "crossword-puzzle"
 CROSSWORD_PUZZLES, CROSSWORD_FILL = "crossword-puzzles", "crossword-fill"
 CUBE_TABLES, CUBE_TABLE_MANIFEST, CUBE_SOLVES = "cube-tables", "cube-table-manifest", "cube-solves"

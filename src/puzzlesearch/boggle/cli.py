@@ -40,7 +40,7 @@ from puzzlesearch.boggle.rank import (
 )
 from puzzlesearch.boggle.scan import SCAN_KIND, SCAN_SCHEMA, SCAN_SUMMARY_KIND, scan_board, scan_state
 from puzzlesearch.boggle.score import Scorer
-from puzzlesearch.boggle.search import Budget, run_search
+from puzzlesearch.boggle.search import METHODS, Budget, run_search
 from puzzlesearch.boggle.settings import RankSettings, ScanSettings, SearchSettings, check_dice, dice_for
 from puzzlesearch.boggle.spaces import make_space
 from puzzlesearch.cli_common import EXIT_INTERRUPTED, add_expect_flag, expect_of, lexicon_name, out_file, with_flags
@@ -73,7 +73,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="dice mode: a set name (classic, big) or comma-separated dice, one per cell "
         "(default: boggle.dice for the shape)",
     )
-    p.add_argument("--method", choices=["hill", "pool"], help="default: boggle.method")
+    p.add_argument("--method", choices=list(METHODS), help="default: boggle.method")
     p.add_argument("--seconds", type=float, help="safety cap in seconds (default: boggle.seconds)")
     p.add_argument("--max-boards", type=int, help="board budget, 0 = none (default: boggle.max_boards)")
     p.add_argument(
@@ -83,6 +83,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--keep", type=int, help="boards to keep (default: boggle.keep)")
     p.add_argument("--out", help="write the boards found to this Parquet file (required with --settings)")
+    p.add_argument(
+        "--checkpoint",
+        help="method ils: save the search's state to this file and continue from it when it exists "
+        "(Ctrl-C exits 130 keeping it; the budget counts every run)",
+    )
     p.set_defaults(func=cmd_search)
 
     p = cmds.add_parser("rank", help="merge seed tables into best.parquet (boards equal under symmetry merged)")
@@ -211,10 +216,15 @@ def cmd_search(args) -> int:
     space = make_space(shape, args.mode, settings.dice if args.mode == "dice" else None)
     budget = Budget(seconds=settings.seconds, max_boards=settings.max_boards)
     options = settings.options()
+    if args.checkpoint and settings.method != "ils":
+        raise PuzzleError(f"--checkpoint: only with method ils (this search is {settings.method})")
+    if settings.method == "ils":
+        job = {"lexicon": scorer.lexicon.get("source_sha256", name), "points": settings.points, "dice": settings.dice}
+        options = {**options, "checkpoint": args.checkpoint, "job": job}
     log(
         "boggle",
         f"search {name} {shape} {args.mode} method={settings.method} seed={args.seed} "
-        f"seconds={budget.seconds} max_boards={budget.max_boards} {options}",
+        f"seconds={budget.seconds} max_boards={budget.max_boards} {settings.options()}",
     )
     result = run_search(scorer, space, settings.method, args.seed, budget, **options)
     log(

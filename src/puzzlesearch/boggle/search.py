@@ -1,4 +1,4 @@
-"""Searching for high-scoring boards: pool search and pool hill climbing.
+"""Searching for high-scoring boards: pool search, pool hill climbing, iterated local search.
 
 Vocabulary (a search runs in a space of boggle/spaces.py: `FreeSpace` or `DiceSpace`):
 - `Found`: the best distinct boards seen, keyed by their canonical form under the board's
@@ -12,25 +12,36 @@ Vocabulary (a search runs in a space of boggle/spaces.py: `FreeSpace` or `DiceSp
   optimum: record it and restart from random boards. Neighbours that change one cell are
   scored incrementally around their pool board (Scorer.score_near: same scores, about
   1.5x the boards per second of full scoring on 4x4 ENABLE2K).
+- `iterated_local_search` (ils): climb (the pool hill climb with a small pool; 1 = steepest
+  ascent) to a local optimum, kick it by a few random moves, climb again, keep the result
+  when it scores at least as much; restart from random boards after `patience` kicks
+  without a better board. Letters may be left out (the peer's 5x5 runs drop z q x j k w).
+  It saves its state between climbs to a checkpoint file and resumes from it.
 - A climb that ends by itself (not cut by the budget) has its best board checked against
   every one-move neighbour; when none scores more it is recorded as a `local_optimum`
   (the boards the neighbourhood scan then certifies at distance 2).
-Both are seeded (numpy Generator) and stop on a time or board budget or Ctrl-C.
+All are seeded (numpy Generator) and stop on a time or board budget or Ctrl-C.
 """
 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 
+from puzzlesearch import kinds
 from puzzlesearch.boggle.model import LETTERS, canonical
 from puzzlesearch.boggle.score import Scorer
+from puzzlesearch.boggle.spaces import FreeSpace
 from puzzlesearch.errors import PuzzleError
+from puzzlesearch.manifest import read_verified, write_result_json
 from puzzlesearch.progress import log
 
-METHODS = ("pool", "hill")
+METHODS = ("pool", "hill", "ils")
+CHECKPOINT_KIND = kinds.BOGGLE_SEARCH_CHECKPOINT
 STOP_REASONS = ("boards", "time", "interrupted", "target")  # the seed table's stopped_by
 INCREMENTAL_CELLS = 1  # hill climbing: neighbours changing one cell are scored incrementally
 
@@ -144,6 +155,7 @@ class Result:
     restarts: int
     method: str
     mode: str
+    climbs: int = 0  # ils: climbs completed (over every resumed run)
     stopped_by: str = ""  # which budget ended the run (STOP_REASONS), set by run_search
 
     def rows(self) -> list[dict]:
@@ -160,6 +172,8 @@ class _Progress:
         self.last = time.perf_counter()
         self.last_boards = 0
 
+    climbs = -1  # ils: climbs completed so far (shown when set)
+
     def maybe(self, budget: Budget, found: Found, restarts: int, force: bool = False) -> None:
         now = time.perf_counter()
         if not force and now - self.last < self.every:
@@ -167,9 +181,10 @@ class _Progress:
         rate = (budget.boards - self.last_boards) / max(now - self.last, 1e-9)
         best = found.best()
         text = f"{best[0].decode()} {best[1]}" if best else "-"
+        more = f", {self.climbs} climbs" if self.climbs >= 0 else ""
         log(
             "boggle",
-            f"{budget.elapsed():7.1f}s best {text}, {budget.boards} boards ({rate:,.0f}/s), {restarts} restarts",
+            f"{budget.elapsed():7.1f}s best {text}, {budget.boards} boards ({rate:,.0f}/s), {restarts} restarts{more}",
         )
         self.last, self.last_boards = now, budget.boards
 
@@ -253,6 +268,106 @@ def _top_distinct(states, scores, keys, size):
     return states[pick], np.asarray(scores)[pick], [keys[i] for i in pick]
 
 
+# ---------------------------------------------------------------------------- climbs
+
+
+class Pool(NamedTuple):
+    """Distinct boards, best first: search states, scores and canonical keys."""
+
+    states: np.ndarray
+    scores: np.ndarray
+    keys: list
+
+
+def _scored_pool(ev: _Evaluator, states: np.ndarray, size: int) -> Pool:
+    """The best `size` distinct boards of `states`, scored."""
+    scores, boards = ev(states)
+    states = states[: len(scores)]
+    return Pool(*_top_distinct(states, scores, ev.keys(boards), size))
+
+
+def _mutation_rounds(ev, found, rng, pool: Pool, restart: int, report, mutants: int, patience: int):
+    """Pool search from `pool` until `patience` rounds bring no new best: (pool, ended by itself)."""
+    space, budget, size = ev.space, ev.budget, len(pool.keys)
+    best, stall = int(pool.scores[0]), 0
+    while not budget.done() and stall < patience:
+        parents = np.repeat(pool.states, mutants, axis=0)
+        kids = space.mutate(parents, rng)
+        extra = rng.random(len(kids)) < 0.3  # sometimes two moves
+        kids[extra] = space.mutate(kids[extra], rng)
+        kscores, kboards = ev(kids)
+        kids = kids[: len(kscores)]
+        kkeys = ev.keys(kboards)
+        found.add(kkeys, kscores, budget, restart, _dice(space, kids))
+        pool = Pool(
+            *_top_distinct(
+                np.concatenate([pool.states, kids]), np.concatenate([pool.scores, kscores]), pool.keys + kkeys, size
+            )
+        )
+        if pool.scores[0] > best:
+            best, stall = int(pool.scores[0]), 0
+        else:
+            stall += 1
+        report.maybe(budget, found, restart)
+    return pool, stall >= patience
+
+
+def _climb(ev, found, pool: Pool, size: int, restart: int, report, batch: int = 16, swaps: bool = True):
+    """Pool hill climbing from `pool` until every pool board is expanded: (pool, ended by itself).
+
+    Pool boards are expanded best first, `batch` at a time; every one-move neighbour of an
+    expanded board (cell changes, and swaps of two cells with `swaps`) is scored
+    (incrementally around it) unless this climb scored it already.
+    """
+    space, budget = ev.space, ev.budget
+    expanded: set[bytes] = set()
+    seen: set[bytes] = set(pool.keys)  # boards scored in this climb: never scored twice
+    while not budget.done():
+        todo = [i for i, k in enumerate(pool.keys) if k not in expanded][:batch]
+        if not todo:
+            return pool, True  # every pool board expanded: a local optimum of the pool
+        kids = space.neighbours(pool.states[todo], swaps)
+        expanded.update(pool.keys[i] for i in todo)
+        kkeys = ev.keys(space.letters(kids))
+        fresh = []
+        for i, k in enumerate(kkeys):
+            if k not in seen:
+                seen.add(k)
+                fresh.append(i)
+        kids = kids[fresh]
+        kkeys = [kkeys[i] for i in fresh]
+        kscores, _ = ev(kids, parents=pool.states[todo])
+        kids = kids[: len(kscores)]  # fewer when the budget ran out mid-way
+        floor = int(pool.scores[-1]) if len(pool.scores) >= size else -1
+        good = np.flatnonzero(kscores >= floor)
+        kids, kscores = kids[good], kscores[good]
+        kkeys = [kkeys[i] for i in good]
+        found.add(kkeys, kscores, budget, restart, _dice(space, kids))
+        pool = Pool(
+            *_top_distinct(
+                np.concatenate([pool.states, kids]), np.concatenate([pool.scores, kscores]), pool.keys + kkeys, size
+            )
+        )
+        report.maybe(budget, found, restart)
+    return pool, False
+
+
+def _restart_loop(ev: _Evaluator, found: Found, rng, size: int, climb, report) -> int:
+    """Climb from `size` random boards, record the climb's pool, restart; until the budget or Ctrl-C: restarts."""
+    budget, restarts = ev.budget, 0
+    try:
+        while not budget.done():
+            pool, finished = climb(_scored_pool(ev, ev.space.random(rng, size), size), restarts)
+            found.add(pool.keys, pool.scores, budget, restarts, _dice(ev.space, pool.states))
+            if finished:
+                _end_of_climb(ev, found, pool.states, pool.scores, pool.keys, restarts)
+            restarts += not budget.done()
+    except KeyboardInterrupt:
+        budget.interrupted = True
+    report.maybe(budget, found, restarts, force=True)
+    return restarts
+
+
 # ---------------------------------------------------------------------------- searches
 
 
@@ -269,39 +384,12 @@ def pool_search(
 ) -> Result:
     """Seed 000's pool search: mutate pool boards, keep the best distinct, restart on stall."""
     rng = np.random.default_rng(seed)
-    ev = _Evaluator(scorer, space, budget)
-    found, restarts, report = Found(keep), 0, _Progress(progress)
-    try:
-        while not budget.done():
-            states = space.random(rng, pool_size)
-            scores, boards = ev(states)
-            keys = ev.keys(boards)
-            states, scores, keys = _top_distinct(states, scores, keys, pool_size)
-            best, stall = int(scores[0]), 0
-            while not budget.done() and stall < patience:
-                parents = np.repeat(states, mutants, axis=0)
-                kids = space.mutate(parents, rng)
-                extra = rng.random(len(kids)) < 0.3  # sometimes two moves
-                kids[extra] = space.mutate(kids[extra], rng)
-                kscores, kboards = ev(kids)
-                kids = kids[: len(kscores)]
-                kkeys = ev.keys(kboards)
-                found.add(kkeys, kscores, budget, restarts, _dice(space, kids))
-                states, scores, keys = _top_distinct(
-                    np.concatenate([states, kids]), np.concatenate([scores, kscores]), keys + kkeys, pool_size
-                )
-                if scores[0] > best:
-                    best, stall = int(scores[0]), 0
-                else:
-                    stall += 1
-                report.maybe(budget, found, restarts)
-            found.add(keys, scores, budget, restarts, _dice(space, states))
-            if stall >= patience:
-                _end_of_climb(ev, found, states, scores, keys, restarts)
-            restarts += not budget.done()
-    except KeyboardInterrupt:
-        budget.interrupted = True
-    report.maybe(budget, found, restarts, force=True)
+    ev, found, report = _Evaluator(scorer, space, budget), Found(keep), _Progress(progress)
+
+    def climb(pool, restart):
+        return _mutation_rounds(ev, found, rng, pool, restart, report, mutants, patience)
+
+    restarts = _restart_loop(ev, found, rng, pool_size, climb, report)
     return Result(found, budget, restarts, "pool", space.mode)
 
 
@@ -315,61 +403,177 @@ def hill_climb(
     keep: int = 100,
     progress: float = 5.0,
 ) -> Result:
-    """Pool hill climbing: expand every neighbour of each pool board; restart at a local optimum.
-
-    Pool boards are expanded best first, `batch` at a time.
-    """
+    """Pool hill climbing: expand every neighbour of each pool board; restart at a local optimum."""
     rng = np.random.default_rng(seed)
-    ev = _Evaluator(scorer, space, budget)
-    found, restarts, report = Found(keep), 0, _Progress(progress)
-    try:
-        while not budget.done():
-            states = space.random(rng, pool_size)
-            scores, boards = ev(states)
-            keys = ev.keys(boards)
-            states, scores, keys = _top_distinct(states, scores, keys, pool_size)
-            expanded: set[bytes] = set()
-            seen: set[bytes] = set(keys)  # boards scored in this climb: never scored twice
-            finished = False
-            while not budget.done():
-                todo = [i for i, k in enumerate(keys) if k not in expanded][:batch]
-                if not todo:
-                    finished = True  # every pool board expanded: a local optimum of the pool
-                    break
-                kids = space.neighbours(states[todo])
-                expanded.update(keys[i] for i in todo)
-                kkeys = ev.keys(space.letters(kids))
-                fresh = []
-                for i, k in enumerate(kkeys):
-                    if k not in seen:
-                        seen.add(k)
-                        fresh.append(i)
-                kids = kids[fresh]
-                kkeys = [kkeys[i] for i in fresh]
-                kscores, kboards = ev(kids, parents=states[todo])
-                kids = kids[: len(kscores)]  # fewer when the budget ran out mid-way
-                floor = int(scores[-1]) if len(scores) >= pool_size else -1
-                good = np.flatnonzero(kscores >= floor)
-                kids, kscores = kids[good], kscores[good]
-                kkeys = [kkeys[i] for i in good]
-                found.add(kkeys, kscores, budget, restarts, _dice(space, kids))
-                states, scores, keys = _top_distinct(
-                    np.concatenate([states, kids]), np.concatenate([scores, kscores]), keys + kkeys, pool_size
-                )
-                report.maybe(budget, found, restarts)
-            found.add(keys, scores, budget, restarts, _dice(space, states))
-            if finished:
-                _end_of_climb(ev, found, states, scores, keys, restarts)
-            restarts += not budget.done()
-    except KeyboardInterrupt:
-        budget.interrupted = True
-    report.maybe(budget, found, restarts, force=True)
+    ev, found, report = _Evaluator(scorer, space, budget), Found(keep), _Progress(progress)
+
+    def climb(pool, restart):
+        return _climb(ev, found, pool, pool_size, restart, report, batch)
+
+    restarts = _restart_loop(ev, found, rng, pool_size, climb, report)
     return Result(found, budget, restarts, "hill", space.mode)
 
 
+# ---------------------------------------------------------------------------- iterated local search
+
+
+@dataclass
+class IlsState:
+    """Where an iterated local search is between two climbs (all a checkpoint holds)."""
+
+    rng: dict  # the numpy bit generator's state
+    boards: int = 0  # boards scored so far (the board budget counts every run)
+    seconds: float = 0.0  # seconds spent so far (wall, or CPU with Budget.cpu)
+    climbs: int = 0
+    restarts: int = 0
+    stall: int = 0  # kicks since the incumbent last improved
+    incumbent: list | None = None  # the state climbs are kicked from (None: start from random)
+    incumbent_score: int = -1
+    found: dict = field(default_factory=dict)  # Found.records with text keys
+
+
+def restricted_space(space, exclude: str):
+    """A free space without the letters of `exclude` (the same space when empty or in dice mode)."""
+    if not exclude or space.mode != "free":
+        return space
+    allowed = [i for i, ch in enumerate(LETTERS) if ch not in set(exclude)]
+    return FreeSpace(space.shape, np.array(allowed, dtype=np.uint8))
+
+
+def kick(space, state: np.ndarray, rng, moves: int, copies: int) -> np.ndarray:
+    """`copies` states, each `moves` random moves (cell changes or swaps) away from `state`."""
+    out = np.repeat(state[None, :], copies, axis=0)
+    for _ in range(moves):
+        out = space.mutate(out, rng)
+    return out
+
+
+class _Checkpoint:
+    """The search's state at climb boundaries, written atomically (at most every `every` seconds) and read back."""
+
+    def __init__(self, path, job: dict, every: float):
+        self.path, self.job, self.every = (Path(path) if path else None), job, every
+        self.last = time.perf_counter()
+        self.state: IlsState | None = None
+
+    def load(self) -> IlsState | None:
+        """The saved state when the file exists (checked to be this job's), else None."""
+        if self.path is None or not self.path.exists():
+            return None
+        data, _ = read_verified(self.path, CHECKPOINT_KIND, self.job)
+        return IlsState(**data["state"])
+
+    def keep(self, state: IlsState, force: bool = False) -> None:
+        """Remember the state; write it when `every` seconds have passed (or `force`)."""
+        self.state = state
+        if self.path is not None and (force or time.perf_counter() - self.last >= self.every):
+            write_result_json({"state": asdict(state)}, self.path, CHECKPOINT_KIND, self.job, {})
+            self.last = time.perf_counter()
+
+
+def _found_from(records: dict) -> dict:
+    return {k.encode(): dict(v) for k, v in records.items()}
+
+
+def _snapshot(rng, budget: Budget, found: Found, run: dict) -> IlsState:
+    return IlsState(
+        rng=rng.bit_generator.state,
+        boards=budget.boards,
+        seconds=round(budget.elapsed(), 3),
+        found={k.decode(): dict(v) for k, v in found.records.items()},
+        **run,
+    )
+
+
+def iterated_local_search(
+    scorer: Scorer,
+    space,
+    seed: int,
+    budget: Budget,
+    pool_size: int = 200,
+    kick_moves: int = 3,
+    patience: int = 10,
+    exclude: str = "",
+    swaps: bool = True,
+    batch: int = 16,
+    keep: int = 100,
+    progress: float = 5.0,
+    checkpoint: str | Path | None = None,
+    checkpoint_seconds: float = 60.0,
+    job: dict | None = None,
+) -> Result:
+    """Iterated local search: climb, kick the incumbent by `kick_moves` random moves, climb again, accept by score.
+
+    A climb is the pool hill climb (`pool_size` boards; 1 = steepest ascent; cell changes
+    only unless `swaps`, as a swap is scored in full, not incrementally) from `pool_size` kicked copies of the incumbent; its best board becomes the incumbent when it
+    scores at least as much. After `patience` kicks without a better incumbent the search
+    restarts from random boards. With `checkpoint`, the state between climbs is saved there
+    (every `checkpoint_seconds`, on Ctrl-C and at the end) and a run finding the file
+    continues from it: the same boards as one uninterrupted run with the same budget.
+    """
+    space = restricted_space(space, exclude)
+    ev, found, report = _Evaluator(scorer, space, budget), Found(keep), _Progress(progress)
+    rng = np.random.default_rng(seed)
+    job = {
+        "method": "ils",
+        "seed": seed,
+        "shape": str(space.shape),
+        "mode": space.mode,
+        "pool_size": pool_size,
+        "kick_moves": kick_moves,
+        "patience": patience,
+        "exclude": exclude,
+        "swaps": swaps,
+        **(job or {}),
+    }
+    saver = _Checkpoint(checkpoint, job, checkpoint_seconds)
+    state = saver.load()
+    if state is None:
+        state = IlsState(rng=rng.bit_generator.state)
+    else:
+        rng.bit_generator.state = state.rng
+        budget.boards, budget.start = state.boards, budget.clock() - state.seconds
+        found.records = _found_from(state.found)
+        budget.best = max([r["score"] for r in found.records.values()], default=-1)
+        log("boggle", f"resuming from {checkpoint}: {state.climbs} climbs, {state.boards} boards")
+    run = {k: getattr(state, k) for k in ("climbs", "restarts", "stall", "incumbent", "incumbent_score")}
+    report.climbs = run["climbs"]
+    saver.state = state
+    try:
+        while not budget.done():
+            if run["incumbent"] is None or run["stall"] >= patience:
+                run["restarts"] += run["incumbent"] is not None
+                run["incumbent"], run["incumbent_score"], run["stall"] = None, -1, 0
+                start = space.random(rng, pool_size)
+            else:
+                start = kick(space, np.array(run["incumbent"], dtype=np.uint8), rng, kick_moves, pool_size)
+            pool = _scored_pool(ev, start, pool_size)
+            pool, finished = _climb(ev, found, pool, pool_size, run["restarts"], report, batch, swaps)
+            if not finished:
+                break  # the budget ran out mid-climb: resume from the last boundary
+            found.add(pool.keys, pool.scores, budget, run["restarts"], _dice(space, pool.states))
+            run["climbs"] += 1
+            score = int(pool.scores[0])
+            if score > run["incumbent_score"]:
+                _end_of_climb(ev, found, pool.states, pool.scores, pool.keys, run["restarts"])
+                run["stall"] = 0
+            else:
+                run["stall"] += 1
+            if score >= run["incumbent_score"]:
+                run["incumbent"], run["incumbent_score"] = pool.states[0].tolist(), score
+            saver.keep(_snapshot(rng, budget, found, run))
+            report.climbs = run["climbs"]
+            report.maybe(budget, found, run["restarts"])
+    except KeyboardInterrupt:
+        budget.interrupted = True
+    saver.keep(saver.state, force=True)
+    report.maybe(budget, found, run["restarts"], force=True)
+    return Result(found, budget, run["restarts"], "ils", space.mode, climbs=run["climbs"])
+
+
 def run_search(scorer: Scorer, space, method: str, seed: int, budget: Budget, **options) -> Result:
-    """Run one search method ('pool' or 'hill')."""
-    searches = {"pool": pool_search, "hill": hill_climb}
+    """Run one search method ('pool', 'hill' or 'ils')."""
+    searches = {"pool": pool_search, "hill": hill_climb, "ils": iterated_local_search}
     if method in searches:
         result = searches[method](scorer, space, seed, budget, **options)
         result.stopped_by = budget.stopped_by() or "boards"

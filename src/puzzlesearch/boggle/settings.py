@@ -1,7 +1,7 @@
 """Boggle settings: one object per pipeline step, defaults and bounds from boggle.schema.yaml.
 
     SearchSettings  boggle search   method, seconds, max_boards, pool_size, keep, points,
-                                    pool_search, dice (the job's resolved dice set; None in free mode)
+                                    pool_search, ils, dice (the job's resolved dice set; None in free mode)
     RankSettings    boggle rank     keep, points
     ScanSettings    boggle scan     scan (boards, distance, swaps, keep), points, dice
 
@@ -89,6 +89,7 @@ class SearchSettings(_BoggleStep):
     keep: int = default(SECTION, "keep")
     points: list = default(SECTION, "points")
     pool_search: dict = default(SECTION, "pool_search")
+    ils: dict = default(SECTION, "ils")
     dice: object = None
 
     def check(self) -> None:
@@ -100,6 +101,8 @@ class SearchSettings(_BoggleStep):
         """Keyword options of the search method."""
         if self.method == "hill":
             return {"pool_size": self.pool_size, "keep": self.keep}
+        if self.method == "ils":
+            return {**self.ils, "keep": self.keep}
         return {**self.pool_search, "keep": self.keep}
 
 

@@ -39,21 +39,23 @@ class FreeSpace:
         """The boards (letters) of states."""
         return states
 
-    def neighbours(self, states: np.ndarray) -> np.ndarray:
-        """Every one-move neighbour of each state (rows of all states stacked)."""
+    def neighbours(self, states: np.ndarray, swaps: bool = True) -> np.ndarray:
+        """Every one-move neighbour of each state (rows of all states stacked); cell changes only without `swaps`."""
         n, L = self.shape.cells, len(self.letters_allowed)
         k = len(states)
         singles = np.repeat(states, n * L, axis=0).reshape(k, n, L, n)
         cells = np.arange(n)
         singles[:, cells, :, cells] = self.letters_allowed[None, None, :]
         singles = singles.reshape(-1, n)
-        swaps = np.repeat(states, len(self.pairs), axis=0).reshape(k, len(self.pairs), n)
+        if not swaps:
+            return singles
+        swapped = np.repeat(states, len(self.pairs), axis=0).reshape(k, len(self.pairs), n)
         i, j = self.pairs[:, 0], self.pairs[:, 1]
         rows = np.arange(len(self.pairs))
-        a = swaps[:, rows, i].copy()
-        swaps[:, rows, i] = swaps[:, rows, j]
-        swaps[:, rows, j] = a
-        return np.concatenate([singles, swaps.reshape(-1, n)])
+        a = swapped[:, rows, i].copy()
+        swapped[:, rows, i] = swapped[:, rows, j]
+        swapped[:, rows, j] = a
+        return np.concatenate([singles, swapped.reshape(-1, n)])
 
     def mutate(self, states: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         """One random move per state: change a cell (half the time) or swap two cells."""
@@ -100,22 +102,24 @@ class DiceSpace:
         D = self.n_dice
         return self.dice[states[:, :n], states[:, D : D + n]]
 
-    def neighbours(self, states: np.ndarray) -> np.ndarray:
-        """Every one-move neighbour: another face of one board die, or a swap of two slots."""
+    def neighbours(self, states: np.ndarray, swaps: bool = True) -> np.ndarray:
+        """Every one-move neighbour: another face of one board die, or (with `swaps`) a swap of two slots."""
         n, D, F = self.shape.cells, self.n_dice, self.n_faces
         k = len(states)
         turns = np.repeat(states, n * F, axis=0).reshape(k, n, F, 2 * D)
         cells = np.arange(n)
         turns[:, cells, :, D + cells] = np.arange(F, dtype=np.uint8)[None, None, :]
         turns = turns.reshape(-1, 2 * D)
-        swaps = np.repeat(states, len(self.pairs), axis=0).reshape(k, len(self.pairs), 2 * D)
+        if not swaps:
+            return turns
+        swapped = np.repeat(states, len(self.pairs), axis=0).reshape(k, len(self.pairs), 2 * D)
         rows = np.arange(len(self.pairs))
         for off in (0, D):
             i, j = self.pairs[:, 0] + off, self.pairs[:, 1] + off
-            a = swaps[:, rows, i].copy()
-            swaps[:, rows, i] = swaps[:, rows, j]
-            swaps[:, rows, j] = a
-        return np.concatenate([turns, swaps.reshape(-1, 2 * D)])
+            a = swapped[:, rows, i].copy()
+            swapped[:, rows, i] = swapped[:, rows, j]
+            swapped[:, rows, j] = a
+        return np.concatenate([turns, swapped.reshape(-1, 2 * D)])
 
     def mutate(self, states: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         """One random move per state: turn a board die (half the time) or swap two slots."""
