@@ -36,7 +36,11 @@ PATTERN_SIZE = 15
 GENERATE_FLAGS = ("strategy", "time_budget", "max_pops", "max_down", "max_across", "min_frequency")  # -> settings keys
 FILL_FLAGS = ("time_budget", "max_nodes", "min_frequency")
 PIPELINE_PATHS = ("--tables", "--ipuz", "--html", "--summary")  # what a pipeline job names explicitly
-LEXICON_HELP = "word list (config name or file) instead of the language's"
+LEXICON_HELP = (
+    "word list (config name or file) instead of the language's; a file of word;score lines (English) "
+    "replaces the list and its scores"
+)
+GENERATE_CLUED_ONLY = True  # generated puzzles use clued entries only (fill may place unclued ones and lists them)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -166,13 +170,11 @@ def _pipeline_mode(args, interactive_flags: tuple[str, ...]) -> bool:
     return pipeline_mode(args, paths, interactive, pipeline_only=PIPELINE_PATHS)
 
 
-def _pipeline_tables(args, settings):
+def _pipeline_tables(args, settings, clued_only: bool = False):
     """The tables of --tables (verified) with the settings' floors, and the Language of --lang over them."""
     from puzzlesearch.crossword.tables import language_of, load_tables
 
-    tables = load_tables(
-        args.tables, settings.min_frequency, min_score=settings.min_score, min_entry=settings.min_entry
-    )
+    tables = load_tables(args.tables, settings.min_frequency, None, settings.min_score, settings.min_entry, clued_only)
     return tables, language_of(args.lang, tables)
 
 
@@ -248,7 +250,14 @@ def cmd_generate(args) -> int:
         raise PuzzleError(f"--seeds {args.seeds}: must be at least 1")
     _warm_up_fill(settings.strategy)
     tables, language = open_language(
-        args.lang, config, root, settings.min_frequency, args.lexicon, settings.min_score, settings.min_entry
+        args.lang,
+        config,
+        root,
+        settings.min_frequency,
+        args.lexicon,
+        settings.min_score,
+        settings.min_entry,
+        clued_only=GENERATE_CLUED_ONLY,
     )
     out = Path(args.out) if args.out else store.cli_output_root().joinpath(*GENERATE_OUT, args.lang, str(settings.size))
     rows = []
@@ -280,7 +289,7 @@ def _generate_pipeline(args) -> int:
 
     settings = GenerateSettings.from_json(args.settings)
     _warm_up_fill(settings.strategy)
-    tables, language = _pipeline_tables(args, settings)
+    tables, language = _pipeline_tables(args, settings, GENERATE_CLUED_ONLY)
     g = search.generate(tables, language, settings, args.seed)
     _log_generated(g)
     if g.stopped_by == STOP_TIME:

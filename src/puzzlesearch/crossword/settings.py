@@ -137,7 +137,15 @@ class TableSettings(Settings):
     """Settings of the tables: numeric max_factor, and the word quality (`crossword.quality`)."""
 
     SECTION: ClassVar[str] = SECTION
-    QUALITY_KEYS: ClassVar[tuple[str, ...]] = ("blocklist", "names", "phrases", "clue_weight", "scores", "unclued_max")
+    QUALITY_KEYS: ClassVar[tuple[str, ...]] = (
+        "blocklist",
+        "names",
+        "phrases",
+        "clue_weight",
+        "scores",
+        "unclued_max",
+        "constructors",
+    )
     max_factor: int = _field(section_defaults(SECTION)["numeric"]["max_factor"])
     blocklist: str = _quality_default("blocklist")
     names: bool = _quality_default("names")
@@ -145,6 +153,7 @@ class TableSettings(Settings):
     clue_weight: int = _quality_default("clue_weight")
     scores: str = _quality_default("scores")
     unclued_max: int = _quality_default("unclued_max")
+    constructors: bool = _quality_default("constructors")
 
     @classmethod
     def sub_schema(cls) -> dict:
