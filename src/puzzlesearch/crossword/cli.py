@@ -40,6 +40,8 @@ LEXICON_HELP = (
     "word list (config name or file) instead of the language's; a file of word;score lines (English) "
     "replaces the list and its scores"
 )
+THEMELESS = "themeless"
+STYLES = ("standard", THEMELESS)
 GENERATE_CLUED_ONLY = True  # generated puzzles use clued entries only (fill may place unclued ones and lists them)
 
 
@@ -93,6 +95,12 @@ def _register_generate(cmds) -> None:
     p.add_argument("--seed", type=int, default=0, help="first seed")
     p.add_argument("--seeds", type=int, default=1, help="number of seeds (puzzles)")
     p.add_argument("--strategy", choices=("pattern", "fill1", "fill2"))
+    p.add_argument(
+        "--style",
+        choices=STYLES,
+        help="themeless: 180-degree symmetric patterns of at most crossword.themeless.max_entries entries "
+        "(a themeless 15x15: --size 15)",
+    )
     p.add_argument("--max-pops", type=int, help="pops per puzzle (the work budget; crossword.max_pops)")
     p.add_argument("--time-budget", type=float, help="seconds per puzzle (safety cap; crossword.time_budget)")
     p.add_argument("--max-down", type=int, help="longest vertical word")
@@ -191,7 +199,8 @@ def _generate_settings(args):
 
     def make(section: dict) -> GenerateSettings:
         size = args.size if args.size is not None else section["sizes"][0]
-        return GenerateSettings.for_job(section, args.lang, size)
+        settings = GenerateSettings.for_job(section, args.lang, size)
+        return settings.themeless(section) if args.style == THEMELESS else settings
 
     flags = {(f"--{key.replace('_', '-')}", key): getattr(args, key) for key in GENERATE_FLAGS}
     settings, config, root = interactive_settings(args, "crossword", make, flags)
@@ -234,6 +243,7 @@ def cmd_generate(args) -> int:
             "max-down",
             "max-across",
             "min-frequency",
+            "style",
             "lexicon",
             "set",
             "out",

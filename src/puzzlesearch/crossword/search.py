@@ -234,6 +234,11 @@ def generate_from_patterns(
             )
         except PatternDeadline:
             raise give_up("crossword.time_budget", f"{settings.time_budget:g}s") from None
+        if settings.max_entries and len(slots(pattern != 0, min_length=2)) > settings.max_entries:
+            spent, tried = spent + ATTEMPT_NODES, tried + 1  # too many entries for the style: not filled
+            if settings.max_pops and spent >= settings.max_pops:
+                raise give_up("crossword.max_pops", f"{settings.max_pops} fill nodes")
+            continue
         fill_settings = FillSettings(
             min_frequency=settings.min_frequency,
             min_score=settings.min_score,
