@@ -60,9 +60,13 @@ LONGEST_FILES = (
 
 
 def pytest_collection_modifyitems(config, items):
-    """Put the tests of LONGEST_FILES first, longest file first (a stable sort: order within a file is kept)."""
+    """Put the tests of LONGEST_FILES first, longest file first (a stable sort: order within a file is kept),
+    and mark them `slow`: `pytest -m "not slow"` is the quick subset (docs/development.md)."""
     rank = {PROJECT / "tests" / name: i for i, name in enumerate(LONGEST_FILES)}
     items.sort(key=lambda item: rank.get(Path(item.path), len(rank)))
+    for item in items:
+        if Path(item.path) in rank:
+            item.add_marker(pytest.mark.slow)
 
 
 @pytest.fixture(scope="session")
@@ -133,7 +137,7 @@ def cube_tables():
 @pytest.fixture(scope="session")
 def wordnet_phrase_tags() -> dict[str, int]:
     """WordNet's multiword lemmas (at_a_loss) and the senses its concordance tags, read from its index files here."""
-    from puzzlesearch.crossword.clues import POS_FILES, wordnet_dir
+    from puzzlesearch.lexicon.wordinfo import POS_FILES, wordnet_dir
 
     out: dict[str, int] = {}
     for pos in POS_FILES:

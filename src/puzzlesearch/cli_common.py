@@ -57,6 +57,33 @@ def add_settings_flag(p: argparse.ArgumentParser, help: str = SETTINGS_HELP, req
     p.add_argument("--settings", required=required, help=help)
 
 
+EXPECT_HELP = (
+    "(pipeline) JSON object of values the input's manifest must record (the settings it was built with); "
+    "an input built otherwise is refused"
+)
+
+
+def add_expect_flag(p: argparse.ArgumentParser, help: str = EXPECT_HELP) -> None:
+    """Add `--expect JSON` (pipeline: what the consumed input must have been built with)."""
+    p.add_argument("--expect", help=help)
+
+
+def expect_of(args: argparse.Namespace) -> dict:
+    """The `--expect` JSON as a dict ({} when not given); one line naming the flag when it is not an object."""
+    import json
+
+    text = getattr(args, "expect", None)
+    if not text:
+        return {}
+    try:
+        value = json.loads(text)
+    except ValueError as exc:
+        raise PuzzleError(f"--expect: not JSON ({exc})") from None
+    if not isinstance(value, dict):
+        raise PuzzleError("--expect: a JSON object of the values the input must record")
+    return value
+
+
 def given(value: Any) -> bool:
     """True when a flag was given: not None, False, an empty list or an empty string (0 counts)."""
     return value is not None and value is not False and value != [] and value != ""

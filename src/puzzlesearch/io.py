@@ -1,11 +1,13 @@
-"""Atomic artifact writing: a file in results/ is either complete or absent."""
+"""Atomic artifact writing (a file in results/ is either complete or absent), and stderr held back around reads."""
 
 from __future__ import annotations
 
 import contextlib
 import json
 import os
+import sys
 import tempfile
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -84,3 +86,40 @@ def json_default(obj):
     if isinstance(obj, Path):
         return str(obj)
     raise TypeError(f"not JSON serialisable: {type(obj).__name__}")
+
+
+# ---------------------------------------------------------------- stderr
+
+_STDERR_HELD = threading.Lock()  # fd 2 is the process's: one holder at a time
+
+
+@contextlib.contextmanager
+def quiet_rust_panics() -> Iterator[None]:
+    """Around a polars read: what its Rust threads print to stderr (the panic lines of a damaged file,
+    which the caller reports as one line) is held back, and written out only if the read succeeds.
+    A read while another thread holds stderr back (or with no stderr) runs as is."""
+    if not _STDERR_HELD.acquire(blocking=False):
+        yield
+        return
+    try:
+        sys.stderr.flush()
+        saved = os.dup(2)
+    except (OSError, ValueError):
+        _STDERR_HELD.release()
+        yield
+        return
+    try:
+        with tempfile.TemporaryFile() as held:
+            os.dup2(held.fileno(), 2)
+            ok = False
+            try:
+                yield
+                ok = True
+            finally:
+                os.dup2(saved, 2)
+                if ok and held.tell():
+                    held.seek(0)
+                    os.write(2, held.read())
+    finally:
+        os.close(saved)
+        _STDERR_HELD.release()

@@ -19,11 +19,7 @@ from __future__ import annotations
 import contextvars
 import hashlib
 import json
-import os
 import shlex
-import sys
-import tempfile
-import threading
 import zipfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -31,8 +27,9 @@ from pathlib import Path
 
 import numpy as np
 
+from puzzlesearch import kinds
 from puzzlesearch.errors import PuzzleError
-from puzzlesearch.io import json_default, write_json, write_parquet
+from puzzlesearch.io import json_default, quiet_rust_panics, write_json, write_parquet
 
 MANIFEST_FORMAT = 1
 RESULT_KEY = "puzzlesearch"  # Parquet metadata key of a result table's manifest entry
@@ -40,41 +37,6 @@ RESULT_KEY = "puzzlesearch"  # Parquet metadata key of a result table's manifest
 # (pyo3_runtime.PanicException derives from BaseException, not Exception).
 NOT_PARQUET = (BaseException,)
 STORE_MARKER = ".puzzlesearch-store"  # a file at the top of an artifact store folder
-
-
-_STDERR_HELD = threading.Lock()  # fd 2 is the process's: one holder at a time
-
-
-@contextmanager
-def quiet_rust_panics() -> Iterator[None]:
-    """Around a polars read: what its Rust threads print to stderr (the panic lines of a damaged file,
-    which the caller reports as one line) is held back, and written out only if the read succeeds.
-    A read while another thread holds stderr back (or with no stderr) runs as is."""
-    if not _STDERR_HELD.acquire(blocking=False):
-        yield
-        return
-    try:
-        sys.stderr.flush()
-        saved = os.dup(2)
-    except (OSError, ValueError):
-        _STDERR_HELD.release()
-        yield
-        return
-    try:
-        with tempfile.TemporaryFile() as held:
-            os.dup2(held.fileno(), 2)
-            ok = False
-            try:
-                yield
-                ok = True
-            finally:
-                os.dup2(saved, 2)
-                if ok and held.tell():
-                    held.seek(0)
-                    os.write(2, held.read())
-    finally:
-        os.close(saved)
-        _STDERR_HELD.release()
 
 
 class ArtifactError(PuzzleError):
@@ -171,7 +133,9 @@ def read_manifest(path: str | Path, kind: str | None = None) -> dict:
         raise damaged(path, "not a puzzlesearch manifest (built by another version?)")
     if kind is not None and entry.get("kind") != kind:
         raise damaged(path, f"manifest of a {entry.get('kind')!r} artifact, expected {kind!r}")
-    if "manifest_sha256" in entry and entry["manifest_sha256"] != manifest_checksum(data):  # absent: an older build
+    if "manifest_sha256" not in entry:
+        raise damaged(path, "manifest has no checksum (damaged, edited, or written by an older version)")
+    if entry["manifest_sha256"] != manifest_checksum(data):
         raise damaged(path, "manifest checksum differs (damaged or edited)")
     return data
 
@@ -286,6 +250,12 @@ def result_entry(kind: str, settings: dict, built: dict, data) -> dict:
     return json.loads(json.dumps({**entry, "data_sha256": data_sha256(data)}, default=str))
 
 
+def entry_sha256(entry: dict) -> str:
+    """sha256 of a result's whole manifest entry (kind, settings, what built it, its data's sha256): the identity
+    a later stage records for an input, so that a reader can tell this run's input from another run's."""
+    return hashlib.sha256(json.dumps(entry, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+
+
 def write_result_parquet(df, path: str | Path, kind: str, settings: dict, built: dict) -> None:
     """A result table written atomically with its manifest entry in the Parquet metadata."""
     entry = result_entry(kind, settings, built, df)
@@ -298,11 +268,7 @@ def _check_entry(path: Path, entry, kind: str, expect: dict) -> dict:
         raise damaged(path, "no puzzlesearch manifest entry (written by another version, or damaged)")
     if kind is not None and entry.get("kind") != kind:
         raise damaged(path, f"a {entry.get('kind')!r} result, expected {kind!r}")
-    recorded = {**entry.get("settings", {}), **entry.get("built", {})}
-    for key, want in expect.items():
-        want = json.loads(json.dumps(want, default=str))
-        if recorded.get(key) != want:
-            raise damaged(path, f"built with {key} = {recorded.get(key)!r}, expected {want!r} (another job's file?)")
+    _check_settings(path, {**entry.get("settings", {}), **entry.get("built", {})}, expect)
     return entry
 
 
@@ -373,3 +339,44 @@ def check_range(path: str | Path, name: str, arr: np.ndarray, lo: int, hi: int) 
     """ArtifactError unless every entry of `arr` is in [lo, hi] (before a kernel indexes with it)."""
     if arr.size and (int(arr.min()) < lo or int(arr.max()) > hi):
         raise damaged(path, f"array {name!r} has entries outside {lo}..{hi}")
+
+
+# ---------------------------------------------------------------- the one checked reader
+
+
+def _check_settings(path: Path, recorded: dict, expect: dict) -> None:
+    """ArtifactError unless each `expect`ed key was recorded with that value (settings or what built it)."""
+    for key, want in expect.items():
+        want = json.loads(json.dumps(want, default=str))
+        if recorded.get(key) != want:
+            raise damaged(path, f"built with {key} = {recorded.get(key)!r}, expected {want!r} (another job's file?)")
+
+
+def read_verified(path: str | Path, kind: str, expect: dict | None = None, columns=None):
+    """(data, manifest) of an artifact file of `kind`, checked before anything is read: where the kind's manifest
+    lives (kinds.py), that it is of this kind, its checksums, and the `expect`ed settings or build values.
+
+    data: a polars DataFrame (.parquet), a dict (.json, its `manifest` key removed) or arrays (.npz/.npy);
+    manifest: the result entry (INSIDE) or the manifest file's content (beside). Never reads unchecked."""
+    path = Path(path)
+    declared = kinds.kind(kind)
+    if not path.is_file():
+        raise PuzzleError(f"{path}: no such file")
+    beside = declared.manifest_path(path)
+    if beside is None:  # the entry inside the file
+        if path.suffix == ".json":
+            data = read_result_json(path, kind, expect)
+            return data, json.loads(path.read_text(encoding="utf-8"))["manifest"]
+        return read_result_parquet(path, kind, expect, columns)
+    meta = verify(beside, kind, [path.name])
+    _check_settings(path, {**meta, **meta["manifest"]["settings"]}, expect or {})
+    if path.suffix == ".parquet":
+        return load_parquet(path, columns), meta
+    if path.suffix == ".npz":
+        return load_npz(path, meta), meta
+    if path.suffix == ".npy":
+        return load_npy(path, meta), meta
+    try:
+        return json.loads(path.read_text(encoding="utf-8")), meta
+    except (OSError, ValueError, UnicodeDecodeError):
+        raise damaged(path, "not valid JSON (truncated or damaged)") from None

@@ -70,14 +70,6 @@ def content_key(**parts) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:24]
 
 
-def code_sha256(*modules) -> str:
-    """sha256 of the source of the given modules (an artifact is stale when they change)."""
-    h = hashlib.sha256()
-    for module in modules:
-        h.update(Path(module.__file__).read_bytes())
-    return h.hexdigest()
-
-
 @contextlib.contextmanager
 def locked(path: Path) -> Iterator[None]:
     """An exclusive lock on `path` (a lock file) for the duration of the block."""

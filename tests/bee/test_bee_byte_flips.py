@@ -31,6 +31,7 @@ LETTERS = set("aeinrtld")  # 557 words, 140 masks, 42 puzzles: small files, ever
 SCHEDULE = ScheduleRules(schedule_days=1, schedule_min_words=1, schedule_max_words=1000)
 
 READERS = """
+from puzzlesearch import kinds
 from puzzlesearch.bee.io import read_masks, read_wordlist
 from puzzlesearch.bee.model import TableRules
 from puzzlesearch.report import data
@@ -41,7 +42,7 @@ def masks(work):  # `bee build-puzzles`
 
 
 def puzzles(work):  # `report bee` and the end-of-run summary
-    return data.read_table(work / "puzzles.parquet", "Spelling Bee puzzles")
+    return data.read_table(work / "puzzles.parquet", kinds.BEE_PUZZLES)
 
 
 def wordlist(work):  # `bee schedule`

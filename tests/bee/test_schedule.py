@@ -22,10 +22,10 @@ from puzzlesearch.bee.io import build_schedule_file, build_wordlist_file, read_w
 from puzzlesearch.bee.model import ScheduleRules, WordListRules, rank_thresholds
 from puzzlesearch.bee.schedule import make_schedule, schedule_frame
 from puzzlesearch.bee.wordlist import Sources, build_wordlist, default_sources
-from puzzlesearch.crossword.clues import ABSENT, COMMON, NAME
 from puzzlesearch.errors import ConfigError, PuzzleError
 from puzzlesearch.lexicon import open_lexicon
 from puzzlesearch.lexicon.model import letter_mask
+from puzzlesearch.lexicon.wordinfo import ABSENT, COMMON, NAME
 
 NYT_PERCENT = {
     "Beginner": 0,

@@ -82,3 +82,12 @@ def test_named_repository_paths_exist(page):
             if not (PROJECT / path).exists():
                 missing.append(path)
     assert not missing, f"{page.name} names paths that do not exist: " + ", ".join(sorted(set(missing)))
+
+
+README_CELL_MAX = 300  # characters: a results cell is today's figure and a link, the history lives in RESULTS.md
+
+
+def test_readme_table_cells_are_short():
+    rows = [line for line in (PROJECT / "README.md").read_text().splitlines() if line.startswith("|")]
+    long = [c.strip()[:80] for line in rows for c in line.split("|") if len(c) > README_CELL_MAX]
+    assert not long, f"README table cells over {README_CELL_MAX} characters: {long}"

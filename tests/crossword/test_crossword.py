@@ -17,7 +17,6 @@ from puzzlesearch.baselines import crossword_fill
 from puzzlesearch.cli import main
 from puzzlesearch.config import validate_config
 from puzzlesearch.crossword._kernels.cost import grid_cost
-from puzzlesearch.crossword.clues import load_wordnet
 from puzzlesearch.crossword.fill import FillSettings, NoFill, fill
 from puzzlesearch.crossword.io import read_pattern, to_html, to_ipuz
 from puzzlesearch.crossword.model import (
@@ -43,6 +42,7 @@ from puzzlesearch.crossword.tables import (
 )
 from puzzlesearch.errors import PuzzleError
 from puzzlesearch.lexicon import open_lexicon
+from puzzlesearch.lexicon.wordinfo import load_wordnet
 
 PROJECT = Path(__file__).resolve().parents[2]
 

@@ -33,6 +33,8 @@ READERS = f"""
 from puzzlesearch.crossword.io import read_rows
 from puzzlesearch.crossword.puzfile import ipuz_to_puz
 from puzzlesearch.crossword.tables import load_tables
+from puzzlesearch import kinds
+from puzzlesearch.manifest import read_verified
 from puzzlesearch.report import data
 
 
@@ -54,15 +56,15 @@ def puz(work):  # `crossword puz`: the .puz written from the .ipuz
 
 
 def report_ipuz(work):  # `report crossword`: the best puzzle's .ipuz
-    return data.read_json(work / "{STEM}.ipuz", "crossword puzzle")
+    return read_verified(work / "{STEM}.ipuz", kinds.CROSSWORD_PUZZLE)[0]
 
 
 def report_summary(work):  # `report crossword`: a seed's summary (its search trace)
-    return data.read_manifest_json(work / "{STEM}.json", data.CROSSWORD_PUZZLE_KIND)
+    return data.read_manifest_json(work / "{STEM}.json", kinds.CROSSWORD_PUZZLE)
 
 
 def report_puzzles(work):  # `report crossword` and the end-of-run summary: the ranked table
-    return data.read_table(work / "puzzles.parquet", "crossword puzzles")
+    return data.read_table(work / "puzzles.parquet", kinds.CROSSWORD_PUZZLES)
 """
 
 CASES = {
@@ -107,10 +109,10 @@ def test_no_flipped_byte_of_a_crossword_file_changes_what_is_read(stage, group):
 
 
 def test_the_report_reads_the_summary_kind_the_crossword_stage_writes():
+    from puzzlesearch import kinds
     from puzzlesearch.crossword.io import PUZZLE_KIND
-    from puzzlesearch.report.data import CROSSWORD_PUZZLE_KIND
 
-    assert CROSSWORD_PUZZLE_KIND == PUZZLE_KIND
+    assert PUZZLE_KIND == kinds.CROSSWORD_PUZZLE and kinds.kind(PUZZLE_KIND).manifest == kinds.BESIDE
 
 
 @pytest.mark.parametrize("swap", ["other seed", "same seed twice"])

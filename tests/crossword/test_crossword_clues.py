@@ -20,7 +20,7 @@ from puzzlesearch.crossword.fill import FillSettings, NoFill, fill
 from puzzlesearch.crossword.io import read_pattern
 from puzzlesearch.crossword.settings import TableSettings
 from puzzlesearch.crossword.tables import build_tables, load_tables, open_tables
-from puzzlesearch.lexicon import open_lexicon
+from puzzlesearch.lexicon import open_lexicon, wordinfo
 from puzzlesearch.lexicon.artifacts import WORDS_FILE
 
 SAMPLE_LENGTHS = (3, 4, 5, 6)
@@ -71,9 +71,9 @@ def test_no_english_clue_contains_its_answer(english):
 
 
 def test_irregular_forms_are_not_named_by_their_base():
-    wn = clues.load_wordnet()
+    wn = wordinfo.load_wordnet()
     for word, base in (("mice", "mouse"), ("ran", "run"), ("geese", "goose"), ("cats", "cat"), ("went", "go")):
-        clue = wn.clue(word)
+        clue = clues.english_clue(wn, word)
         assert clue, word
         assert base not in re.findall(r"[a-z]+", clue.lower()), (word, clue)
 
@@ -153,13 +153,13 @@ def test_clue_forms_rule_on_known_cases():
 
 def test_names_and_abbreviations_are_out_of_the_default_english_table(english):
     tables, _ = english
-    wn = clues.load_wordnet()
+    wn = wordinfo.load_wordnet()
     # WordNet writes these only capitalised or all-caps (a river, an abbreviation) or lacks them
     assert any(s.lemmas and "Yalu" in s.lemmas for s in wn.senses["yalu"])
     assert all("yalu" not in s.lemmas for s in wn.senses["yalu"])
     assert "ez" not in wn.senses
     for word in ("yalu", "pd", "ez"):
-        assert wn.word_class(word) != clues.COMMON
+        assert wn.word_class(word) != wordinfo.COMMON
         assert not tables.contains(word), word
     for word in ("cat", "the", "area", "cats"):
         assert tables.contains(word), word
@@ -180,7 +180,7 @@ def build_tables_dir(folder, words_path, settings):
 
 
 def test_blocklisted_words_never_appear_in_a_fill(tmp_path):
-    shipped = quality.read_blocklist()
+    shipped = wordinfo.read_blocklist()
     assert {"fuck", "orgasmic", "nigger"} <= shipped
     # the blocked words are the most frequent ones, so a fill would pick them first
     freqs = {"cum": 9000, "tit": 8000, "cat": 50, "car": 60, "ace": 70, "tar": 40, "arc": 30, "tea": 20}
@@ -201,7 +201,7 @@ def test_blocklisted_words_never_appear_in_a_fill(tmp_path):
 
 def test_shipped_blocklist_words_are_not_in_the_english_table(english):
     tables, df = english
-    assert not set(df["word"]) & quality.read_blocklist()
+    assert not set(df["word"]) & wordinfo.read_blocklist()
     assert not tables.contains("orgasmic")
 
 
@@ -312,7 +312,7 @@ def test_default_floor_keeps_only_clued_common_words(config, project):
     tables = open_tables("en", config, project, 0, min_score=50)
     df = pl.read_parquet(tables.clues_path).filter(pl.col("score") >= 50)
     assert df.height > 15000
-    assert (df["clue"] != "").all() and (df["class"] == clues.COMMON).all()
+    assert (df["clue"] != "").all() and (df["class"] == wordinfo.COMMON).all()
     banned = {"kt", "sr", "ms", "pe", "ad", "buhls", "nektons", "algins", "clavus", "ani", "obi"}
     assert not banned & set(df.filter(pl.col("length") >= 3)["word"].to_list())
     assert (
@@ -333,7 +333,7 @@ def test_score_file_overrides_and_adds_words(tmp_path):
     bad = tmp_path / "bad.txt"
     bad.write_text("house 10\n")
     with pytest.raises(Exception, match="line 1: expected word;score"):
-        quality.read_score_file(bad)
+        wordinfo.read_score_file(bad)
 
 
 def test_clues_are_never_cut_and_prefer_short_senses(english):
@@ -346,7 +346,7 @@ def test_clues_are_never_cut_and_prefer_short_senses(english):
     assert not [c for c in text if re.sub(r" \([^()]*\)$", "", c).lower().split()[-1] in dangling]
     assert all(c.count("(") == c.count(")") for c in text)
     # a word whose senses include a gloss of at most 60 characters gets one (checked here from WordNet)
-    wn = clues.load_wordnet()
+    wn = wordinfo.load_wordnet()
     for word, clue in zip(clued["word"].to_list()[:3000], text[:3000]):
         own = [s for s in wn.senses.get(word, ()) if word in s.lemmas]
         if own and all(len(clues.tidy(s.gloss.split(";")[0])) <= 60 for s in own) and "(" not in clue:
@@ -365,9 +365,9 @@ def test_english_phrases_are_tagged_wordnet_phrases_clued_without_their_words(en
     for r in rows.iter_rows(named=True):
         lemma = r["phrase"].replace(" ", "_")
         assert r["word"] == lemma.replace("_", "") and tagged.get(lemma, 0) >= 1, r
-        content = [t for t in r["phrase"].split() if len(t) >= 3 and t not in clues.function_words()]
+        content = [t for t in r["phrase"].split() if len(t) >= 3 and t not in wordinfo.function_words()]
         assert content and set(content) <= set(r["stems"].split("|")), r
-        assert r["class"] == clues.COMMON
+        assert r["class"] == wordinfo.COMMON
         for token in re.findall("[a-z]+", r["clue"].lower()):
             assert not any(token[: min(4, len(c))] == c[: min(4, len(c))] for c in content), r
     words = set(df["word"].to_list())

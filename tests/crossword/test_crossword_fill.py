@@ -64,7 +64,7 @@ def test_fill_entries_are_distinct_list_words_at_the_floor(english, wordnet_phra
 def test_fill_holds_no_two_forms_of_one_word(english):
     """WordNet's base forms (read here directly) of the entries of English fills never meet: no SEE
     with SEES, no SIT with SAT; the tables' stems are WordNet's (SEES -> see, SAT -> sit)."""
-    from puzzlesearch.crossword.clues import load_wordnet
+    from puzzlesearch.lexicon.wordinfo import load_wordnet
 
     tables = english[0]
     assert tables.stem_map["sees"] == "see" and "sit" in tables.stem_map["sat"].split("|")

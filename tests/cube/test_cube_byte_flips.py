@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 from byte_flips import assert_no_silent_change, flip_files, run_cli
 
+from puzzlesearch import kinds
 from puzzlesearch.cube.settings import step_settings_json
 
 PROJECT = Path(__file__).resolve().parents[2]
@@ -26,6 +27,7 @@ PRUNE = ("th1", "th2", "th3", "th4")  # the Thistlethwaite solver's tables
 READERS = """
 from puzzlesearch.cube.io import parse_line, read_cubes
 from puzzlesearch.cube.tables.phases import Tables
+from puzzlesearch import kinds
 from puzzlesearch.report import data
 
 
@@ -38,7 +40,7 @@ def solves(work):  # `report cube-solves` and the benchmark
 
 
 def table_manifest(work):  # `report cube-tables`
-    return data.read_result_table(work / "tables" / "manifest.parquet", data.CUBE_TABLES_KIND)
+    return data.read_table(work / "tables" / "manifest.parquet", kinds.CUBE_TABLE_MANIFEST)
 
 
 def move_chalf(work):  # what a solver gets from the table loader
@@ -93,9 +95,9 @@ def test_no_flipped_byte_of_a_cube_file_changes_what_is_read(stage):
 def test_the_report_reads_the_kinds_the_cube_stage_writes():
     from puzzlesearch.cube.cli import SOLVES_KIND
     from puzzlesearch.cube.tables.phases import SUMMARY_KIND
-    from puzzlesearch.report import data
 
-    assert (data.CUBE_SOLVES_KIND, data.CUBE_TABLES_KIND) == (SOLVES_KIND, SUMMARY_KIND)
+    assert (SOLVES_KIND, SUMMARY_KIND) == (kinds.CUBE_SOLVES, kinds.CUBE_TABLE_MANIFEST)
+    assert all(kinds.kind(k).manifest == kinds.INSIDE for k in (SOLVES_KIND, SUMMARY_KIND))
 
 
 @pytest.mark.parametrize(

@@ -7,7 +7,7 @@ rule bee_masks:
     input:
         words=lambda w: lexicon_words(w.lexicon),
         manifest=lambda w: lexicon_words(w.lexicon).replace(".parquet", ".json"),
-        code=lib_files("bee/model.py", "bee/tables.py", "bee/_kernels", "bee/io.py", "lexicon/artifacts.py"),
+        code=kind_files("bee-masks"),
     output:
         masks="results/bee/{lexicon}/masks.parquet",
         manifest="results/bee/{lexicon}/masks.json",
@@ -31,7 +31,7 @@ rule bee_puzzles:
         masks="results/bee/{lexicon}/masks.parquet",
         manifest="results/bee/{lexicon}/masks.json",
         words=lambda w: lexicon_words(w.lexicon),
-        code=lib_files("bee"),
+        code=kind_files("bee-puzzles"),
     output:
         puzzles="results/bee/{lexicon}/puzzles.parquet",
         manifest="results/bee/{lexicon}/puzzles.json",
@@ -56,8 +56,7 @@ rule bee_wordlist:
     input:
         words=lambda w: lexicon_words(w.lexicon),
         manifest=lambda w: lexicon_words(w.lexicon).replace(".parquet", ".json"),
-        code=lib_files("bee/model.py", "bee/wordlist.py", "bee/io.py", "crossword/clues.py", "crossword/quality.py"),
-        data=BEE_WORDLIST_DATA,
+        code=kind_files("bee-wordlist"),
     output:
         wordlist="results/bee/{lexicon}/wordlist.parquet",
         manifest="results/bee/{lexicon}/wordlist.json",
@@ -81,8 +80,7 @@ rule bee_schedule:
         wordlist="results/bee/{lexicon}/wordlist.parquet",
         manifest="results/bee/{lexicon}/wordlist.json",
         words=lambda w: lexicon_words(w.lexicon),
-        code=lib_files("bee"),
-        template=BEE_PAGE_TEMPLATE,
+        code=kind_files("bee-schedule"),
     output:
         schedule="results/bee/{lexicon}/schedule.parquet",
         manifest="results/bee/{lexicon}/schedule.json",

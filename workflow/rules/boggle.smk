@@ -77,7 +77,8 @@ rule boggle_scan:
         runtime=STARTUP_MINUTES + BOGGLE["scan"]["boards"],  # a minute per scanned board
     params:
         settings=lambda w: boggle_step(ScanSettings, w.shape, w.mode),
+        expect=lambda w: boggle_search_expect(w.shape, w.mode, "search"),
     shell:
         "puzzlesearch boggle scan --settings {params.settings:q} --words {input.words:q} --dawg {input.dawg:q}"
-        " --from {input.best:q} --shape {wildcards.shape:q} --mode {wildcards.mode:q}"
+        " --from {input.best:q} --expect {params.expect:q} --shape {wildcards.shape:q} --mode {wildcards.mode:q}"
         " --out {output.top:q} --summary {output.summary:q} > /dev/null 2> {log:q}"

@@ -11,6 +11,7 @@
 # `resources:` mem_mb / runtime (minutes), sized from measured peak memory and wall time
 # of the default config with headroom; searches with a time cap get runtime from the cap
 # (cap_minutes), so a cluster never kills a job the pipeline would let finish.
+import json
 import math
 import os
 import shlex

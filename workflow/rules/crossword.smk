@@ -24,16 +24,7 @@ rule crossword_tables:
         words=lambda w: lexicon_words(w.lexicon),
         manifest=lambda w: lexicon_words(w.lexicon).replace("words.parquet", "words.json"),
         quality=crossword_quality_files(),
-        code=lib_files(
-            "crossword/tables.py",
-            "crossword/_kernels/cost.py",
-            "crossword/model.py",
-            "crossword/settings.py",
-            "crossword/clues.py",
-            "crossword/quality.py",
-            "bee/wordlist.py",
-            "lexicon/artifacts.py",
-        ),
+        code=kind_files("crossword-tables"),
     output:
         npz="results/crossword/tables/{lexicon}/tables.npz",
         clues="results/crossword/tables/{lexicon}/clues.parquet",
@@ -57,14 +48,7 @@ rule crossword_tables:
 
 rule crossword_numeric_tables:
     input:
-        code=lib_files(
-            "crossword/tables.py",
-            "crossword/_kernels/cost.py",
-            "crossword/model.py",
-            "crossword/settings.py",
-            "crossword/clues.py",
-            "crossword/quality.py",
-        ),
+        code=kind_files("crossword-tables"),
     output:
         npz=f"results/crossword/tables/{CW_NUMERIC}/tables.npz",
         clues=f"results/crossword/tables/{CW_NUMERIC}/clues.parquet",
@@ -87,7 +71,7 @@ rule crossword_numeric_tables:
 rule crossword_puzzle:
     input:
         tables=crossword_job_tables,
-        code=lib_files("crossword", "crossword/page_template.html"),
+        code=kind_files("crossword-puzzle"),
     output:
         ipuz="results/crossword/{lang}/{size}/{lang}_{size}_seed{seed}.ipuz",
         html="results/crossword/{lang}/{size}/{lang}_{size}_seed{seed}.html",  # the playable page
@@ -112,7 +96,7 @@ rule crossword_puzzle:
 rule crossword_puz:
     input:
         ipuz="results/crossword/{lang}/{size}/{lang}_{size}_seed{seed}.ipuz",
-        code=lib_files("crossword/puzfile.py", "crossword/cli.py"),
+        code=kind_files("crossword-puzzle"),
     output:
         puz="results/crossword/{lang}/{size}/{lang}_{size}_seed{seed}.puz",
     log:
@@ -137,7 +121,7 @@ rule crossword_gather:
             if w.lang in ("en", "num")
             else []
         ),
-        code=lib_files("crossword/io.py", "crossword/cli.py", "crossword/quality.py"),
+        code=kind_files("crossword-puzzles"),
     output:
         table="results/crossword/{lang}/{size}/puzzles.parquet",
         manifest="results/crossword/{lang}/{size}/puzzles.json",
@@ -155,7 +139,7 @@ rule crossword_fill:
     input:
         pattern=lambda w: CW_PATTERNS[w.pattern],
         tables=crossword_tables(CW_LEXICON.get(CW["fill"]["lang"], "")) if CW_PATTERNS else [],
-        code=lib_files("crossword", "crossword/page_template.html"),
+        code=kind_files("crossword-fill"),
     output:
         ipuz="results/crossword/fill/{pattern}.ipuz",
         html="results/crossword/fill/{pattern}.html",
@@ -181,7 +165,7 @@ rule crossword_fill:
 rule crossword_fill_puz:
     input:
         ipuz="results/crossword/fill/{pattern}.ipuz",
-        code=lib_files("crossword/puzfile.py", "crossword/cli.py"),
+        code=kind_files("crossword-fill"),
     output:
         puz="results/crossword/fill/{pattern}.puz",
     log:

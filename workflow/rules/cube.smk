@@ -15,7 +15,7 @@ localrules:
 
 rule cube_move_tables:
     input:
-        code=lib_files(*CUBE_TABLE_CODE),
+        code=kind_files("cube-tables"),
     output:
         **cube_move_outputs(),
     log:
@@ -36,7 +36,7 @@ rule cube_prune_table:
     input:
         moves=[str(p) for p in move_table_files(CUBE_TABLES)],
         flip=str(move_file(Path(CUBE_TABLES), "flip")),  # one of `moves`, named: the shell takes the folder from it
-        code=lib_files(*CUBE_PRUNE_CODE),
+        code=kind_files("cube-tables"),
     output:
         npy=f"{CUBE_TABLES}/prune_{{table}}.npy",
         meta=f"{CUBE_TABLES}/prune_{{table}}.json",
@@ -61,7 +61,7 @@ rule cube_next_table:
         moves=[str(p) for p in move_table_files(CUBE_TABLES)],
         exact=f"{CUBE_TABLES}/prune_{NEXT_FROM}.npy",
         exact_meta=f"{CUBE_TABLES}/prune_{NEXT_FROM}.json",
-        code=lib_files(*CUBE_PRUNE_CODE),
+        code=kind_files("cube-tables"),
     output:
         npy=str(next_file(CUBE_TABLES)),
         meta=str(next_file(CUBE_TABLES).with_suffix(".json")),
@@ -83,7 +83,7 @@ rule cube_manifest:
         moves=list(cube_move_outputs().values()),
         prune=expand(f"{CUBE_TABLES}/prune_{{table}}.{{ext}}", table=list(PRUNE_SPECS), ext=["npy", "json"]),
         next=[str(next_file(CUBE_TABLES)), str(next_file(CUBE_TABLES).with_suffix(".json"))],
-        code=lib_files("cube/tables/phases.py"),
+        code=kind_files("cube-table-manifest"),
     output:
         f"{CUBE_TABLES}/{SUMMARY}",
     log:
@@ -120,7 +120,7 @@ rule cube_solve:
     input:
         cubes=cube_testset_file,
         tables=f"{CUBE_TABLES}/{SUMMARY}",
-        code=lib_files("cube"),
+        code=kind_files("cube-solves"),
     output:
         "results/cube/{solver}/{testset}.parquet",
     log:

@@ -23,7 +23,7 @@ rule cube_optimal_all:
 
 rule cube_optimal_table:
     input:
-        code=lib_files(*CUBE_OPT_CODE),
+        code=kind_files("cube-optimal-table"),
     output:
         npy=f"{CUBE_OPT_DIR}/table_{{variant}}/optimal_{{variant}}.npy",
         classes=f"{CUBE_OPT_DIR}/table_{{variant}}/optimal_{{variant}}_classes.npz",
@@ -47,7 +47,7 @@ rule cube_optimal_table:
 rule cube_optimal_bound:
     input:
         table=f"{CUBE_OPT_DIR}/table_{{variant}}/optimal_{{variant}}.json",
-        code=lib_files(*CUBE_OPT_BOUND_CODE),
+        code=kind_files("cube-optimal-bound"),
     output:
         npy=f"{CUBE_OPT_DIR}/table_{{variant}}/optimal_{{variant}}_bound.npy",
         meta=f"{CUBE_OPT_DIR}/table_{{variant}}/optimal_{{variant}}_bound.json",
@@ -65,7 +65,7 @@ rule cube_optimal_bound:
 
 rule cube_optimal_coset:
     input:
-        code=lib_files(*CUBE_OPT_COSET_CODE),
+        code=kind_files("cube-optimal-coset"),
     output:
         npy=f"{CUBE_OPT_DIR}/table_{{variant}}/coset_{{coset}}.npy",
         classes=f"{CUBE_OPT_DIR}/table_{{variant}}/coset_{{coset}}_classes.npz",
@@ -109,7 +109,7 @@ rule cube_optimal_solve:
     input:
         cubes="results/cube/testsets/{testset}_first{n}.txt",
         coset=cube_optimal_coset(),  # the search's one table (its folder is --tables)
-        code=lib_files("cube"),
+        code=kind_files("cube-solves"),
     output:
         f"{CUBE_OPT_DIR}/{{testset}}_first{{n}}.parquet",
     log:

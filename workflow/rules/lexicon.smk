@@ -7,7 +7,7 @@
 rule lexicon_words:
     input:
         source=lexicon_source,
-        code=lib_files("lexicon/model.py", "lexicon/sources.py", "lexicon/normalize.py", "lexicon/artifacts.py"),
+        code=kind_files("lexicon-words"),
     output:
         words="results/lexicon/{name}/words.parquet",
         manifest="results/lexicon/{name}/words.json",
@@ -31,7 +31,7 @@ rule lexicon_dawg:
     input:
         words="results/lexicon/{name}/words.parquet",
         manifest="results/lexicon/{name}/words.json",
-        code=lib_files("lexicon/dawg.py", "lexicon/artifacts.py"),
+        code=kind_files("dawg", "boggle_dawg"),
     output:
         npz="results/lexicon/{name}/{kind}.npz",
         manifest="results/lexicon/{name}/{kind}.json",

@@ -14,10 +14,10 @@
 # report_targets() (all of them) is part of the default targets.
 from puzzlesearch.report import targets as report_paths
 
-REPORT_CODE = lib_files("report")
+REPORT_CODE = kind_files("report-figure")
 REPORT_MB = 1000  # peak memory of a figure job (polars + matplotlib): about 200 MB
 REPORT_MINUTES = 5  # a figure job takes seconds; each benchmark baseline a few seconds of work
-BENCH_CODE = lib_files("report", "baselines/lexicon.py", "baselines/bee.py", "lexicon/dawg.py", "bee")
+BENCH_CODE = kind_files("report-bench")
 report_targets = lambda: report_paths.report_targets(config)
 CW_BENCH_LANG = report_paths.crossword_bench_lang(config) or "en"
 CW_BENCH_LEXICON = crossword_lexicon(CW_BENCH_LANG) if report_paths.crossword_bench_lang(config) else "none"
@@ -57,9 +57,12 @@ rule report_boggle:
     resources:
         mem_mb=REPORT_MB,
         runtime=REPORT_MINUTES,
+    params:
+        expect=lambda w: boggle_search_expect(w.shape, w.mode),
     shell:
         "puzzlesearch report boggle --lexicon {wildcards.lexicon:q} --shape {wildcards.shape:q} --mode {wildcards.mode:q}"
-        " --best {input.best:q} --seeds {input.seeds:q} --words {input.words:q} --board-out {output.board:q}"
+        " --best {input.best:q} --seeds {input.seeds:q} --words {input.words:q} --expect {params.expect:q}"
+        " --board-out {output.board:q}"
         " --progress-out {output.progress:q} --histogram-out {output.histogram:q} 2> {log:q}"
 
 
@@ -83,8 +86,10 @@ rule report_boggle_scan:
         runtime=REPORT_MINUTES,
     params:
         title=lambda w: f"Boggle {w.lexicon} {w.shape} {w.mode}: neighbourhood scan of the best boards",
+        expect=lambda w: boggle_step(ScanSettings, w.shape, w.mode),
     shell:
-        "puzzlesearch report boggle-scan --title {params.title:q} --summary {input.summary:q} --out {output:q} 2> {log:q}"
+        "puzzlesearch report boggle-scan --title {params.title:q} --summary {input.summary:q} --expect {params.expect:q}"
+        " --out {output:q} 2> {log:q}"
 
 
 rule report_bee:
@@ -138,9 +143,11 @@ rule report_bee_schedule:
     resources:
         mem_mb=REPORT_MB,
         runtime=REPORT_MINUTES,
+    params:
+        expect=BEE_SCHEDULE_RULES.to_json(),
     shell:
         "puzzlesearch report bee-schedule --lexicon {wildcards.lexicon:q} --schedule {input.schedule:q}"
-        " --words {input.words:q} --out {output:q} 2> {log:q}"
+        " --words {input.words:q} --expect {params.expect:q} --out {output:q} 2> {log:q}"
 
 
 rule report_cube_solves:
@@ -236,7 +243,7 @@ rule report_bench_boggle:
     input:
         words=lexicon_words(report_paths.bench_lexicon(config) or "none"),
         dawg=lexicon_dawg(report_paths.bench_lexicon(config) or "none", "boggle_dawg"),
-        code=lib_files("report/bench.py", "boggle"),
+        code=BENCH_CODE,
     output:
         "results/report/benchmarks/boggle_scorer.tsv",
     log:
@@ -306,7 +313,7 @@ rule report_bench_bee:
 rule report_bench_cube:
     input:
         solves=report_paths.cube_solve_tables(config, report_paths.cube_bench_testset(config) or "none"),
-        code=lib_files("report", "baselines/cube_peers.py", "cube/model/cubie.py", "cube/model/facelets.py"),
+        code=BENCH_CODE,
     output:
         figures="results/report/benchmarks/cube.json",
         plot=report(
@@ -334,7 +341,7 @@ rule report_bench_crossword:
         pattern=report_paths.FILL_BENCH_PATTERN,
         tables=crossword_tables(CW_BENCH_LEXICON),
         words=lexicon_words(CW_BENCH_LEXICON),
-        code=lib_files("report", "baselines/__init__.py", "crossword"),
+        code=BENCH_CODE,
     output:
         figures="results/report/benchmarks/crossword.json",
         plot=report(

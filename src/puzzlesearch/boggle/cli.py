@@ -34,6 +34,7 @@ from puzzlesearch.boggle.rank import (
     expected,
     rank_tables,
     read_table,
+    seed_lineage,
     seed_table,
     write_table,
 )
@@ -42,7 +43,7 @@ from puzzlesearch.boggle.score import Scorer
 from puzzlesearch.boggle.search import Budget, run_search
 from puzzlesearch.boggle.settings import RankSettings, ScanSettings, SearchSettings, check_dice, dice_for
 from puzzlesearch.boggle.spaces import make_space
-from puzzlesearch.cli_common import EXIT_INTERRUPTED, lexicon_name, out_file, with_flags
+from puzzlesearch.cli_common import EXIT_INTERRUPTED, add_expect_flag, expect_of, lexicon_name, out_file, with_flags
 from puzzlesearch.config import load_config
 from puzzlesearch.errors import ConfigError, PuzzleError
 from puzzlesearch.lexicon import open_lexicon
@@ -101,6 +102,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--from",
         dest="from_table",
         help="scan the best boards of this best.parquet (boards the search found to be local optima first)",
+    )
+    add_expect_flag(
+        p, "(pipeline) JSON object of values --from's manifest must record, e.g. its seeds' search settings"
     )
     p.add_argument(
         "--mode",
@@ -247,7 +251,8 @@ def cmd_rank(args) -> int:
         )
     _, scorer = scorer_for(args, settings, config, root)
     best = rank_tables(args.seeds, shape, scorer, settings.keep, expected(scorer, shape, settings.points))
-    write_table(best, out_file(args.out), BEST_KIND, settings.to_dict(), built_by(scorer, shape))
+    built = built_by(scorer, shape, **seed_lineage(args.seeds))
+    write_table(best, out_file(args.out), BEST_KIND, settings.to_dict(), built)
     for row in best.head(TOP_PRINTED).iter_rows(named=True):
         print(f"{row['board']}\t{row['score']}\twords {row['n_words']}\tseeds {row['found_by']}")
     return 0
@@ -309,7 +314,8 @@ def cmd_scan(args) -> int:
         rows, cols = shape.rows, shape.cols
     settings, config, root = _scan_settings(args, shape)
     name, scorer = scorer_for(args, settings, config, root)
-    texts, states = _scan_boards(args, settings.scan, shape, expected(scorer, shape, settings.points))
+    expect = {**expected(scorer, shape, settings.points), **expect_of(args)}
+    texts, states = _scan_boards(args, settings.scan, shape, expect)
     boards = [parse_board(t, rows, cols) for t in texts]
     space = None
     if args.mode == "dice" and boards:

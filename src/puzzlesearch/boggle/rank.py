@@ -23,13 +23,14 @@ from pathlib import Path
 
 import polars as pl
 
+from puzzlesearch import kinds
 from puzzlesearch.boggle.model import Shape, canonical, decode_boards, encode_boards, parse_board
 from puzzlesearch.boggle.score import Scorer
 from puzzlesearch.boggle.search import Result
 from puzzlesearch.errors import PuzzleError
-from puzzlesearch.manifest import damaged, read_result_parquet, write_result_parquet
+from puzzlesearch.manifest import damaged, entry_sha256, read_result_parquet, write_result_parquet
 
-SEED_KIND, BEST_KIND = "boggle-seed", "boggle-best"
+SEED_KIND, BEST_KIND = kinds.BOGGLE_SEED, kinds.BOGGLE_BEST
 SEED_FILE = re.compile(r"^seed(\d+)\.parquet$")  # the pipeline's name of seed n's table
 
 SEED_SCHEMA = {
@@ -59,6 +60,16 @@ def expected(scorer: Scorer, shape: Shape | None, points) -> dict:
     """What a reader expects of a table it reads: its scorer's lexicon and points (and shape, if known)."""
     want = {"lexicon": scorer.lexicon, "points": list(points)}
     return want if shape is None else {**want, "shape": str(shape)}
+
+
+def seed_lineage(paths) -> dict:
+    """What a ranking is built from, for its manifest: each seed table's identity (manifest.entry_sha256, sorted)
+    and the search settings they share (a reader can then tell this run's ranking from another run's)."""
+    entries = [read_result_parquet(path, SEED_KIND)[1] for path in paths]
+    settings = [e["settings"] for e in entries]
+    if any(s != settings[0] for s in settings):
+        raise PuzzleError("the seed tables were searched with different settings (tables of different runs?)")
+    return {"inputs": sorted(entry_sha256(e) for e in entries), "search": settings[0] if settings else {}}
 
 
 def write_table(table: pl.DataFrame, path, kind: str, settings: dict, built: dict) -> None:

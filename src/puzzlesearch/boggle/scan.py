@@ -13,11 +13,12 @@ from dataclasses import dataclass
 import numpy as np
 import polars as pl
 
+from puzzlesearch import kinds
 from puzzlesearch.boggle.model import LETTERS, N_LETTERS, Board, canonical, cell_pairs, format_cells
 from puzzlesearch.boggle.score import Scorer
 from puzzlesearch.errors import PuzzleError
 
-SCAN_KIND, SCAN_SUMMARY_KIND = "boggle-scan", "boggle-scan-summary"  # result kinds of scan.parquet, scan.json
+SCAN_KIND, SCAN_SUMMARY_KIND = kinds.BOGGLE_SCAN, kinds.BOGGLE_SCAN_SUMMARY  # result kinds of scan.parquet, scan.json
 SCAN_SCHEMA = {
     "center": pl.Utf8,
     "center_score": pl.Int64,

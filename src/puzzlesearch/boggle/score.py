@@ -13,6 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
+from puzzlesearch import kinds
 from puzzlesearch.boggle._kernels import scorer as kernels
 from puzzlesearch.boggle._kernels.scorer import TrieArrays
 from puzzlesearch.boggle.model import DEFAULT_POINTS, N_LETTERS, Board, Shape, cell_pairs, neighbour_masks, points_table
@@ -22,7 +23,7 @@ from puzzlesearch.lexicon.artifacts import WORDS_MANIFEST, read_words, words_set
 from puzzlesearch.lexicon.dawg import Dawg
 from puzzlesearch.manifest import damaged, file_sha256, verify
 
-BOGGLE_DAWG_KIND = "boggle_dawg"
+BOGGLE_DAWG_KIND = kinds.BOGGLE_DAWG
 
 MAX_CHANGED = 4  # score_deviations: boards with more changed cells are scored in full
 RUN_CHANGED = 4  # score_run: a board more than this many cells from its base starts a new base (measured, see below)
@@ -217,7 +218,7 @@ def load_boggle_dawg(words_path: str | Path, dawg_path: str | Path) -> Dawg:
     for path, flag in ((words_path, "--words"), (dawg_path, "--dawg")):
         if not path.is_file():
             raise PuzzleError(f"{flag} {path}: no such file (build it with snakemake first)")
-    words_meta = verify(words_path.with_name(WORDS_MANIFEST), "lexicon-words", [words_path.name])
+    words_meta = verify(words_path.with_name(WORDS_MANIFEST), kinds.LEXICON_WORDS, [words_path.name])
     meta = verify(dawg_path.with_suffix(".json"), BOGGLE_DAWG_KIND, [dawg_path.name])
     if meta["manifest"]["settings"].get("words_sha256") != file_sha256(words_path):
         raise damaged(dawg_path, f"built from another word table than {words_path}")

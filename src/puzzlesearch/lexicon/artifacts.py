@@ -23,28 +23,24 @@ from pathlib import Path
 
 import polars as pl
 
-from puzzlesearch import manifest, store
+from puzzlesearch import kinds, manifest, store
 from puzzlesearch.config import load_config
 from puzzlesearch.errors import ConfigError, PuzzleError
 from puzzlesearch.io import write_parquet
-from puzzlesearch.lexicon import dawg as dawg_module
-from puzzlesearch.lexicon import model as model_module
-from puzzlesearch.lexicon import normalize as normalize_module
-from puzzlesearch.lexicon import sources as sources_module
 from puzzlesearch.lexicon.dawg import Dawg, build_dawg
 from puzzlesearch.lexicon.model import LexiconOptions, LexiconSpec
 from puzzlesearch.lexicon.normalize import normalize
 from puzzlesearch.lexicon.sources import is_builtin, source_file
 from puzzlesearch.progress import Timer, log
 
-DAWG_KINDS = ("dawg", "boggle_dawg")
+DAWG_KINDS = (kinds.DAWG, kinds.BOGGLE_DAWG)
 WORDS_FILE, WORDS_MANIFEST = "words.parquet", "words.json"
 _NAME = re.compile(r"^[A-Za-z0-9_-]+$")
 
 
 def code_sha256() -> str:
-    """Hash of the modules that build a lexicon's artifacts (store keys change with them)."""
-    return store.code_sha256(model_module, sources_module, normalize_module, dawg_module)
+    """Hash of the code that shapes a lexicon's artifacts (kinds.py; store keys change with it)."""
+    return kinds.code_sha256(kinds.LEXICON_WORDS, kinds.DAWG, kinds.BOGGLE_DAWG)
 
 
 # ---------------------------------------------------------------- specs from config
@@ -117,7 +113,7 @@ def build_words(spec: LexiconSpec, source: str | Path, out_words: str | Path) ->
     meta = manifest.write_manifest(
         out_words.with_name(WORDS_MANIFEST),
         [out_words],
-        "lexicon-words",
+        kinds.LEXICON_WORDS,
         {**spec.options.to_dict(), "source_sha256": stats["source_sha256"]},
         stats,
     )
@@ -133,8 +129,7 @@ def build_words(spec: LexiconSpec, source: str | Path, out_words: str | Path) ->
 def read_words(words_path: str | Path, columns=None) -> pl.DataFrame:
     """words.parquet, verified against its manifest words.json first."""
     words_path = Path(words_path)
-    manifest.verify(words_path.with_name(WORDS_MANIFEST), "lexicon-words", [words_path.name])
-    return manifest.load_parquet(words_path, columns)
+    return manifest.read_verified(words_path, kinds.LEXICON_WORDS, columns=columns)[0]
 
 
 def words_settings(words_path: str | Path) -> dict:
@@ -142,7 +137,7 @@ def words_settings(words_path: str | Path) -> dict:
     return manifest.read_manifest(Path(words_path).with_name(WORDS_MANIFEST))["manifest"]["settings"]
 
 
-def build_dawg_file(words_path: str | Path, out_path: str | Path, kind: str = "dawg") -> dict:
+def build_dawg_file(words_path: str | Path, out_path: str | Path, kind: str = kinds.DAWG) -> dict:
     """Build dawg.npz (all words) or boggle_dawg.npz (Boggle keys) and its manifest from words.parquet."""
     if kind not in DAWG_KINDS:
         raise PuzzleError(f"unknown DAWG kind {kind!r} (have {', '.join(DAWG_KINDS)})")
@@ -150,7 +145,7 @@ def build_dawg_file(words_path: str | Path, out_path: str | Path, kind: str = "d
     if words["mask"].is_null().any():
         raise PuzzleError(f"{words_path}: DAWGs are built for latin (a-z) lexicons only")
     with Timer() as t:
-        if kind == "dawg":
+        if kind == kinds.DAWG:
             dawg = build_dawg(words["word"].to_list())
         else:
             rows = words.filter(pl.col("boggle").is_not_null()).sort("boggle")
@@ -203,7 +198,7 @@ class Lexicon:
     @cached_property
     def stats(self) -> dict:
         """words.json (counts, drop reasons, source hash) as a dict, verified."""
-        return manifest.verify(self.dir / WORDS_MANIFEST, "lexicon-words")
+        return manifest.verify(self.dir / WORDS_MANIFEST, kinds.LEXICON_WORDS)
 
     @cached_property
     def words(self) -> pl.DataFrame:
@@ -213,12 +208,12 @@ class Lexicon:
     @cached_property
     def dawg(self) -> Dawg:
         """The DAWG of all words; ranks are word_id in words.parquet."""
-        return self._dawg("dawg")
+        return self._dawg(kinds.DAWG)
 
     @cached_property
     def boggle_dawg(self) -> Dawg:
         """The DAWG of Boggle keys ('q' = "Qu"), with word_id and word_length per rank."""
-        return self._dawg("boggle_dawg")
+        return self._dawg(kinds.BOGGLE_DAWG)
 
     def _dawg(self, kind: str) -> Dawg:
         path = self.dir / f"{kind}.npz"
@@ -239,7 +234,7 @@ class Lexicon:
 def lexicon_from_files(words_path: str | Path, name: str | None = None) -> Lexicon:
     """The lexicon whose words.parquet is `words_path` (a pipeline folder), checked."""
     words_path = Path(words_path)
-    meta = manifest.verify(words_path.with_name(WORDS_MANIFEST), "lexicon-words", [words_path.name])
+    meta = manifest.verify(words_path.with_name(WORDS_MANIFEST), kinds.LEXICON_WORDS, [words_path.name])
     options = LexiconOptions.from_dict(
         {k: v for k, v in meta["manifest"]["settings"].items() if k in LexiconOptions.keys()}
     )

@@ -26,13 +26,13 @@ from pathlib import Path
 
 import polars as pl
 
-from puzzlesearch import manifest, store
+from puzzlesearch import kinds, manifest, store
 from puzzlesearch.errors import PuzzleError
 from puzzlesearch.io import write_parquet
 from puzzlesearch.progress import log
 
 PACKAGE = "blacksquare"
-KIND = "constructors-list"
+KIND = kinds.CONSTRUCTORS_LIST
 LIST_FILE, LIST_MANIFEST = "constructors.parquet", "constructors.json"
 LIST_NAME = "Spread the Wordlist"
 SOURCE = (
@@ -123,8 +123,7 @@ def build(out: str | Path) -> dict:
 def load(folder: str | Path) -> ConstructorsList:
     """The verified list of a folder built by `build`."""
     folder = Path(folder)
-    meta = manifest.verify(folder / LIST_MANIFEST, KIND, [LIST_FILE])
-    frame = manifest.load_parquet(folder / LIST_FILE, ["word", "length", "score"])
+    frame, meta = manifest.read_verified(folder / LIST_FILE, KIND, columns=["word", "length", "score"])
     if frame.height and not (
         frame["score"].min() >= 0
         and frame["score"].max() <= SCORE_SCALE
@@ -159,10 +158,8 @@ def _list_file_sha256() -> str:
 
 
 def code_sha256() -> str:
-    """Hash of this module (the artifact changes with it)."""
-    import sys
-
-    return store.code_sha256(sys.modules[__name__])
+    """Hash of the code that shapes the artifact (kinds.py)."""
+    return kinds.code_sha256(KIND)
 
 
 def open_list() -> ConstructorsList:

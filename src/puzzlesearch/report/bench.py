@@ -19,6 +19,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
+from puzzlesearch import kinds
 from puzzlesearch.errors import PuzzleError
 from puzzlesearch.progress import Timer
 from puzzlesearch.report.data import cube_solves, need_columns, read_table
@@ -112,7 +113,7 @@ def run_lexicon(words_path: str | Path) -> dict:
 
 def _read_words(words_path: str | Path) -> list[str]:
     """The `word` column of a words.parquet (one-line error when unreadable)."""
-    table = read_table(words_path, "word table")
+    table = read_table(words_path, kinds.LEXICON_WORDS)
     need_columns(table, ("word",), str(words_path))
     return table["word"].to_list()
 
@@ -287,6 +288,6 @@ def run_crossword(tables_path: str | Path, words_path: str | Path, pattern_path:
 
 def _read_frame(path: str | Path, columns: tuple[str, ...]) -> pl.DataFrame:
     """A Parquet table with the given columns (one-line error when unreadable)."""
-    table = read_table(path, "word table")
+    table = read_table(path, kinds.LEXICON_WORDS)
     need_columns(table, columns, str(path))
     return table

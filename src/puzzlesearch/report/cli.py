@@ -13,6 +13,8 @@ from pathlib import Path
 
 import polars as pl
 
+from puzzlesearch import kinds, manifest
+from puzzlesearch.cli_common import add_expect_flag, expect_of
 from puzzlesearch.errors import PuzzleError
 from puzzlesearch.io import atomic_path, write_text
 from puzzlesearch.report import bench, data
@@ -28,7 +30,15 @@ def register(sub: argparse._SubParsersAction) -> None:
     """Add the `report` command group."""
     parser = sub.add_parser("report", help="figures and tables of the results (for snakemake --report)")
     cmds = parser.add_subparsers(dest="report_command", metavar="WHAT", required=True)
+    _register_figures(cmds)
+    _register_benchmarks(cmds)
+    p = cmds.add_parser("summary", help="print the best result per puzzle and where its file is")
+    p.add_argument("--root", default=".", help="project folder (default: here)")
+    p.set_defaults(func=cmd_summary)
 
+
+def _register_figures(cmds) -> None:
+    """The figures of each stage's results (`report boggle`, `bee`, `cube-solves`, `crossword` ...)."""
     p = cmds.add_parser("boggle", help="best board, best score over time per seed, score histogram")
     p.add_argument("--lexicon", required=True)
     p.add_argument("--shape", required=True, help="RxC")
@@ -36,6 +46,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--best", required=True, help="best.parquet (the ranking)")
     p.add_argument("--seeds", nargs="+", required=True, help="seed tables seed*.parquet")
     p.add_argument("--words", help="the lexicon's words.parquet the tables must have been built from")
+    add_expect_flag(p, "(pipeline) JSON object: the search settings the seed tables must record")
     p.add_argument("--board-out", required=True)
     p.add_argument("--progress-out", required=True)
     p.add_argument("--histogram-out", required=True)
@@ -44,6 +55,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = cmds.add_parser("boggle-scan", help="the scanned boards: neighbours, best neighbour")
     p.add_argument("--title", required=True)
     p.add_argument("--summary", required=True, help="scan.json")
+    add_expect_flag(p, "(pipeline) JSON object: the scan settings scan.json must record")
     p.add_argument("--out", required=True)
     p.set_defaults(func=cmd_boggle_scan)
 
@@ -59,6 +71,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--lexicon", required=True)
     p.add_argument("--schedule", required=True, help="schedule.parquet (schedule.json beside it)")
     p.add_argument("--words", help="the lexicon's words.parquet the schedule must have been built from")
+    add_expect_flag(p, "(pipeline) JSON object: the schedule settings schedule.json must record")
     p.add_argument("--out", required=True)
     p.set_defaults(func=cmd_bee_schedule)
 
@@ -85,6 +98,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--trace-out", required=True)
     p.set_defaults(func=cmd_crossword)
 
+
+def _register_benchmarks(cmds) -> None:
+    """The benchmark figures (`report bench-*`) and the benchmark-times table."""
     p = cmds.add_parser("bench-boggle", help="time the numba Boggle scorer against the pure-Python reference")
     p.add_argument("--words", required=True, help="words.parquet")
     p.add_argument("--dawg", required=True, help="boggle_dawg.npz")
@@ -134,10 +150,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--out", required=True)
     p.set_defaults(func=cmd_benchmarks)
 
-    p = cmds.add_parser("summary", help="print the best result per puzzle and where its file is")
-    p.add_argument("--root", default=".", help="project folder (default: here)")
-    p.set_defaults(func=cmd_summary)
-
 
 def cmd_boggle(args) -> int:
     """Best board, progress per seed and score histogram of one Boggle ranking."""
@@ -147,8 +159,9 @@ def cmd_boggle(args) -> int:
     shape = Shape.parse(args.shape)
     name = f"{args.lexicon} {args.shape} {args.mode}"
     expect = data.boggle_identity(shape, args.words)
-    best = data.best_board(data.read_result_table(args.best, data.BOGGLE_BEST_KIND, expect))
-    seeds = data.seed_tables(args.seeds, {**expect, "mode": args.mode})
+    best = data.best_board(data.read_table(args.best, kinds.BOGGLE_BEST, expect))
+    seeds = data.seed_tables(args.seeds, {**expect, "mode": args.mode, **expect_of(args)})
+    data.check_ranked_from(args.best, args.seeds)
     title = f"Boggle {name}: {best['board']} scores {best['score']} ({best['n_words']} words)"
     plots.save(plots.draw_board(data.board_letters(best["board"], shape.rows, shape.cols), title), args.board_out)
     plots.save(
@@ -163,7 +176,7 @@ def cmd_boggle_scan(args) -> int:
     """The scan summary as a figure."""
     from puzzlesearch.report import plots
 
-    rows = data.scan_rows(data.read_boggle_scan(args.summary))
+    rows = data.scan_rows(data.read_boggle_scan(args.summary, expect_of(args)))
     plots.save(plots.draw_scan(rows, args.title), args.out)
     return 0
 
@@ -172,7 +185,7 @@ def cmd_bee(args) -> int:
     """The top puzzles table and the points-vs-words figure."""
     from puzzlesearch.report import plots
 
-    puzzles = data.read_table(args.puzzles, "Spelling Bee puzzles")
+    puzzles = data.read_table(args.puzzles, kinds.BEE_PUZZLES)
     data.check_bee_lexicon(args.puzzles, args.words)
     top = data.bee_top(puzzles)
     write_text(
@@ -188,7 +201,7 @@ def cmd_bee_schedule(args) -> int:
     """Word counts and difficulty of the Bee schedule's puzzles by day."""
     from puzzlesearch.report import plots
 
-    schedule, rules = data.read_bee_schedule(args.schedule)
+    schedule, rules = data.read_bee_schedule(args.schedule, expect_of(args))
     data.check_bee_lexicon(args.schedule, args.words)
     window = (rules["schedule_min_words"], rules["schedule_max_words"])
     title = f"Spelling Bee {args.lexicon}: {schedule.height} scheduled puzzles (seed {rules['schedule_seed']})"
@@ -213,7 +226,7 @@ def cmd_cube_tables(args) -> int:
     """The cube tables' sizes."""
     from puzzlesearch.report import plots
 
-    tables = data.table_sizes(data.read_result_table(args.manifest, data.CUBE_TABLES_KIND))
+    tables = data.table_sizes(data.read_table(args.manifest, kinds.CUBE_TABLE_MANIFEST))
     total = tables["bytes"].sum() / 1e6
     plots.save(plots.draw_cube_tables(tables, f"Rubik's cube tables: {tables.height} tables, {total:.1f} MB"), args.out)
     return 0
@@ -223,9 +236,9 @@ def cmd_crossword(args) -> int:
     """The best grid of one (lang, size) and the search traces of its seeds."""
     from puzzlesearch.report import plots
 
-    puzzles = data.read_table(args.puzzles, "crossword puzzles")
+    puzzles = data.read_table(args.puzzles, kinds.CROSSWORD_PUZZLES)
     best = puzzles.sort("rank").row(0, named=True)
-    doc = data.read_json(data.best_puzzle_file(puzzles, args.ipuz), "crossword puzzle")
+    doc = manifest.read_verified(data.best_puzzle_file(puzzles, args.ipuz), kinds.CROSSWORD_PUZZLE)[0]
     letters, numbers = data.ipuz_cells(doc)
     title = (
         f"Crossword {args.lang} {args.size}x{args.size}, seed {best['seed']}: cost {best['cost']:g}, "
@@ -234,7 +247,7 @@ def cmd_crossword(args) -> int:
     plots.save(plots.draw_crossword(letters, numbers, title, rtl=args.lang in TRUE_RTL), args.grid_out)
     traces = {}
     for path in args.summaries:
-        summary = data.read_manifest_json(path, data.CROSSWORD_PUZZLE_KIND)
+        summary = data.read_manifest_json(path, kinds.CROSSWORD_PUZZLE)
         traces[summary.get("row", {}).get("seed", len(traces))] = data.search_trace(summary)
     plots.save(
         plots.draw_trace(

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import numpy as np
 import polars as pl
 
-from puzzlesearch import manifest
+from puzzlesearch import kinds, manifest
 from puzzlesearch.errors import PuzzleError
 
 QU_FACE = "q"  # the Boggle board text writes the Qu face as q
@@ -16,47 +15,17 @@ HISTOGRAM_BINS = 30  # at most this many score bins (fewer when the scores span 
 BEE_TOP = 20  # rows of the Spelling Bee top table
 BEE_WINDOW = (20, 50)  # word counts NYT editors publish (about 20-50 words)
 BENCH_ROOT = "benchmarks"  # Snakemake's benchmark files live under this folder
-# Manifest kinds the report reads as data: bee.io.SCHEDULE_KIND and crossword.io.PUZZLE_KIND (not imported
-# from there: the report does not load the puzzle code)
-BEE_SCHEDULE_KIND = "bee-schedule"
-CROSSWORD_PUZZLE_KIND = "crossword-puzzle"
-# Result-entry kinds of the cube tables: cube.cli.SOLVES_KIND and cube.tables.phases.SUMMARY_KIND
-CUBE_SOLVES_KIND = "cube-solves"
-BOGGLE_SEED_KIND, BOGGLE_BEST_KIND = "boggle-seed", "boggle-best"  # boggle.rank's kinds
-BOGGLE_SCAN_SUMMARY_KIND = "boggle-scan-summary"  # boggle.scan's scan.json
-CUBE_TABLES_KIND = "cube-table-manifest"
 
 
-def manifest_beside(path: str | Path) -> Path | None:
-    """The manifest JSON beside a result file (puzzles.json beside puzzles.parquet, the summary x.json beside
-    x.ipuz), or None when there is none."""
-    path = Path(path)
-    beside = path.with_suffix(".json")
-    return beside if beside != path and beside.is_file() else None
-
-
-def read_table(path: str | Path, what: str) -> pl.DataFrame:
-    """A Parquet result table, checked first: its manifest entry when it has one, else the manifest beside it
-    (Bee and crossword tables: puzzles.json ...) when there is one; a missing or unreadable file is one line naming it."""
-    if manifest.has_result_entry(path):
-        return manifest.read_result_parquet(path, None)[0]
-    beside = manifest_beside(path)
-    if beside is not None:
-        manifest.verify(beside, None, [Path(path).name])
-        return manifest.load_parquet(path)
-    try:
-        with manifest.quiet_rust_panics():
-            return pl.read_parquet(path)
-    except manifest.NOT_PARQUET as exc:  # polars errors, OSError, and Rust panics (BaseException)
-        manifest.reraise_interrupts(exc)
-        raise PuzzleError(f"{what} {path}: cannot read ({(str(exc).splitlines() or [''])[0]})") from None
+def read_table(path: str | Path, kind: str, expect: dict | None = None) -> pl.DataFrame:
+    """A Parquet table of `kind` (kinds.py), read through the one checked reader: its manifest (inside the
+    file or beside it, as the kind declares), checksums and `expect`ed settings first; one line otherwise."""
+    return manifest.read_verified(path, kind, expect)[0]
 
 
 def read_result_table(path: str | Path, kind: str, expect: dict | None = None) -> pl.DataFrame:
-    """A result table that must carry its manifest entry, of `kind` (a cube solve table, the cube table
-    manifest), entry and data checksum checked, and built with the `expect`ed values: a table without
-    one is refused, not read unchecked."""
-    return manifest.read_result_parquet(path, kind, expect)[0]
+    """A result table (its manifest entry inside it) of `kind`: the same checked reader."""
+    return read_table(path, kind, expect)
 
 
 def boggle_identity(shape, words_path: str | Path | None) -> dict:
@@ -69,28 +38,9 @@ def boggle_identity(shape, words_path: str | Path | None) -> dict:
     return expect
 
 
-def read_json(path: str | Path, what: str) -> dict:
-    """A JSON result file (its manifest entry checked when it has one; an .ipuz checked against the summary
-    beside it when there is one); a missing or damaged file is one line naming it."""
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise PuzzleError(f"{what} {path}: cannot read ({exc})") from None
-    if isinstance(data, dict) and "data_sha256" in (data.get("manifest") or {}):
-        return manifest.read_result_json(path, None)
-    beside = manifest_beside(path)
-    if beside is not None:
-        manifest.verify(beside, None, [Path(path).name])
-    return data
-
-
 def read_manifest_json(path: str | Path, kind: str) -> dict:
-    """An artifact manifest read as data (the Bee schedule's schedule.json, a crossword summary): of `kind`,
-    its checksum present and checked (one line naming the file otherwise)."""
-    data = manifest.read_manifest(path, kind)
-    if "manifest_sha256" not in data["manifest"]:
-        raise manifest.damaged(path, "manifest has no checksum (damaged, or written by an older version)")
-    return data
+    """An artifact manifest read as data (a crossword summary): of `kind`, its checksum present and checked."""
+    return manifest.read_manifest(path, kind)
 
 
 def need_columns(df: pl.DataFrame, columns, what: str) -> None:
@@ -109,12 +59,21 @@ def seed_tables(paths, expect: dict | None = None) -> pl.DataFrame:
     """The seed tables of one (lexicon, shape, mode), stacked: seed, score, words, seconds, boards_scored."""
     frames = []
     for path in paths:
-        df = read_result_table(path, BOGGLE_SEED_KIND, expect)
+        df = read_table(path, kinds.BOGGLE_SEED, expect)
         need_columns(df, SEED_COLUMNS, f"Boggle seed table {path}")
         frames.append(df.select(SEED_COLUMNS))
     if not frames:
         raise PuzzleError("no Boggle seed tables given")
     return pl.concat(frames)
+
+
+def check_ranked_from(best_path: str | Path, seed_paths) -> None:
+    """ArtifactError unless the ranking was built from exactly these seed tables (their identities), so its
+    figures and the seeds' curves describe one run."""
+    built = manifest.read_verified(best_path, kinds.BOGGLE_BEST)[1]["built"]
+    given = sorted(manifest.entry_sha256(manifest.read_verified(p, kinds.BOGGLE_SEED)[1]) for p in seed_paths)
+    if built.get("inputs") != given:
+        raise manifest.damaged(best_path, "not ranked from the seed tables given (another run's ranking or seeds?)")
 
 
 def progress_curves(seeds: pl.DataFrame) -> dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]]:
@@ -160,9 +119,9 @@ def best_board(best: pl.DataFrame) -> dict:
     return {"board": row["board"], "score": int(row["score"]), "n_words": int(row["n_words"])}
 
 
-def read_boggle_scan(path: str | Path) -> dict:
+def read_boggle_scan(path: str | Path, expect: dict | None = None) -> dict:
     """A Boggle scan summary (scan.json): its result entry required and checked (one line naming the file)."""
-    return manifest.read_result_json(path, BOGGLE_SCAN_SUMMARY_KIND)
+    return manifest.read_verified(path, kinds.BOGGLE_SCAN_SUMMARY, expect)[0]
 
 
 def scan_rows(summary: dict) -> list[dict]:
@@ -180,10 +139,10 @@ def bee_top(puzzles: pl.DataFrame, n: int = BEE_TOP) -> pl.DataFrame:
     return puzzles.sort("rank").head(n).select("rank", "letters", "center", "points", "words", "pangrams")
 
 
-def read_bee_schedule(path: str | Path) -> tuple[pl.DataFrame, dict]:
-    """The Bee schedule table and the settings that drew it (from schedule.json beside it), both checked."""
-    table = read_table(path, "Spelling Bee schedule")
-    return table, read_manifest_json(Path(path).with_suffix(".json"), BEE_SCHEDULE_KIND)["manifest"]["settings"]
+def read_bee_schedule(path: str | Path, expect: dict | None = None) -> tuple[pl.DataFrame, dict]:
+    """The Bee schedule table and the settings that drew it (from schedule.json beside it, `expect`ed), both checked."""
+    table, meta = manifest.read_verified(path, kinds.BEE_SCHEDULE, expect)
+    return table, meta["manifest"]["settings"]
 
 
 def check_bee_lexicon(path: str | Path, words_path: str | Path | None) -> None:
@@ -204,7 +163,7 @@ def in_window(puzzles: pl.DataFrame, window=BEE_WINDOW) -> int:
 def read_cube_solves(path: str | Path, solver: str, testset: str | None = None) -> pl.DataFrame:
     """A cube solve table, checked: its entry says it is `solver`'s (and `testset`'s when given), not another's."""
     expect = {"solver": solver} if testset is None else {"solver": solver, "testset": testset}
-    return manifest.read_result_parquet(path, CUBE_SOLVES_KIND, expect)[0]
+    return read_table(path, kinds.CUBE_SOLVES, expect)
 
 
 def cube_solves(solvers, paths, testset: str | None = None) -> dict[str, pl.DataFrame]:

@@ -9,11 +9,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from puzzlesearch import kinds
 from puzzlesearch.report.data import (
-    BOGGLE_BEST_KIND,
     read_boggle_scan,
     read_cube_solves,
-    read_result_table,
     read_table,
 )
 
@@ -34,7 +33,7 @@ def _boggle(root: Path) -> list[str]:
     out = []
     for path in sorted(root.glob("results/boggle/*/*/*/best.parquet")):
         lexicon, shape, mode = path.parts[-4:-1]
-        row = read_result_table(path, BOGGLE_BEST_KIND).select("board", "score", "n_words").row(0, named=True)
+        row = read_table(path, kinds.BOGGLE_BEST).select("board", "score", "n_words").row(0, named=True)
         line = (
             f"  Boggle {lexicon} {shape} {mode}: {row['board']} scores {row['score']} "
             f"({row['n_words']} words)  {_rel(path, root)}"
@@ -57,7 +56,7 @@ def _bee(root: Path) -> list[str]:
     """One line per lexicon: the top Spelling Bee puzzle."""
     out = []
     for path in sorted(root.glob("results/bee/*/puzzles.parquet")):
-        df = read_table(path, "Spelling Bee puzzles").select("rank", "letters", "center", "points", "words")
+        df = read_table(path, kinds.BEE_PUZZLES).select("rank", "letters", "center", "points", "words")
         if df.is_empty():
             out.append(f"  Spelling Bee {path.parent.name}: no puzzle meets the rules  {_rel(path, root)}")
             continue
@@ -90,7 +89,7 @@ def _crossword(root: Path) -> list[str]:
     """One line per (language, size): the best grid's cost and its page."""
     out = []
     for path in sorted(root.glob("results/crossword/*/*/puzzles.parquet")):
-        row = read_table(path, "crossword puzzles").sort("rank").row(0, named=True)
+        row = read_table(path, kinds.CROSSWORD_PUZZLES).sort("rank").row(0, named=True)
         page = path.with_name(Path(row["file"]).with_suffix(".html").name)
         out.append(
             f"  Crossword {row['lang']} {row['size']}x{row['size']}: cost {row['cost']:g}, "

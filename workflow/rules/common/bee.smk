@@ -16,11 +16,6 @@ try:
 except PuzzleError as _error:  # e.g. max_words below min_words: one line naming the key
     fail(_error)
 BEE_LEXICONS = checked_lexicons(config["bee"]["lexicons"] or latin_lexicons(), "bee.lexicons")
-BEE_WORDLIST_DATA = [
-    str(SRC / "puzzlesearch" / f)
-    for f in ("bee/data/blocklist.txt", "crossword/data/blocklist.txt", "crossword/data/function_words.txt")
-]
-BEE_PAGE_TEMPLATE = str(SRC / "puzzlesearch" / "bee" / "page_template.html")
 
 
 def bee_targets():

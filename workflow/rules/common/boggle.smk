@@ -9,7 +9,7 @@
 from puzzlesearch.boggle.settings import RankSettings, ScanSettings, SearchSettings
 
 BOGGLE = config["boggle"]
-BOGGLE_CODE = lib_files("boggle", "lexicon/dawg.py", "lexicon/artifacts.py")
+BOGGLE_CODE = kind_files("boggle-seed", "boggle-best", "boggle-scan", "boggle-proof-shard", "boggle-proof")
 
 
 def boggle_step(cls, shape, mode):
@@ -18,6 +18,12 @@ def boggle_step(cls, shape, mode):
         return cls.for_job(BOGGLE, shape, mode).to_json()
     except PuzzleError as error:
         fail(error)
+
+
+def boggle_search_expect(shape, mode, key=None):
+    """The --expect JSON of a consumer of this job's seed tables (their search settings), under `key` if given."""
+    settings = json.loads(boggle_step(SearchSettings, shape, mode))
+    return json.dumps({key: settings} if key else settings, sort_keys=True)
 
 
 def boggle_seeds(wildcards):

@@ -65,16 +65,14 @@ def crossword_targets():
 # ---- Crossword clues
 # Word quality and clues of the crossword tables (crossword/quality.py, crossword/clues.py).
 CW_TABLE_SETTINGS = TableSettings.from_config(CW)
-CW_DATA = SRC / "puzzlesearch" / "crossword" / "data"
 
 
 def crossword_quality_files():
-    """Files the word tables' quality depends on: the blocklist (configured, else shipped), the function words,
-    and the user's word;score file when configured."""
+    """The user's files the word tables' quality depends on: a configured blocklist and word;score file (the
+    shipped blocklist and function words are code of the tables' kind: kind_files)."""
     for key in ("blocklist", "scores"):
         path = CW["quality"][key]
         if path and not Path(path).is_file():
             fail(f"config key crossword.quality.{key}: {path}: no such file")
     blocklist, scores = CW["quality"]["blocklist"], CW["quality"]["scores"]
-    files = [blocklist or str(CW_DATA / "blocklist.txt"), str(CW_DATA / "function_words.txt")]
-    return files + ([scores] if scores else [])
+    return [path for path in (blocklist, scores) if path]

@@ -3,7 +3,6 @@
 
 
 # ---------------------------------------------------------------- Rubik's cube (cube.smk)
-from puzzlesearch.cube import tables as cube_code  # which source files shape each table
 from puzzlesearch.cube.settings import step_settings_json
 from puzzlesearch.cube.tables.phases import NEXT_FROM, PRUNE_SPECS, SUMMARY, move_file, move_table_files, next_file
 
@@ -11,8 +10,6 @@ CUBE = config["cube"]
 CUBE_TABLES = CUBE["tables"].rstrip("/")
 CUBE_SETS = CUBE["testsets"]
 CUBE_RANDOM_SETS = [n for n, v in CUBE_SETS.items() if isinstance(v, dict)]
-CUBE_TABLE_CODE = list(cube_code.MOVE_TABLE_CODE)
-CUBE_PRUNE_CODE = list(cube_code.PRUNE_TABLE_CODE)
 CUBE_SOLVERS = ("thistlethwaite", "twophase")
 CUBE_SOLVE_SETTINGS = {solver: step_settings_json(solver, CUBE) for solver in CUBE_SOLVERS}
 # next_tp1 (564 MB) with tp2_sym (112 MB): a two-phase solve peaks at ~0.86 GB, the next_tp1 build about as much
@@ -72,9 +69,6 @@ def cube_targets():
 CUBE_OPT = CUBE["optimal"]
 CUBE_OPT_DIR = "results/cube/optimal"
 CUBE_OPT_SETTINGS = step_settings_json("optimal", CUBE)
-CUBE_OPT_CODE = list(cube_code.BIG_CODE)
-CUBE_OPT_BOUND_CODE = list(cube_code.BOUND_CODE)
-CUBE_OPT_COSET_CODE = list(cube_code.COSET_CODE)
 # full: table, near levels, bound copy: ~7.5 GB; large: the table alone, ~7.6 GB (on any number of threads)
 CUBE_OPT_COSET_MEM_MB = {"full": 9000, "large": 9000, "tiny": MEM_MB}
 CUBE_OPT_COSET_MINUTES = {"full": 120, "large": 60, "tiny": STARTUP_MINUTES}  # ~20 and ~7 min on 2 cores

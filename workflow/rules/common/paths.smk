@@ -1,5 +1,6 @@
 # Paths and quoting: q(), rel(), fail(), the `puzzlesearch` shell prefix, library files as rule inputs, cache keys.
 # Included by workflow/rules/common.smk; only functions and values, no rules.
+from puzzlesearch import kinds as puzzlesearch_kinds
 
 
 def q(*values):
@@ -38,13 +39,10 @@ wildcard_constraints:
     lexicon=r"[A-Za-z0-9_-]+",
 
 
-def lib_files(*names):
-    """Library files (or whole sub-packages), relative paths: edits rebuild the outputs."""
-    out = [str(SRC / "puzzlesearch" / f) for f in ("io.py", "errors.py", "settings.py", "manifest.py", "bits.py")]
-    for name in names:
-        path = SRC / "puzzlesearch" / name
-        out += sorted(str(p) for p in path.rglob("*.py")) if path.is_dir() else [str(path)]
-    return out
+def kind_files(*kinds):
+    """The library files that shape these artifact kinds (declared in src/puzzlesearch/kinds.py), as
+    relative paths: a rule's `code=` input, so editing one reruns exactly the rules it shapes."""
+    return [str(p) for p in puzzlesearch_kinds.source_files(*kinds, root=SRC / "puzzlesearch")]
 
 
 def cache_key(wildcards):

@@ -31,6 +31,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
+from puzzlesearch import kinds
 from puzzlesearch.boggle.model import LETTERS, Shape, parse_board
 from puzzlesearch.boggle.proof.classes import BoardClass, canonical_board, split_order
 from puzzlesearch.boggle.proof.partition import ClassSpace, shard_range
@@ -41,10 +42,10 @@ from puzzlesearch.manifest import damaged, load_parquet, verify, write_manifest
 from puzzlesearch.parallel import forked_map
 from puzzlesearch.progress import log
 
-SHARD_KIND = "boggle-proof-shard"
-PROGRESS_KIND = "boggle-proof-progress"
-PROOF_KIND = "boggle-proof"
-SAMPLE_KIND = "boggle-proof-sample"
+SHARD_KIND = kinds.BOGGLE_PROOF_SHARD
+PROGRESS_KIND = kinds.BOGGLE_PROOF_PROGRESS
+PROOF_KIND = kinds.BOGGLE_PROOF
+SAMPLE_KIND = kinds.BOGGLE_PROOF_SAMPLE
 LOG_EVERY_SECONDS = 30.0
 EXACT_CHUNK = 2**16  # leaves scored per kernel call (a few seconds): Ctrl-C and the log get a turn between calls
 WARM_UP_LETTER = LETTERS.index("z")  # a one-board class of it is bounded at once

@@ -403,6 +403,16 @@ def _inverse_stage(big, moves, inv, faces, view, kinv, forbid, cand, n, g, a, to
     left after them; the number kept.
 
     With the axis rules, a bound of exactly that budget rules axis a out as the child's next move.
+
+    Parameters
+    ----------
+    big : the big table's arrays (class_sym, twist_conj, slice_div, flip_mod); moves : the move tables.
+    inv : the inverse cube's state and bound table (inv.bound, inv.lower); faces, view : the axis views.
+    kinv : out, the children's inverse coordinates per (depth g, move, axis).
+    forbid : out, per child the axes its next move may not turn (the axis rules).
+    cand, n : the candidate moves and how many there are; kept ones are compacted to the front.
+    g : the depth; a : the axis (view) looked at; togo : the moves left; cost : each move's cost (htm/qtm).
+    rules : whether the axis rules apply; scratch : preallocated look-up arrays (idx, val, tws).
     """
     class_sym, twist_conj, slice_div, flip_mod = big.class_sym, big.twist_conj, big.slice_div, big.flip_mod
     btable, lower = inv.bound, inv.lower
@@ -439,6 +449,10 @@ def _coset_inverse_stage(coset, moves, inv, faces, view, kinv, forbid, cand, n, 
     move lands in front of the inverse's solution, inside the table's group; nxopt): its
     bound is the parent's, with no look-up. lows = (view bits of U-D moves, the nodes' bounds,
     the children's bounds).
+
+    Parameters
+    ----------
+    coset : the coset table's arrays (lookup, bound, lower, cmask_rank); the others as _inverse_stage.
     """
     ud_bits, ilow, cilow = lows
     lookup, cbound, clower, cmask_rank = coset.lookup, coset.bound, coset.lower, coset.cmask_rank

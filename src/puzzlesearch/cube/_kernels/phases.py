@@ -271,6 +271,18 @@ def _expand(k, depth, d1, prev, entry, cls, sym, dist, tw, cp, ss, p1, p2, lim, 
     its own row is prefetched too. Children at G2 (the last move) must end on a move
     outside G2 (else a shorter phase 1 ends there too) and pass the corners x E-edge bound
     of phase 2 (the corner permutation and the sorted slice ride along for this).
+
+    Parameters
+    ----------
+    k : the search direction (one of the cube's conjugates or its inverse's).
+    depth : the node's depth in phase 1; d1 : the phase-1 length being searched (children at d1 end it).
+    prev : the move that led to the node (-1 at the root); its axis rules prune the next moves.
+    entry : the node's next_tp1 entry (2-bit distances of its children); dist : the node's own distance.
+    cls, sym : the node's flip x slice symmetry class and the symmetry taking it to the representative.
+    tw, cp, ss : the node's twist, corner permutation and sorted-slice coordinates.
+    p1, p2 : the phase-1 and phase-2 table bundles (Phase1Tables, Phase2Tables in bundles.py).
+    lim : the search limits (phase2_max ...); best_len : the shortest total length found so far.
+    work : the directions' work arrays (work.kids[k, depth] receives the children).
     """
     n = 0
     togo = d1 - depth - 1

@@ -459,7 +459,7 @@ def budget_message(result: OptimalResult, options: OptimalOptions) -> str:
 
 def stored(kind: TableKind, variant: str) -> bool:
     """True if the store already holds this variant of a table kind (so loading it builds nothing)."""
-    key = store.content_key(kind=kind.kind, code=code_sha256(kind.code), variant=variant)
+    key = store.content_key(kind=kind.kind, code=code_sha256(kind.kind), variant=variant)
     return (store.store_root() / kind.store_folder / key / store.KEY_FILE).exists()
 
 

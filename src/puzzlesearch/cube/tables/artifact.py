@@ -13,14 +13,13 @@ a table is rebuilt exactly when that code changes. The two-phase and Thistlethwa
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from puzzlesearch import manifest, store
+from puzzlesearch import kinds, manifest, store
 from puzzlesearch.cube._kernels.bfs_bundles import SymClassArrays
 from puzzlesearch.cube.model.symmetry import N_SYM_UD, SYM_SHIFT
 from puzzlesearch.cube.tables import structure
@@ -76,10 +75,9 @@ def class_sym_of(classes: SymClassArrays) -> np.ndarray:
     return (classes.classidx.astype(np.uint32) << SYM_SHIFT) | classes.symidx
 
 
-def code_sha256(files) -> str:
-    """sha256 of the source files (paths under src/puzzlesearch/, e.g. cube/model/cubie.py) that shape a table."""
-    names = ("puzzlesearch." + f.removesuffix(".py").replace("/", ".") for f in files)
-    return store.code_sha256(*(importlib.import_module(n) for n in names))
+def code_sha256(kind: str) -> str:
+    """sha256 of the source files that shape a table kind (declared in puzzlesearch/kinds.py)."""
+    return kinds.code_sha256(kind)
 
 
 def in_store(folder: str, what: str, build: Callable[[Path], object], **key_parts) -> Path:
@@ -97,7 +95,6 @@ class TableKind:
     command: str  # the command that builds one variant, "{variant}" and "{dir}" filled in
     variants: tuple[str, ...]
     store_folder: str = ""  # its folder in the artifact store ("": not kept there)
-    code: tuple[str, ...] = ()  # source files that shape it (the store key; tables/__init__.py)
 
     def check_variant(self, variant: str) -> None:
         """PuzzleError unless `variant` is one of this kind's."""
@@ -141,7 +138,7 @@ class TableKind:
 
     def in_store(self, variant: str, build: Callable[[str, Path], object], /, **key_parts) -> Path:
         """The store folder of one variant, built there by build(variant, tmp_folder) on first use."""
-        code = code_sha256(self.code)
+        code = code_sha256(self.kind)
         what = f"{self.what} {variant}"
         return in_store(
             self.store_folder, what, lambda tmp: build(variant, tmp), kind=self.kind, code=code, **key_parts

@@ -29,6 +29,7 @@ from pathlib import Path
 
 import numpy as np
 
+from puzzlesearch import kinds
 from puzzlesearch.cube._kernels.bfs_bundles import CoordMoves, SymClassArrays, SymData
 from puzzlesearch.cube._kernels.big_table import prune_init, prune_pass, sym_classes
 from puzzlesearch.cube._kernels.bundles import BigSearch
@@ -49,7 +50,7 @@ from puzzlesearch.cube.model.symmetry import (
     coord_conjugation,
     flipslice_conjugation,
 )
-from puzzlesearch.cube.tables import BIG_CODE, structure
+from puzzlesearch.cube.tables import structure
 from puzzlesearch.cube.tables.artifact import TableKind, class_sym_of, load_classes, read_npy
 from puzzlesearch.cube.tables.structure import sample_of
 from puzzlesearch.progress import log
@@ -57,12 +58,11 @@ from puzzlesearch.progress import log
 VARIANTS = ("full", "small", "tiny")
 KIND = TableKind(
     stem="optimal_{variant}",
-    kind="cube-optimal-table",
+    kind=kinds.CUBE_OPTIMAL_TABLE,
     what="optimal table",
     command="build-optimal-table {variant} --out-dir {dir}",
     variants=VARIANTS,
     store_folder="cube-optimal",
-    code=BIG_CODE,
 )
 CLASSES = "_classes.npz"
 # Kociemba's published class counts (flipslicesorted, flipslice); tiny: E-slice positions alone (counted here)

@@ -20,21 +20,19 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from puzzlesearch import manifest
+from puzzlesearch import kinds, manifest
 from puzzlesearch.cube._kernels.bound import mark_near
-from puzzlesearch.cube.tables import BOUND_CODE
 from puzzlesearch.cube.tables.artifact import TableKind, read_npy
 from puzzlesearch.cube.tables.big import VARIANTS, OptimalTable, bfs_bundles, flip_mod, table_dir_of
 from puzzlesearch.progress import log
 
 KIND = TableKind(
     stem="optimal_{variant}_bound",
-    kind="cube-optimal-bound",
+    kind=kinds.CUBE_OPTIMAL_BOUND,
     what="optimal bound table",
     command="build-optimal-bound {variant} --tables {dir}",
     variants=VARIANTS,
     store_folder="cube-optimal-bound",
-    code=BOUND_CODE,
 )
 NEAR_MARGIN = 5  # near_depth = the big table's max depth - this (full: 13 - 5 = 8)
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from puzzlesearch import manifest
+from puzzlesearch import kinds, manifest
 from puzzlesearch.cube._kernels.corners import corner_bfs
 from puzzlesearch.cube.model import constants as K
 from puzzlesearch.cube.tables import structure
@@ -30,7 +30,7 @@ from puzzlesearch.progress import log
 VARIANTS = ("full", "tiny")
 KIND = TableKind(
     stem="optimal_corners_{variant}",
-    kind="cube-optimal-corners",
+    kind=kinds.CUBE_OPTIMAL_CORNERS,
     what="corner table",
     command="build-corner-table {variant} --out-dir {dir}",
     variants=VARIANTS,

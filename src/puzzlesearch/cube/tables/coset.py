@@ -38,7 +38,7 @@ from functools import cache
 import numba
 import numpy as np
 
-from puzzlesearch import manifest
+from puzzlesearch import kinds, manifest
 from puzzlesearch.cube._kernels.bfs_bundles import Columns, CornerMoves, SymClassArrays
 from puzzlesearch.cube._kernels.big_table import sym_classes
 from puzzlesearch.cube._kernels.bundles import CosetLookup, CosetMoves
@@ -55,7 +55,7 @@ from puzzlesearch.cube._kernels.coset_blocks import (
 from puzzlesearch.cube.model import constants as K
 from puzzlesearch.cube.model.coords import CTOP, ESLICE, FLIP, SLICE_SORTED, TWIST, Coord, coord_move_table
 from puzzlesearch.cube.model.symmetry import N_SYM_UD, SYM_INV, conjugate_arrays, coord_conjugation
-from puzzlesearch.cube.tables import COSET_CODE, structure
+from puzzlesearch.cube.tables import structure
 from puzzlesearch.cube.tables.artifact import TableKind, class_sym_of, load_classes, read_npy
 from puzzlesearch.cube.tables.bound import lower_bounds
 from puzzlesearch.cube.tables.structure import sample_of
@@ -64,12 +64,11 @@ from puzzlesearch.progress import log
 VARIANTS = ("full", "tiny", "large")
 KIND = TableKind(
     stem="coset_{variant}",
-    kind="cube-optimal-coset",
+    kind=kinds.CUBE_OPTIMAL_COSET,
     what="coset table",
     command="build-optimal-coset {variant} --out-dir {dir}",
     variants=VARIANTS,
     store_folder="cube-optimal-coset",
-    code=COSET_CODE,
 )
 CLASSES, BOUND = "_classes.npz", "_bound.npy"
 N_CORNER = CTOP.size * K.N_TWIST  # 153,090 (U-corner positions, twist) values

@@ -33,7 +33,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from puzzlesearch import manifest
+from puzzlesearch import kinds, manifest
 from puzzlesearch.cube.model import constants as K
 from puzzlesearch.cube.model.coords import (
     BASIC_COORDS,
@@ -56,7 +56,7 @@ from puzzlesearch.cube.model.symmetry import (
     flipslice_conjugation,
     sym_classes,
 )
-from puzzlesearch.cube.tables import PRUNE_TABLE_CODE, structure
+from puzzlesearch.cube.tables import structure
 from puzzlesearch.cube.tables.artifact import code_sha256, in_store, read_npy, write_table
 from puzzlesearch.errors import PuzzleError
 from puzzlesearch.progress import log
@@ -68,7 +68,7 @@ MANIFEST_KINDS = {
     "next": "cube-next-table",
 }
 SUMMARY = "manifest.parquet"
-SUMMARY_KIND = "cube-table-manifest"  # the manifest entry kind of manifest.parquet (one row per table)
+SUMMARY_KIND = kinds.CUBE_TABLE_MANIFEST  # the manifest entry kind of manifest.parquet (one row per table)
 BUILD_HINT = "puzzlesearch cube build-tables --dir"
 
 
@@ -505,8 +505,10 @@ def build_all(table_dir) -> None:
 
 def store_tables(mapped: bool = False) -> Tables:
     """The tables of the artifact store (built there on first use; never the pipeline's folder); mapped: see mapped_for."""
-    code = code_sha256(PRUNE_TABLE_CODE)
-    return Tables(in_store("cube", "cube move and pruning tables", build_all, kind="cube-tables", code=code), mapped)
+    code = code_sha256(kinds.CUBE_TABLES)
+    return Tables(
+        in_store("cube", "cube move and pruning tables", build_all, kind=kinds.CUBE_TABLES, code=code), mapped
+    )
 
 
 def table_dir_of(path) -> Path:

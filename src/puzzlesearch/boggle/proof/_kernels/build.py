@@ -304,6 +304,23 @@ def _gallop(values, c, hi, mask, limit):
     return g
 
 
+@njit(cache=True, inline="always")
+def _word_ends(paths, trie, stamps, state, c, g, p):
+    """(first record after them, their points) of the word ends that open records c..g of a new sum node
+    below position p (they come first in the range); each word counts once (a fresh stamp)."""
+    state[STAMP] += 1
+    stamp = state[STAMP]
+    total = 0
+    e = c
+    while e < g and (paths.used[e] >> (p + 1)) == 0:
+        word = paths.word[e]
+        if stamps[word] != stamp:
+            stamps[word] = stamp
+            total += trie.points[word]
+        e += 1
+    return e, total
+
+
 @njit(cache=True, _nrt=False)
 def build_tree(paths, n, layout, trie, stamps, mem, state, max_live, work):
     """Build the tree of n sorted records into the arena; (root, nodes made).
@@ -364,17 +381,7 @@ def build_tree(paths, n, layout, trie, stamps, mem, state, max_live, work):
                 hi[d] = g
                 pos[d] = p + 1
                 cnt[d] = 0
-                # the word ends of the new sum node come first; each word counts once
-                state[STAMP] += 1
-                stamp = state[STAMP]
-                total = 0
-                e = c
-                while e < g and (paths.used[e] >> (p + 1)) == 0:
-                    word = paths.word[e]
-                    if stamps[word] != stamp:
-                        stamps[word] = stamp
-                        total += trie.points[word]
-                    e += 1
+                e, total = _word_ends(paths, trie, stamps, state, c, g, p)
                 cur[d] = e
                 pts[d] = total
                 acc[d] = total

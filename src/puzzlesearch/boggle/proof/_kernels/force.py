@@ -237,6 +237,20 @@ def _start_choice(mem, state, ca, cb, max_live, w, d):
     return PUSHED
 
 
+@njit(cache=True, inline="always")
+def _hand_up(mem, w, d, o):
+    """Node o is finished: enter it as the next child of frame d (its parent), its bound into d's."""
+    oi = w.m_oi[d]
+    if w.m_kind[d] == SUM:
+        mem[w.m_out[d] + SUM_HEADER + oi] = o
+        w.m_acc[d] += mem[o + BOUND]
+    else:
+        mem[w.m_out[d] + CHOICE_HEADER + oi] = o
+        if mem[o + BOUND] > w.m_acc[d]:
+            w.m_acc[d] = mem[o + BOUND]
+    w.m_oi[d] = oi + 1
+
+
 @njit(cache=True, _nrt=False)
 def merge(mem, state, a, bk, mb, b_bound, bp, max_live, w):
     """A new sum node: sum node a merged with another's (children at bk, position set mb, bound, points).
@@ -334,19 +348,10 @@ def merge(mem, state, a, bk, mb, b_bound, bp, max_live, w):
                 d += 1
                 continue
             mem[o + BOUND] = acc
-        # node o is finished: hand it to its parent frame
-        if d == 0:
+        if d == 0:  # node o is finished: the merged node
             return o
         d -= 1
-        oi = w.m_oi[d]
-        if w.m_kind[d] == SUM:
-            mem[w.m_out[d] + SUM_HEADER + oi] = o
-            w.m_acc[d] += mem[o + BOUND]
-        else:
-            mem[w.m_out[d] + CHOICE_HEADER + oi] = o
-            if mem[o + BOUND] > w.m_acc[d]:
-                w.m_acc[d] = mem[o + BOUND]
-        w.m_oi[d] = oi + 1
+        _hand_up(mem, w, d, o)
 
 
 @njit(cache=True, _nrt=False)
@@ -524,6 +529,36 @@ def stack_search(mem, level0, level, n_letters, limits, counts, found, w):
 # ---------------------------------------------------------------- force, then switch over
 
 
+@njit(cache=True, inline="always")
+def _begin(mem, state, root, n_letters, limits, resume, counts, found, w):
+    """(status, force level) where `search` starts: its paused place (a paused stack bound finished
+    first), or level 0 at `root`; level -1 when the root alone decides (pruned, or bounded by the stacks)."""
+    n = n_letters.shape[0]
+    if resume:
+        level = w.at[0]
+        if w.stack_at[0] >= 0:  # paused inside a stack bound: finish it first
+            level0 = w.stack_at[0]
+            w.stack_at[0] = -1
+            r = stack_search(mem, level0, w.stack_at[1], n_letters, limits, counts, found, w)
+            if r != DONE:
+                return r, level
+        return DONE, level
+    w.stack_at[0] = -1
+    counts[:] = 0
+    counts[0] = 1
+    if mem[root + BOUND] < limits.min_score:
+        return DONE, -1
+    if mem[root + BOUND] < limits.switch_score or n <= limits.switch_cells:
+        counts[3] += 1
+        w.at[0] = -1  # no force level to go back to
+        return orderly_bound(mem, root, 0, 0, n_letters[0], n_letters, limits, counts, found, w), -1
+    w.roots[0] = root
+    w.mark_top[0] = state[TOP]
+    w.mark_live[0] = state[LIVE]
+    w.level_j[0] = 0
+    return DONE, 0
+
+
 @njit(cache=True, _nrt=False)
 def search(mem, state, root, n_letters, limits, resume, counts, found, w):
     """Branch and bound of the tree at `root` (no position forced yet).
@@ -542,29 +577,9 @@ def search(mem, state, root, n_letters, limits, resume, counts, found, w):
     switch_score = limits.switch_score
     switch_cells = limits.switch_cells
     max_live = limits.max_live
-    if resume:
-        level = w.at[0]
-        if w.stack_at[0] >= 0:  # paused inside a stack bound: finish it first
-            level0 = w.stack_at[0]
-            w.stack_at[0] = -1
-            r = stack_search(mem, level0, w.stack_at[1], n_letters, limits, counts, found, w)
-            if r != DONE:
-                return r
-    else:
-        w.stack_at[0] = -1
-        counts[:] = 0
-        counts[0] = 1
-        if mem[root + BOUND] < min_score:
-            return DONE
-        if mem[root + BOUND] < switch_score or n <= switch_cells:
-            counts[3] += 1
-            w.at[0] = -1  # no force level to go back to
-            return orderly_bound(mem, root, 0, 0, n_letters[0], n_letters, limits, counts, found, w)
-        level = 0
-        w.roots[0] = root
-        w.mark_top[0] = state[TOP]
-        w.mark_live[0] = state[LIVE]
-        w.level_j[0] = 0
+    r, level = _begin(mem, state, root, n_letters, limits, resume, counts, found, w)
+    if r != DONE or level < 0:
+        return r
     while level >= 0:
         state[TOP] = w.mark_top[level]
         state[LIVE] = w.mark_live[level]
