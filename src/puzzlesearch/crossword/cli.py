@@ -65,8 +65,16 @@ def register(sub: argparse._SubParsersAction) -> None:
     src = p.add_mutually_exclusive_group(required=True)
     src.add_argument("--words", help="words.parquet of the lexicon (words.json beside it)")
     src.add_argument("--numeric", action="store_true", help="the numeric pseudo-lexicon (products x*y)")
+    p.add_argument(
+        "--constructors",
+        help="constructors.parquet (build-list) merged into an English lexicon's tables, with its scores",
+    )
     p.add_argument("--out", required=True, help="tables.npz to write (its manifest tables.json goes beside it)")
     p.set_defaults(func=cmd_build_tables)
+
+    p = cmds.add_parser("build-list", help="(pipeline) the Spread the Wordlist, read through blacksquare, as Parquet")
+    p.add_argument("--out", required=True, help="constructors.parquet to write (manifest constructors.json beside it)")
+    p.set_defaults(func=cmd_build_list)
 
     p = cmds.add_parser("gather", help="(pipeline) rank per-seed puzzle summaries into puzzles.parquet")
     p.add_argument("--summaries", nargs="+", required=True, help="per-seed .json summaries")
@@ -446,5 +454,23 @@ def cmd_build_tables(args) -> int:
     settings = TableSettings.from_json(args.settings)
     if args.words is not None and not Path(args.words).is_file():
         raise PuzzleError(f"--words {args.words}: no such file (build the lexicon first)")
-    build_tables(args.out, None if args.numeric else args.words, settings)
+    listed = None
+    if args.constructors is not None:
+        from puzzlesearch.crossword.tables import constructors_file_list
+
+        if args.numeric:
+            raise PuzzleError("--constructors: the numeric tables take no word list")
+        listed = constructors_file_list(args.constructors)
+    build_tables(args.out, None if args.numeric else args.words, settings, listed)
+    return 0
+
+
+def cmd_build_list(args) -> int:
+    """Write constructors.parquet and constructors.json (pipeline: an explicit path)."""
+    from puzzlesearch.lexicon import constructors
+
+    out = Path(args.out)
+    if out.name != constructors.LIST_FILE:
+        raise PuzzleError(f"--out {out}: name the file {constructors.LIST_FILE} (its manifest goes beside it)")
+    constructors.build(out.parent)
     return 0

@@ -731,6 +731,12 @@ def constructors_scored_list():
     return listed, {"constructors_list": parts}
 
 
+def constructors_file_list(path: str | Path) -> ScoredList:
+    """The constructors' list of a verified constructors.parquet (the pipeline's explicit input)."""
+    cl = constructors.load(Path(path).parent)
+    return ScoredList(cl.scores(), cl.meta["source"])
+
+
 def score_file(path: str) -> bool:
     """Whether `path` is a file of word;score lines (its first line that is not blank or a comment has a ';')."""
     p = Path(path)
