@@ -59,6 +59,7 @@ from puzzlesearch.lexicon.wordinfo import (  # noqa: F401 (re-exported: word kno
     load_wordnet,
     package_dir,
     wordnet_dir,
+    zipf_reader,
 )
 
 ARRAMOOZ_PACKAGE, ARRAMOOZ_DB = "arramooz", "data/arabicdictionary.sqlite"
@@ -148,19 +149,74 @@ def tidy(text: str) -> str:
 # ---------------------------------------------------------------- English clues (WordNet)
 
 
-def english_clue(wn: WordNet, word: str) -> str:
-    """The best gloss of `word` that passes the answer-form rule, '' if none (`clue_key` ranks them)."""
+SOLVER_CLUE = 30  # a clue this short reads like a crossword's (a synonym, a short phrase)
+MAX_SOLVER_CLUE = 60  # no clue longer (a definition that cannot be cut this short is not one)
+SYNONYM_ZIPF = 2.5  # a synonym (inflected as the entry) at least this common in wordfreq
+OBSCURE_ZIPF = 2.75  # a word never tagged in WordNet's concordance and rarer than this gets no clue
+# Where a definition may be cut to a phrase: before these words (the head noun phrase stays).
+CUT_BEFORE = (
+    " that ",
+    " which ",
+    " who ",
+    " whose ",
+    " having ",
+    " with ",
+    " usually ",
+    " especially ",
+    " typically ",
+    " often ",
+    " sometimes ",
+    " used ",
+    " in which ",
+    " by which ",
+    " such as ",
+    " as of ",
+    " consisting ",
+    " characterized ",
+    " found ",
+    " native ",
+    " made ",
+    " produced ",
+    " obtained ",
+    " formed ",
+    " resembling ",
+    " belonging ",
+)
+# a cut phrase ending in one of these (an adverb or conjunction left hanging) is cut further
+PHRASE_DANGLING = frozenset(
+    "usually especially typically often sometimes very more most and or but not "
+    "made used produced obtained formed found consisting having being".split()
+)
+EXC_BY_SUFFIX = (("est", "superlative"), ("er", "comparative"), ("ing", "-ing form"), ("ed", "past tense"))
+SUFFIX_FORMS = {  # hint -> the rule inflecting a base to that form
+    "plural": "s",
+    "verb, -s form": "s",
+    "past tense": "ed",
+    "-ing form": "ing",
+    "comparative": "er",
+    "superlative": "est",
+}
+
+
+def english_clue(wn: WordNet, word: str, zipf=None) -> str:
+    """A solver's clue of `word`, '' if none: the commonest part of speech (WordNet's tagged senses)
+    and sense first; a common synonym inflected as the entry ("Biggest" for LARGEST), else the
+    definition cut to a short phrase ("Succulent plants" for ALOE); never a form of the answer,
+    never over MAX_SOLVER_CLUE characters. A word never tagged in WordNet's concordance and
+    rarer than OBSCURE_ZIPF gets none (SULLA, ETUI): generated puzzles leave it out."""
+    zipf = zipf or _zipf()
     phrase = wn.phrase_of(word)
     if phrase:  # its own senses; no clue word may be a form of one of its words
-        bases, candidates = [], [(phrase, None, "")]
+        candidates = [(phrase, None, "")]
         forms = [word, *wn.phrase_tokens(phrase)]
     else:
-        bases = wn.bases(word)
-        abbreviation = wn.is_abbreviation(word)
-        candidates = [(word, None, ABBREVIATION_HINT if abbreviation else "")] + bases
+        bases = [(base, pos, _specific_hint(word, hint)) for base, pos, hint in wn.bases(word)]
+        candidates = [(word, None, ABBREVIATION_HINT if wn.is_abbreviation(word) else "")] + bases
         forms = [word] + [base for base, _, _ in bases]
-    for base, pos, hint in candidates:  # the word's own senses first, then its base forms'
-        best = None
+        if _obscure(wn, word, bases, zipf):
+            return ""
+    best = None
+    for order, (base, pos, hint) in enumerate(candidates):
         seen: dict[str, int] = {}
         for sense in wn.senses.get(base, ()):
             if base not in sense.lemmas or (pos is not None and sense.pos != pos):
@@ -168,16 +224,125 @@ def english_clue(wn: WordNet, word: str) -> str:
             index = seen[sense.pos] = seen.get(sense.pos, -1) + 1
             if index >= MAX_SENSES:
                 continue
-            for text in gloss_clues(sense.gloss, forms):
-                text = f"{text} ({hint})" if hint else text
-                if hint and not clue_ok(text, forms):
-                    continue  # the hint names the answer ("past" of "pasted")
-                key = clue_key(wn, word, base, sense.pos, index, text)
+            for kind, text in sense_clues(sense, base, hint, forms, zipf):
+                usage = -wn.tag_counts.get((base, sense.pos), 0)
+                key = (word in text.lower(), usage, order, POS_FILES.index(sense.pos), index, kind, len(text))
                 if best is None or key < best[0]:
                     best = (key, text)
-        if best is not None:
-            return best[1]
-    return ""
+    return best[1] if best else ""
+
+
+def _specific_hint(word: str, hint: str) -> str:
+    """An irregular form's hint made specific by its ending where that tells (better: comparative)."""
+    if hint in SUFFIX_FORMS or hint == "plural":
+        return hint
+    for suffix, specific in EXC_BY_SUFFIX:
+        if word.endswith(suffix):
+            return specific
+    return hint
+
+
+def _obscure(wn: WordNet, word: str, bases: list, zipf) -> bool:
+    """Never tagged in the concordance (the word nor its bases) and rarer than OBSCURE_ZIPF."""
+    lemmas = [word] + [base for base, _, _ in bases]
+    tagged = any(wn.tag_counts.get((lemma, pos), 0) for lemma in lemmas for pos in POS_FILES)
+    return not tagged and max(zipf(lemma) for lemma in lemmas) < OBSCURE_ZIPF
+
+
+def sense_clues(sense, base: str, hint: str, forms: list[str], zipf) -> list[tuple[int, str]]:
+    """(kind, text) clues of one sense: 0 a synonym inflected by the hint, 1 the definition cut short
+    (with the hint: "(plural)", "(abbr.)")."""
+    out = []
+    synonym = best_synonym(sense, base, hint, forms, zipf)
+    if synonym:
+        out.append((0, tidy(synonym)))
+    for text in gloss_clues(sense.gloss, forms)[-1:]:  # the first clause, when the gloss has several
+        short = short_phrase(text)
+        short = f"{short} ({hint})" if short and hint else short
+        if short and len(short) <= MAX_SOLVER_CLUE and clue_ok(short, forms):
+            out.append((1, short))
+    return out
+
+
+def best_synonym(sense, base: str, hint: str, forms: list[str], zipf) -> str:
+    """The most common other lemma of the sense, inflected by the hint ('' when none fits)."""
+    if hint == ABBREVIATION_HINT or (hint and hint not in SUFFIX_FORMS):
+        return ""
+    best, best_z = "", SYNONYM_ZIPF
+    for lemma in sense.lemmas:
+        lemma = lemma.lower()
+        if lemma == base or not lemma.replace("_", "").isalpha():
+            continue
+        if hint and "_" in lemma:
+            continue  # a phrase is not inflected
+        text = inflect(lemma, hint) if hint else lemma.replace("_", " ")
+        z = zipf(text)
+        if text and z >= best_z and clue_ok(text, forms):
+            best, best_z = text, z
+    return best
+
+
+def inflect(word: str, hint: str) -> str:
+    """A regular form of a word (plural, -s, past, -ing, comparative, superlative); '' for another hint."""
+    rule = SUFFIX_FORMS.get(hint)
+    if rule is None:
+        return ""
+    if rule == "s":
+        if word.endswith(("s", "x", "z", "ch", "sh")):
+            return word + "es"
+        return word[:-1] + "ies" if word.endswith("y") and word[-2:-1] not in "aeiou" else word + "s"
+    if word.endswith("e") and rule in ("ed", "er", "est"):
+        return word + rule[1:]
+    if word.endswith("e") and rule == "ing" and not word.endswith(("ee", "ye", "oe")):
+        return word[:-1] + "ing"
+    if word.endswith("y") and word[-2:-1] not in "aeiou" and rule != "ing":
+        return word[:-1] + "i" + rule
+    if _short_cvc(word):
+        return word + word[-1] + rule
+    return word + rule
+
+
+def _short_cvc(word: str) -> bool:
+    """A one-syllable word ending consonant-vowel-consonant (big, stop): its last letter doubles."""
+    vowels = "aeiou"
+    syllables = sum(1 for i, ch in enumerate(word) if ch in vowels and (i == 0 or word[i - 1] not in vowels))
+    return (
+        syllables == 1
+        and len(word) >= 3
+        and word[-1] not in vowels + "wxy"
+        and word[-2] in vowels
+        and word[-3] not in vowels
+    )
+
+
+def short_phrase(text: str) -> str:
+    """A definition cut to a short phrase: as is up to SOLVER_CLUE characters, else the longest cut
+    before a CUT_BEFORE word (two words at least, none dangling) within MAX_SOLVER_CLUE; '' if none."""
+    if len(text) <= SOLVER_CLUE:
+        return text
+    cuts = []
+    for marker in (*CUT_BEFORE, ", "):
+        i = text.find(marker)
+        while i > 0:
+            cuts.append(i)
+            i = text.find(marker, i + 1)
+    best = ""
+    for i in sorted(set(cuts)):
+        head = text[:i].strip(" ,")
+        words = head.lower().split()
+        if len(words) < 2 or words[-1] in DANGLING_WORDS | PHRASE_DANGLING or len(head) > MAX_SOLVER_CLUE:
+            continue
+        if not best or len(head) <= SOLVER_CLUE or len(best) > SOLVER_CLUE:
+            best = head if not best or len(best) > SOLVER_CLUE or len(head) <= SOLVER_CLUE else best
+    if not best and len(text) <= MAX_SOLVER_CLUE:
+        return text
+    return best
+
+
+@lru_cache(maxsize=1)
+def _zipf():
+    """wordfreq's Zipf frequency, memoised per word."""
+    return lru_cache(maxsize=None)(zipf_reader())
 
 
 def clue_key(wn: WordNet, word: str, lemma: str, pos: str, index: int, text: str) -> tuple:
