@@ -412,6 +412,9 @@ def cmd_fill(args) -> int:
     _print_fill(result, language)
     clued = sum(1 for w in result.words if tables.clue(w))
     print(f"# {clued} of {len(result.words)} entries clued")
+    unclued = [w.upper() for w in result.words if not tables.clue(w)]
+    if unclued:
+        print(f"# without a clue (write one): {', '.join(unclued)}")
     out = Path(args.out) if args.out else store.cli_output_root().joinpath(*FILL_OUT)
     stem = out / Path(args.pattern).stem
     _report(

@@ -152,7 +152,7 @@ def tidy(text: str) -> str:
 SOLVER_CLUE = 30  # a clue this short reads like a crossword's (a synonym, a short phrase)
 MAX_SOLVER_CLUE = 60  # no clue longer (a definition that cannot be cut this short is not one)
 SYNONYM_ZIPF = 2.5  # a synonym (inflected as the entry) at least this common in wordfreq
-OBSCURE_ZIPF = 2.75  # a word never tagged in WordNet's concordance and rarer than this gets no clue
+OBSCURE_ZIPF = 2.5  # a word never tagged in WordNet's concordance and rarer than this gets no clue
 # Where a definition may be cut to a phrase: before these words (the head noun phrase stays).
 CUT_BEFORE = (
     " that ",
