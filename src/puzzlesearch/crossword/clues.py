@@ -256,11 +256,12 @@ def sense_clues(sense, base: str, hint: str, forms: list[str], zipf) -> list[tup
     synonym = best_synonym(sense, base, hint, forms, zipf)
     if synonym:
         out.append((0, tidy(synonym)))
-    for text in gloss_clues(sense.gloss, forms)[-1:]:  # the first clause, when the gloss has several
+    for text in reversed(gloss_clues(sense.gloss, forms)):  # the first clause first, then the whole definition
         short = short_phrase(text)
         short = f"{short} ({hint})" if short and hint else short
         if short and len(short) <= MAX_SOLVER_CLUE and clue_ok(short, forms):
             out.append((1, short))
+            break
     return out
 
 
@@ -326,6 +327,8 @@ def short_phrase(text: str) -> str:
         while i > 0:
             cuts.append(i)
             i = text.find(marker, i + 1)
+    if len(text) > MAX_SOLVER_CLUE and not any(len(text[:i].strip(" ,")) <= MAX_SOLVER_CLUE for i in cuts):
+        cuts = [i for marker in LAST_CUTS for i in _positions(text, marker)]  # before a preposition or "and"
     best = ""
     for i in sorted(set(cuts)):
         head = text[:i].strip(" ,")
@@ -337,6 +340,18 @@ def short_phrase(text: str) -> str:
     if not best and len(text) <= MAX_SOLVER_CLUE:
         return text
     return best
+
+
+LAST_CUTS = (" in ", " of ", " for ", " on ", " from ", " to ", " by ", " at ", " into ", " and ", " or ")
+
+
+def _positions(text: str, marker: str) -> list[int]:
+    """Where `marker` starts in `text` (after its first character)."""
+    out, i = [], text.find(marker)
+    while i > 0:
+        out.append(i)
+        i = text.find(marker, i + 1)
+    return out
 
 
 @lru_cache(maxsize=1)
