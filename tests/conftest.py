@@ -43,7 +43,9 @@ if not os.environ.get("PUZZLESEARCH_TEST_KEEP_STORE"):
 LONGEST_FILES = (
     "workflow/test_slurm.py",  # 220 s
     "workflow/test_robustness.py",  # 178
-    "crossword/test_crossword.py",  # 150
+    "crossword/test_crossword.py",  # 150 with the next two, before they were split out of it
+    "crossword/test_crossword_budgets.py",
+    "crossword/test_crossword_cli.py",
     "boggle/test_boggle_results_checked.py",  # 117
     "report/test_report.py",  # 116
     "cube/test_cube_artifacts.py",  # 98 (less since its store test seeds the store, 2026-11-29)

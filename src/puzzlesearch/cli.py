@@ -150,9 +150,17 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_ERROR
     except BrokenPipeError:
         return 0
+    except MemoryError as exc:  # a command that names no setting for it: still one line
+        detail = (str(exc).strip().splitlines() or ["no detail"])[0]
+        print(
+            f"puzzlesearch: error: out of memory ({detail}); lower the sizes this command's settings ask for "
+            "(see its --help) or free memory",
+            file=sys.stderr,
+        )
+        return EXIT_ERROR
     except OSError as exc:  # unreadable or unwritable files: the user's to fix
-        where = f" {exc.filename}" if getattr(exc, "filename", None) else ""
-        print(f"puzzlesearch: error:{where}: {exc.strerror or exc}", file=sys.stderr)
+        where = f"{exc.filename}: " if getattr(exc, "filename", None) else ""
+        print(f"puzzlesearch: error: {where}{exc.strerror or exc}", file=sys.stderr)
         return EXIT_ERROR
     except KeyboardInterrupt:
         print("puzzlesearch: interrupted", file=sys.stderr)

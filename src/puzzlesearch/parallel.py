@@ -7,6 +7,7 @@ kernels, a scorer) without pickling it; only item indices go out and results com
 from __future__ import annotations
 
 import multiprocessing
+import os
 import signal
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
@@ -14,6 +15,25 @@ from typing import Any
 POLL_SECONDS = 0.2  # how often a parallel run checks `stopped` while it waits for a result
 
 _FORKED: tuple = ()  # (fn, items): what the forked workers read
+
+
+def cores() -> int:
+    """The cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def cap_jobs(jobs: int, tag: str, flag: str = "--jobs") -> int:
+    """`jobs` processes, at most one per core (a note line when fewer than asked)."""
+    most = cores()
+    if jobs <= most:
+        return jobs
+    from puzzlesearch.progress import log
+
+    log(tag, f"note: {flag} {jobs}: this machine gives {most} cores, so {most} processes")
+    return most
 
 
 def _call(i: int) -> Any:

@@ -273,13 +273,20 @@ def test_schedule_file_pages_and_table(tmp_path, english):
     from puzzlesearch.io import write_parquet
 
     write_parquet(wordlist, lexicon_words)
-    manifest.write_manifest(tmp_path / "wl.json", [lexicon_words], WORDLIST_KIND, {})
+    manifest.write_manifest(tmp_path / "wl.json", [lexicon_words], WORDLIST_KIND, WordListRules().to_dict())
     rules = ScheduleRules(schedule_days=3, schedule_seed=7)
     meta = build_schedule_file(lexicon_words, tmp_path / "schedule.parquet", tmp_path / "pages", rules)
     table = pl.read_parquet(tmp_path / "schedule.parquet")
     assert table["day"].to_list() == [1, 2, 3] and meta["words"] == table["words"].to_list()
     names = sorted(p.name for p in (tmp_path / "pages").iterdir())
-    assert names == ["day-001.html", "day-002.html", "day-003.html", "hints-001.html", "hints-002.html"] + [
+    assert names == [
+        ".puzzlesearch-output.json",
+        "day-001.html",
+        "day-002.html",
+        "day-003.html",
+        "hints-001.html",
+        "hints-002.html",
+    ] + [
         "hints-003.html",
         "index.html",
     ]
@@ -301,7 +308,7 @@ def test_a_word_list_of_another_lexicon_is_refused(tmp_path, english):
     theirs.write_bytes(b"their words")
     path = tmp_path / "wordlist.parquet"
     write_parquet(wordlist, path)
-    settings = {"words_sha256": manifest.file_sha256(theirs)}
+    settings = {**WordListRules().to_dict(), "words_sha256": manifest.file_sha256(theirs)}
     manifest.write_manifest(tmp_path / "wordlist.json", [path], WORDLIST_KIND, settings)
     rules = ScheduleRules(schedule_days=2, schedule_seed=7)
     with pytest.raises(manifest.ArtifactError, match=f"not built from {ours}"):

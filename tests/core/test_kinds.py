@@ -5,7 +5,7 @@ baselines only for tests and benchmarks). Each check is also shown to fail on a 
 from __future__ import annotations
 
 import ast
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -32,7 +32,7 @@ def module_name(path: Path, root: Path = PACKAGE) -> str:
     return ".".join(("puzzlesearch", *parts[: -1 if parts[-1] == "__init__" else None]))
 
 
-@lru_cache(maxsize=None)
+@cache
 def imports_of(path: Path, root: Path = PACKAGE) -> frozenset[str]:
     """The puzzlesearch modules a file imports anywhere in it (function-level imports too), with their parents."""
     name = module_name(path, root)

@@ -58,7 +58,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--wordlist", help="(pipeline) wordlist.parquet (wordlist.json beside it)")
     p.add_argument("--words", help="(pipeline) the lexicon's words.parquet the word list must have been built from")
     p.add_argument("--out", help="(pipeline) schedule.parquet to write (schedule.json beside it)")
-    p.add_argument("--pages", help="(pipeline) folder of the pages to write (replaced)")
+    p.add_argument(
+        "--pages", help="(pipeline) folder of the pages to write: new, empty, or pages written before (replaced)"
+    )
     p.set_defaults(func=cmd_schedule)
 
     p = cmds.add_parser("build-wordlist", help="(pipeline) words.parquet -> wordlist.parquet + wordlist.json")

@@ -8,7 +8,8 @@
     results/bee/{lexicon}/wordlist.json    its manifest: sha256, rules, sources and versions, drops by reason
     results/bee/{lexicon}/schedule.parquet the schedule, one puzzle a day (schedule.SCHEDULE_SCHEMA)
     results/bee/{lexicon}/schedule.json    its manifest: sha256, rules, rank names, the word list's sha256
-    results/bee/{lexicon}/pages/           index.html, day-NNN.html (playable), hints-NNN.html
+    results/bee/{lexicon}/pages/           index.html, day-NNN.html (playable), hints-NNN.html, and
+                                           the marker naming `bee schedule` (puzzlesearch.io.OUTPUT_MARKER)
 
 `build_masks_file` reads a verified words.parquet (lexicon.artifacts.read_words);
 `build_puzzles_file` verifies masks.parquet against masks.json, checks that it was built
@@ -19,9 +20,6 @@ schedule checks its word list the same way.
 
 from __future__ import annotations
 
-import os
-import shutil
-import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -34,7 +32,7 @@ from puzzlesearch.bee.schedule import make_schedule, schedule_frame
 from puzzlesearch.bee.search import rank_puzzles
 from puzzlesearch.bee.tables import MASKS_SCHEMA, MaskTable, mask_frame
 from puzzlesearch.bee.wordlist import WORDLIST_SCHEMA, build_wordlist, default_sources
-from puzzlesearch.io import write_parquet
+from puzzlesearch.io import prepare_output_dir, replace_output_dir, write_parquet
 from puzzlesearch.lexicon.artifacts import read_words
 from puzzlesearch.progress import Timer, log
 
@@ -172,37 +170,41 @@ def build_wordlist_file(words_path, out_path, rules: WordListRules) -> dict:
     return meta
 
 
-def read_wordlist(path: str | Path, words_path: str | Path | None = None) -> pl.DataFrame:
-    """wordlist.parquet, verified against wordlist.json (built from words_path), with the word-list schema."""
+def read_wordlist(path: str | Path, words_path: str | Path | None = None, rules=None) -> pl.DataFrame:
+    """wordlist.parquet, verified against wordlist.json (built from words_path), with the word-list schema.
+
+    `rules` (e.g. the ScheduleRules of a run): the word list must have been built with the
+    same value of each word-list key they have (min_length, min_zipf), else an ArtifactError naming it.
+    """
     path = Path(path)
     meta = manifest.verify(manifest_path(path), WORDLIST_KIND, [path.name])
     check_built_from(path, meta, words_path)
+    if rules is not None:
+        built = meta["manifest"]["settings"]
+        for key in (k for k in WordListRules.keys() if hasattr(rules, k)):
+            if built.get(key) != getattr(rules, key):
+                raise manifest.damaged(
+                    path, f"built with bee.{key} = {built.get(key)!r}, the settings ask for {getattr(rules, key)!r}"
+                )
     wordlist = manifest.load_parquet(path)
     if dict(wordlist.schema) != WORDLIST_SCHEMA:
         raise manifest.damaged(path, "not a Bee word list (columns or types differ)")
     return wordlist
 
 
+PAGES_WRITER = "bee schedule"  # the marker of the pages folder (puzzlesearch.io.OUTPUT_MARKER)
+
+
 def write_pages(folder: Path, files: dict[str, str]) -> None:
-    """Replace `folder` by the pages, all at once (written beside it, then renamed)."""
-    folder.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", dir=folder.parent))
-    try:
-        for name, text in files.items():
-            (tmp / name).write_text(text, encoding="utf-8")
-        os.chmod(tmp, 0o755)  # mkdtemp makes 0700
-        if folder.exists():
-            shutil.rmtree(folder)
-        os.replace(tmp, folder)
-    finally:
-        if tmp.exists():
-            shutil.rmtree(tmp)
+    """Replace `folder` by the pages, all at once; only a new, empty or earlier pages folder is replaced."""
+    replace_output_dir(folder, PAGES_WRITER, files)
 
 
 def build_schedule_file(wordlist_path, out_path, pages_dir, rules: ScheduleRules, words_path=None) -> dict:
     """Write schedule.parquet, schedule.json and the pages from a verified wordlist.parquet (built from words_path)."""
     wordlist_path, out_path = Path(wordlist_path), Path(out_path)
-    wordlist = read_wordlist(wordlist_path, words_path)
+    prepare_output_dir(pages_dir, PAGES_WRITER, replaced=True)  # before anything is read or written
+    wordlist = read_wordlist(wordlist_path, words_path, rules)
     with Timer() as t:
         puzzles, pool = make_schedule(wordlist, rules, strict=False)
         table = schedule_frame(puzzles)

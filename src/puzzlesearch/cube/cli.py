@@ -32,6 +32,7 @@ from puzzlesearch.cube.model.cubie import random_cube
 from puzzlesearch.cube.settings import SECTION, STEP_SETTINGS, SolveSettings
 from puzzlesearch.errors import PuzzleError
 from puzzlesearch.io import write_text
+from puzzlesearch.parallel import cap_jobs
 from puzzlesearch.progress import log
 from puzzlesearch.settings import section_schema
 
@@ -320,7 +321,7 @@ def cmd_solve(args) -> int:
     cubes = _read_input(args)
     format_moves([], settings.format)  # reject an unknown style before the work
     tables = _open_tables(args, settings, len(cubes), pipeline)
-    jobs = _jobs(args, tables)
+    jobs = cap_jobs(_jobs(args, tables), "cube")
     options = settings.options(args.solver)
     if args.solver == "optimal" and jobs == 1:  # one search at a time: a long one logs its depth bounds
         options = replace(options, progress=True)

@@ -74,15 +74,15 @@ from puzzlesearch.boggle.proof.settings import ProofSettings, for_shape, sample_
 def boggle_proof_settings(shape):
     """The settings JSON of a proof's jobs (one shape's values); a config mistake is one line."""
     try:
-        return ProofSettings.for_job(BOGGLE, shape).to_json()
+        return ProofSettings.for_job(BOGGLE, shape).capped_shards(shape).to_json()
     except PuzzleError as error:
         fail(error)
 
 
 def boggle_proof_shard_count(shape):
-    """boggle.proof.shards of a shape."""
+    """boggle.proof.shards of a shape, at most its number of classes."""
     try:
-        return for_shape(BOGGLE["proof"]["shards"], shape, "shards")
+        return ProofSettings.for_job(BOGGLE, shape).capped_shards(shape).shards
     except PuzzleError as error:
         fail(error)
 

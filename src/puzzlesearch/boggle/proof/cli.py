@@ -8,6 +8,7 @@ proves a seeded random sample of the class list and projects the whole proof's C
 
 from __future__ import annotations
 
+import functools
 import time
 from pathlib import Path
 
@@ -26,13 +27,16 @@ from puzzlesearch.boggle.settings import RankSettings
 from puzzlesearch.cli_common import EXIT_INTERRUPTED, with_flags
 from puzzlesearch.config import load_config
 from puzzlesearch.errors import PuzzleError
+from puzzlesearch.io import mark_output_dir, prepare_output_dir
 from puzzlesearch.lexicon import open_lexicon
 from puzzlesearch.manifest import read_manifest
+from puzzlesearch.parallel import cap_jobs
 from puzzlesearch.progress import log
 
 # ---------------------------------------------------------------- proofs (branch and bound)
 
 PROOF_OUT = ("boggle", "proof")  # under store.cli_output_root(), then {lexicon}/{shape}/min{S}
+PROVE_WRITER, SAMPLE_WRITER = "boggle prove", "boggle prove-sample"  # the markers of their --out folders
 
 
 def register(cmds) -> None:
@@ -120,6 +124,11 @@ def _jobs_flag(p) -> None:
     )
 
 
+def _jobs(args) -> int:
+    """--jobs: 1 or more, at most the cores (a note line when capped)."""
+    return cap_jobs(_positive("--jobs", args.jobs), "boggle")
+
+
 def _positive(flag: str, value):
     if value is not None and value < 1:
         raise PuzzleError(f"{flag} {value}: must be 1 or more")
@@ -143,7 +152,12 @@ def _proof_settings(args, shape):
     }
     if args.points:
         flags = {("--points", "points"): parse_points(args.points), **flags}
-    return with_flags(settings, flags), config, root
+    settings = with_flags(settings, flags)
+    capped = settings.capped_shards(shape)
+    if capped.shards < settings.shards:
+        given = "--shards" if getattr(args, "shards", None) else "boggle.proof.shards"
+        log("boggle", f"note: {given} {settings.shards}: the proof has {capped.shards} classes, so as many shards")
+    return capped, config, root
 
 
 def _interactive(args):
@@ -157,14 +171,42 @@ def _interactive(args):
     return shape, settings, config, scorer, lexicon, out
 
 
+def _own_folder(given: str | None, default: Path, writer: str) -> Path:
+    """The output folder of an interactive command: --out when given (new, empty or this command's), else the default.
+
+    The default (under results/cli/, named by lexicon, shape and score) is the command's own;
+    either is marked as the output of `writer` (mark_output_dir) before the first file is written.
+    """
+    return prepare_output_dir(given, writer) if given else default
+
+
+def _memory_hinted(command):
+    """A proof command whose MemoryError is one line naming the settings that size a proof's memory."""
+
+    @functools.wraps(command)
+    def run(args) -> int:
+        try:
+            return command(args)
+        except MemoryError:
+            raise PuzzleError(
+                "out of memory proving a class: lower boggle.proof.max_tree_nodes (--set max_tree_nodes=N; "
+                "its tree's node cap, ~55 bytes a node; a class over it is left undone, capped) or --jobs "
+                "(each process holds a class)"
+            ) from None
+
+    return run
+
+
+@_memory_hinted
 def cmd_prove(args) -> int:
     """Interactive proof: every shard in turn (finished shards and progress in --out are reused), then the gather."""
-    jobs = _positive("--jobs", args.jobs)
+    jobs = _jobs(args)
     shape, settings, _config, scorer, lexicon, out = _interactive(args)
-    out = Path(args.out) if args.out else out
+    out = _own_folder(args.out, out, PROVE_WRITER)
     prover = prove.Prover(scorer, shape, settings)
     prover.warm_up()
     count = prover.space.count()
+    mark_output_dir(out, PROVE_WRITER)
     log(
         "boggle",
         f"proof {lexicon['name']} {shape} >= {settings.min_score}: {count} classes "
@@ -185,7 +227,10 @@ def cmd_prove(args) -> int:
             table = result.table
             interrupted = not result.complete
         tables.append(table)
-    boards, classes, certificate = prove.gather(pl.concat(tables), settings, shape, lexicon)
+    table = pl.concat(tables)
+    names = [str(out / "shards" / f"shard{shard}.parquet") for shard in range(settings.shards)]
+    rechecked = prove.recheck(prover, table, names)
+    boards, classes, certificate = prove.gather(table, settings, shape, lexicon, rechecked)
     prove.write_proof(
         boards, classes, certificate, out / "boards.parquet", out / "classes.parquet", out / "certificate.json"
     )
@@ -208,9 +253,10 @@ def _pipeline_proof(args):
     return settings, scorer, shape, prove.lexicon_identity(words.parent.name, words, stats)
 
 
+@_memory_hinted
 def cmd_prove_shard(args) -> int:
     """Prove one shard's classes (continuing from its progress file); a complete shard table or nothing."""
-    jobs = _positive("--jobs", args.jobs)
+    jobs = _jobs(args)
     settings, scorer, shape, lexicon = _pipeline_proof(args)
     if not 0 <= args.shard < settings.shards:
         raise PuzzleError(f"--shard {args.shard}: must be 0..{settings.shards - 1} (shards {settings.shards})")
@@ -218,6 +264,11 @@ def cmd_prove_shard(args) -> int:
     if args.stop_after_minutes is not None:
         stop = max(60.0, args.stop_after_minutes * 60 - STOP_MARGIN_SECONDS)
     prover = prove.Prover(scorer, shape, settings)
+    if settings.capped_shards(shape).shards < settings.shards:
+        raise PuzzleError(
+            f"--settings: shards {settings.shards} is more than the {prover.space.count()} classes of the proof "
+            "(lower boggle.proof.shards)"
+        )
     prover.warm_up()  # shards start together: one of them compiles the kernels, the others load them
     result = prove.prove_shard(prover, args.shard, settings.shards, args.out, lexicon["words_sha256"], stop, jobs)
     if result.interrupted:
@@ -231,19 +282,22 @@ def cmd_prove_shard(args) -> int:
     return 0
 
 
+@_memory_hinted
 def cmd_prove_gather(args) -> int:
-    """Merge the shard tables of one proof into boards, classes and the certificate."""
-    settings, _scorer, shape, lexicon = _pipeline_proof(args)
+    """Merge the shard tables of one proof into boards, classes and the certificate, their rows re-checked first."""
+    settings, scorer, shape, lexicon = _pipeline_proof(args)
     table = prove.load_shards(args.shard_files, settings, shape, lexicon["words_sha256"])
-    boards, classes, certificate = prove.gather(table, settings, shape, lexicon)
+    rechecked = prove.recheck(prove.Prover(scorer, shape, settings), table, list(args.shard_files))
+    boards, classes, certificate = prove.gather(table, settings, shape, lexicon, rechecked)
     prove.write_proof(boards, classes, certificate, args.boards, args.classes, args.certificate)
     print(prove.summary_line(certificate))
     return 0
 
 
+@_memory_hinted
 def cmd_prove_sample(args) -> int:
     """Prove a seeded random sample of a shape's classes (and the classes of --board); write and print the figures."""
-    jobs = _positive("--jobs", args.jobs)
+    jobs = _jobs(args)
     if args.settings is not None:
         for flag in ("lexicon", "points", "min_score", "partition"):
             if getattr(args, flag) is not None or args.set:
@@ -256,7 +310,7 @@ def cmd_prove_sample(args) -> int:
     else:
         shape, settings, config, scorer, lexicon, out = _interactive(args)
         sample = sample_settings(config["boggle"])
-        out = Path(args.out) if args.out else out / "sample"
+        out = _own_folder(args.out, out / "sample", SAMPLE_WRITER)
     classes = _positive("--classes", args.classes) or sample["classes"]
     seed = sample["seed"] if args.seed is None else args.seed
     prover = prove.Prover(scorer, shape, settings)
@@ -273,6 +327,8 @@ def cmd_prove_sample(args) -> int:
         "lexicon_sha256": lexicon["words_sha256"],
         "settings": settings.to_dict(),
     }
+    if args.settings is None:
+        mark_output_dir(out, SAMPLE_WRITER)
     progress = prove.Progress(out / "sample.parquet", meta)
     with progress.locked():
         result = prover.run(codes, f"proof sample {shape}", progress.load(codes), progress.save, jobs=jobs)

@@ -23,6 +23,7 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import json
+import math
 import resource
 import time
 from dataclasses import dataclass
@@ -52,6 +53,7 @@ WARM_UP_LETTER = LETTERS.index("z")  # a one-board class of it is bounded at onc
 # class outcomes: done (pruned, searched) or not (capped: over a work cap; stopped: not run)
 PRUNED, SEARCHED, CAPPED, STOPPED = "pruned", "searched", "capped", "stopped"
 DONE = (PRUNED, SEARCHED)
+GATHER_KEYS = ("recheck_share", "recheck_seed")  # settings of the gather alone (shards do not depend on them)
 
 SHARD_SCHEMA = {
     "code": pl.Int64,
@@ -123,6 +125,21 @@ class ShardResult:
         return not (self.interrupted or self.timed_out)
 
 
+MAX_CLASSES = 2**26  # a proof lists its canonical classes (8-byte codes, a row each at the gather)
+
+
+def check_class_count(space: ClassSpace, settings) -> int:
+    """The length of the canonical class list, or a PuzzleError when it is longer than a proof can list."""
+    count = space.count()
+    if count > MAX_CLASSES:
+        raise PuzzleError(
+            f"boggle proof {space.shape}: the partition {settings.board_partition.spec()!r} gives {count:,} classes, "
+            f"more than a proof can list ({MAX_CLASSES:,} at most): use fewer buckets per cell "
+            "(boggle.proof.partition, --partition)"
+        )
+    return count
+
+
 class Prover:
     """Branch and bound of a shape's classes over one lexicon (a Scorer for exact scores)."""
 
@@ -131,6 +148,7 @@ class Prover:
         self.shape = shape
         self.settings = settings
         self.space = ClassSpace(shape, settings.board_partition)
+        check_class_count(self.space, settings)
         self.min_score = int(settings.min_score)
         self.engine = engine if engine is not None else make_engine(scorer, shape, settings)
 
@@ -339,8 +357,13 @@ def shard_meta(settings, shape: Shape, shard: int, shards: int, lexicon_sha256: 
         "shards": shards,
         "range": [start, stop],
         "lexicon_sha256": lexicon_sha256,
-        "settings": settings.to_dict(),
+        "settings": shard_settings(settings),
     }
+
+
+def shard_settings(settings) -> dict:
+    """The settings a shard's rows depend on (not the gather's re-check keys)."""
+    return {k: v for k, v in settings.to_dict().items() if k not in GATHER_KEYS}
 
 
 def prove_shard(
@@ -420,11 +443,125 @@ def load_shards(paths, settings, shape: Shape, lexicon_sha256: str) -> pl.DataFr
     return table
 
 
+# ---------------------------------------------------------------- re-checking the shards' rows (the gather)
+
+
+class RowMismatch(PuzzleError):
+    """A shard row that does not hold what it claims (one line naming the shard and the class)."""
+
+
+def recheck(prover: Prover, table: pl.DataFrame, shard_names=None) -> dict:
+    """Check every class row of a whole proof before the gather trusts it; what was checked, for the certificate.
+
+    Every reported board is scored again exactly (and must be canonical, of its row's class,
+    reported once, >= min_score), each done class's bound is checked against its outcome and
+    its boards, and a seeded sample of classes (settings.recheck_share of the searched and of
+    the pruned classes, at least one of each) is proved again and must give the same row. A
+    mismatch is a RowMismatch naming the shard (`shard_names[i]`, else its number) and class.
+    """
+    settings = prover.settings
+    starts = [shard_range(table.height, s, settings.shards)[0] for s in range(settings.shards)]
+
+    def where(position: int, row: dict) -> str:
+        shard = int(np.searchsorted(starts, position, side="right")) - 1
+        name = shard_names[shard] if shard_names is not None else f"shard {shard}"
+        return f"{name}: class #{position} {row['class']!r}"
+
+    seen: dict[str, int] = {}
+    for position, row in enumerate(table.iter_rows(named=True)):
+        problem = _row_problem(prover, row, seen, position)
+        if problem:
+            raise RowMismatch(f"{where(position, row)}: {problem}; no certificate written")
+    reproved = recheck_sample(table, settings)
+    if len(reproved):
+        prover.warm_up()
+    for position in reproved.tolist():
+        row = table.row(position, named=True)
+        again = prover.prove_class(int(row["code"]))
+        differs = [k for k in RECHECKED if again[k] != row[k]]
+        if differs:
+            key = differs[0]
+            raise RowMismatch(
+                f"{where(position, row)}: proved again, {key} is {_short(again[key])}, the shard says "
+                f"{_short(row[key])}; no certificate written"
+            )
+    boards = int(table["boards"].list.len().sum())
+    log("boggle", f"proof gather: {boards} boards scored again, {len(reproved)} classes proved again: all agree")
+    return {
+        "boards_rescored": boards,
+        "classes_reproved": len(reproved),
+        "share": settings.recheck_share,
+        "seed": settings.recheck_seed,
+    }
+
+
+RECHECKED = ("bound", "outcome", "leaves", "tree_nodes", "visits", "boards", "scores")  # a class proved again
+
+
+def _short(value) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _row_problem(prover: Prover, row: dict, seen: dict[str, int], position: int) -> str | None:
+    """What is wrong with one class row (None: nothing): its class, outcome, bound and boards re-checked."""
+    space, shape, min_score = prover.space, prover.shape, prover.min_score
+    if row["class"] != str(space.board_class(int(row["code"]))):
+        return f"the class text is not that of code {row['code']}"
+    if row["outcome"] not in (PRUNED, SEARCHED, CAPPED, STOPPED):
+        return f"unknown outcome {row['outcome']!r}"
+    boards, scores = row["boards"] or [], row["scores"] or []
+    if len(boards) != len(scores):
+        return f"{len(boards)} boards but {len(scores)} scores"
+    if row["outcome"] == PRUNED and (row["bound"] >= min_score or boards):
+        return f"pruned with bound {row['bound']} and {len(boards)} boards (min_score {min_score})"
+    if row["outcome"] == SEARCHED and row["bound"] < min_score:
+        return f"searched with bound {row['bound']} below min_score {min_score}"
+    cells = []
+    for board in boards:
+        if len(board) != shape.cells or any(ch not in LETTERS for ch in board):
+            return f"board {board!r} is not a {shape} board"
+        cells.append([LETTERS.index(ch) for ch in board])
+        if canonical_board(cells[-1], shape) != board:
+            return f"board {board} is not in canonical form"
+        if space.class_of_board(cells[-1]) != row["code"]:
+            return f"board {board} is not of this class"
+        if board in seen:
+            return f"board {board} also reported by class #{seen[board]}"
+        seen[board] = position
+    if not boards:
+        return None
+    exact = prover.scorer.scores(np.array(cells, dtype=np.uint8), shape)
+    for board, recorded, score in zip(boards, scores, exact.tolist()):
+        if recorded != score:
+            return f"board {board} recorded with score {recorded}, it scores {score}"
+        if score < min_score:
+            return f"board {board} scores {score}, below min_score {min_score}"
+        if row["outcome"] in DONE and score > row["bound"]:
+            return f"board {board} scores {score}, above the class's recorded bound {row['bound']}"
+    return None
+
+
+def recheck_sample(table: pl.DataFrame, settings) -> np.ndarray:
+    """Positions of the classes the gather proves again: recheck_share of the searched and of the pruned ones (seeded)."""
+    rng = np.random.default_rng(settings.recheck_seed)
+    outcome = table["outcome"].to_numpy()
+    picked = []
+    for kind in (SEARCHED, PRUNED):
+        positions = np.flatnonzero(outcome == kind)
+        if settings.recheck_share > 0 and len(positions):
+            k = min(len(positions), max(1, math.ceil(settings.recheck_share * len(positions))))
+            picked.append(rng.choice(positions, size=k, replace=False))
+    return np.sort(np.concatenate(picked)) if picked else np.zeros(0, dtype=np.int64)
+
+
 # ---------------------------------------------------------------- gather
 
 
-def gather(table: pl.DataFrame, settings, shape: Shape, lexicon: dict) -> tuple[pl.DataFrame, pl.DataFrame, dict]:
-    """(boards, classes, certificate) of a proof from all its class rows."""
+def gather(
+    table: pl.DataFrame, settings, shape: Shape, lexicon: dict, rechecked: dict | None = None
+) -> tuple[pl.DataFrame, pl.DataFrame, dict]:
+    """(boards, classes, certificate) of a proof from all its class rows (`rechecked`: what recheck() found sound)."""
     space = ClassSpace(shape, settings.board_partition)
     found: dict[str, int] = {}
     for boards, scores in zip(table["boards"].to_list(), table["scores"].to_list()):
@@ -472,6 +609,7 @@ def gather(table: pl.DataFrame, settings, shape: Shape, lexicon: dict) -> tuple[
         "tree_nodes": int(table["tree_nodes"].sum()),
         "visits": int(table["visits"].sum()),
         "cpu_seconds": round(float(table["seconds"].sum()), 3),
+        "rechecked": rechecked,
     }
     return boards, classes, certificate
 

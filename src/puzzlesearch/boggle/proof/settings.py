@@ -33,6 +33,8 @@ PROOF_KEYS = (
     "split_order",
     "max_visits",
     "seconds",
+    "recheck_share",
+    "recheck_seed",
 )
 
 # resources of a shard job (runtime = RUNTIME_SAFETY x expected worst case, see shard_resources)
@@ -74,6 +76,8 @@ class ProofSettings(Settings):
     split_order: str = _proof_defaults()["split_order"][OTHER]
     max_visits: int = _proof_defaults()["max_visits"]
     seconds: float = _proof_defaults()["seconds"]
+    recheck_share: float = _proof_defaults()["recheck_share"]
+    recheck_seed: int = _proof_defaults()["recheck_seed"]
     points: list = default(SECTION, "points")
 
     @classmethod
@@ -117,6 +121,16 @@ class ProofSettings(Settings):
     @property
     def board_partition(self) -> BoardPartition:
         return BoardPartition.parse(self.partition)
+
+    def class_count(self, shape: Shape) -> int:
+        """Length of the shape's canonical class list under this partition (Burnside's count, no listing)."""
+        return ClassSpace(shape, self.board_partition).count()
+
+    def capped_shards(self, shape: Shape | str):
+        """These settings with at most one shard per class (more shards would be empty files and jobs)."""
+        shape = Shape.parse(shape) if isinstance(shape, str) else shape
+        count = self.class_count(shape)
+        return self if self.shards <= count else self.replace(shards=count)
 
 
 def sample_settings(section: dict | None) -> dict:
