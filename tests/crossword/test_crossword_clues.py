@@ -7,6 +7,7 @@ for the floors, counts of the clues written into the .ipuz against the reported 
 
 from __future__ import annotations
 
+import copy
 import json
 import re
 
@@ -27,6 +28,16 @@ SAMPLE_LENGTHS = (3, 4, 5, 6)
 
 
 # `project` and `config` (the builtin word lists) come from conftest.py
+
+
+@pytest.fixture(scope="module")
+def config(config):
+    """The session config with our own English scores only (crossword.quality.constructors off): these
+    tests are about the wordfreq/WordNet scoring, which remains for the words the constructors' list
+    lacks; the list itself is tested in test_crossword_solver.py."""
+    own = copy.deepcopy(config)
+    own["crossword"]["quality"]["constructors"] = False
+    return own
 
 
 @pytest.fixture(scope="module")

@@ -333,11 +333,16 @@ def short_phrase(text: str) -> str:
     for i in sorted(set(cuts)):
         head = text[:i].strip(" ,")
         words = head.lower().split()
-        if len(words) < 2 or words[-1] in DANGLING_WORDS | PHRASE_DANGLING or len(head) > MAX_SOLVER_CLUE:
+        last = words[-1].rstrip(".") if words else ""
+        if (
+            len(words) < 2
+            or last in DANGLING_WORDS | PHRASE_DANGLING | CUT_ABBREVIATIONS
+            or len(head) > MAX_SOLVER_CLUE
+        ):
             continue
         if not best or len(head) <= SOLVER_CLUE or len(best) > SOLVER_CLUE:
             best = head if not best or len(best) > SOLVER_CLUE or len(head) <= SOLVER_CLUE else best
-    if not best and len(text) <= MAX_SOLVER_CLUE:
+    if not best and len(text) <= MAX_SOLVER_CLUE and not text.rstrip(".").endswith(("e.g", "i.e")):
         return text
     return best
 
