@@ -151,6 +151,7 @@ def tidy(text: str) -> str:
 
 SOLVER_CLUE = 30  # a clue this short reads like a crossword's (a synonym, a short phrase)
 MAX_SOLVER_CLUE = 60  # no clue longer (a definition that cannot be cut this short is not one)
+MIN_SYNONYM = 3  # letters of a synonym clue at least
 SYNONYM_ZIPF = 2.5  # a synonym (inflected as the entry) at least this common in wordfreq
 OBSCURE_ZIPF = 2.5  # a word never tagged in WordNet's concordance and rarer than this gets no clue
 # Where a definition may be cut to a phrase: before these words (the head noun phrase stays).
@@ -277,6 +278,8 @@ def best_synonym(sense, base: str, hint: str, forms: list[str], zipf) -> str:
         if hint and "_" in lemma:
             continue  # a phrase is not inflected
         text = inflect(lemma, hint) if hint else lemma.replace("_", " ")
+        if len(text) < MIN_SYNONYM or text.split()[-1] in DANGLING_WORDS:
+            continue  # "a" for angstrom; "pull the leg of"
         z = zipf(text)
         if text and z >= best_z and clue_ok(text, forms):
             best, best_z = text, z
