@@ -98,7 +98,7 @@ def themeless(tmp_path_factory):
 
 def test_a_themeless_15x15_is_symmetric_open_and_fully_clued(themeless):
     tables, language, settings = themeless
-    g = generate(tables, language, settings, 5, progress=False)  # seed 5: one pattern, about a second
+    g = generate(tables, language, settings, 0, progress=False)  # seed 0: 4 patterns, about 5 s
     white = g.grid != 0
     assert g.cost5 == 0 and np.array_equal(white, white[::-1, ::-1])
     runs = slots(white, min_length=1)
