@@ -30,7 +30,7 @@ from puzzlesearch.baselines.bee import (  # noqa: E402
     fast_rows,
     fast_table,
 )
-from puzzlesearch.bee.model import BeeRules  # noqa: E402
+from puzzlesearch.bee.settings import BeeRules  # noqa: E402
 from puzzlesearch.lexicon import open_lexicon  # noqa: E402
 
 PROJECT = Path(__file__).resolve().parents[1]

@@ -344,20 +344,23 @@ def check_range(path: str | Path, name: str, arr: np.ndarray, lo: int, hi: int) 
 # ---------------------------------------------------------------- the one checked reader
 
 
-def _check_settings(path: Path, recorded: dict, expect: dict) -> None:
-    """ArtifactError unless each `expect`ed key was recorded with that value (settings or what built it)."""
+def _check_settings(path: Path, recorded: dict, expect: dict, section: str = "") -> None:
+    """ArtifactError unless each `expect`ed key was recorded with that value (settings or what built it); the
+    message names a setting as `section` + key (bee.min_length) when a config section is given."""
     for key, want in expect.items():
         want = json.loads(json.dumps(want, default=str))
         if recorded.get(key) != want:
-            raise damaged(path, f"built with {key} = {recorded.get(key)!r}, expected {want!r} (another job's file?)")
+            name = f"{section}.{key}" if section else key
+            raise damaged(path, f"built with {name} = {recorded.get(key)!r}, expected {want!r} (another job's file?)")
 
 
-def read_verified(path: str | Path, kind: str, expect: dict | None = None, columns=None):
+def read_verified(path: str | Path, kind: str, expect: dict | None = None, columns=None, section: str = ""):
     """(data, manifest) of an artifact file of `kind`, checked before anything is read: where the kind's manifest
     lives (kinds.py), that it is of this kind, its checksums, and the `expect`ed settings or build values.
 
     data: a polars DataFrame (.parquet), a dict (.json, its `manifest` key removed) or arrays (.npz/.npy);
-    manifest: the result entry (INSIDE) or the manifest file's content (beside). Never reads unchecked."""
+    manifest: the result entry (INSIDE) or the manifest file's content (beside). Never reads unchecked.
+    section: the config section of the expected settings, for the message (bee.min_length = 4, expected 5)."""
     path = Path(path)
     declared = kinds.kind(kind)
     if not path.is_file():
@@ -369,7 +372,7 @@ def read_verified(path: str | Path, kind: str, expect: dict | None = None, colum
             return data, json.loads(path.read_text(encoding="utf-8"))["manifest"]
         return read_result_parquet(path, kind, expect, columns)
     meta = verify(beside, kind, [path.name])
-    _check_settings(path, {**meta, **meta["manifest"]["settings"]}, expect or {})
+    _check_settings(path, {**meta, **meta["manifest"]["settings"]}, expect or {}, section)
     if path.suffix == ".parquet":
         return load_parquet(path, columns), meta
     if path.suffix == ".npz":

@@ -15,16 +15,9 @@ import polars as pl
 import pytest
 
 from puzzlesearch.bee.io import build_masks_file, build_puzzles_file
-from puzzlesearch.bee.model import (
-    BeeRules,
-    ScheduleRules,
-    TableRules,
-    WordListRules,
-    letters_mask,
-    mask_letters,
-    parse_puzzle,
-)
+from puzzlesearch.bee.model import letters_mask, mask_letters, parse_puzzle
 from puzzlesearch.bee.search import puzzle_words, rank_puzzles, score_sets
+from puzzlesearch.bee.settings import BeeRules, ScheduleRules, TableRules, WordListRules
 from puzzlesearch.bee.tables import build_table
 from puzzlesearch.cli import main
 from puzzlesearch.config import validate_config

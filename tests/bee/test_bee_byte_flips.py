@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 from byte_flips import assert_no_silent_change, flip_files
 
-from puzzlesearch.bee.model import BeeRules, ScheduleRules, WordListRules
+from puzzlesearch.bee.settings import BeeRules, ScheduleRules, WordListRules
 
 PROJECT = Path(__file__).resolve().parents[2]
 PUZZLESEARCH = PROJECT / ".venv" / "bin" / "puzzlesearch"
@@ -33,7 +33,7 @@ SCHEDULE = ScheduleRules(schedule_days=1, schedule_min_words=1, schedule_max_wor
 READERS = """
 from puzzlesearch import kinds
 from puzzlesearch.bee.io import read_masks, read_wordlist
-from puzzlesearch.bee.model import TableRules
+from puzzlesearch.bee.settings import TableRules
 from puzzlesearch.report import data
 
 
@@ -94,7 +94,7 @@ def test_no_flipped_byte_of_a_bee_file_changes_what_is_read(stage, kind):
 
 
 def test_the_report_reads_the_schedule_kind_the_bee_stage_writes():
+    from puzzlesearch import kinds
     from puzzlesearch.bee.io import SCHEDULE_KIND
-    from puzzlesearch.report.data import BEE_SCHEDULE_KIND
 
-    assert BEE_SCHEDULE_KIND == SCHEDULE_KIND
+    assert SCHEDULE_KIND == kinds.BEE_SCHEDULE and kinds.kind(SCHEDULE_KIND).manifest == kinds.BESIDE

@@ -14,9 +14,9 @@ import pytest
 from crossword.test_crossword_page import browser  # noqa: F401  (the shared chromium fixture and its skip rule)
 
 from puzzlesearch.bee.hints import hints_page
-from puzzlesearch.bee.model import ScheduleRules
 from puzzlesearch.bee.page import play_page
 from puzzlesearch.bee.schedule import scheduled_puzzle
+from puzzlesearch.bee.settings import ScheduleRules
 from puzzlesearch.lexicon.model import letter_mask
 
 LETTERS, CENTER = "ACEILNT", "T"

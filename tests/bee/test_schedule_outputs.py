@@ -2,7 +2,7 @@
 
 Case 1: `--pages DIR` ran shutil.rmtree(DIR): a user's folder (notes.txt, sub/data.csv) was
 left with only the pages, and the word list's own folder given as --pages lost the word list.
-Case 3: a word list built with another min_zipf was taken without a word. A hand-made word
+Case 3: a word list built with other settings (then min_zipf) was taken without a word. A hand-made word
 list (five words, one pangram) keeps these in seconds; the CLI runs in this process.
 """
 
@@ -17,7 +17,7 @@ import pytest
 
 from puzzlesearch import manifest
 from puzzlesearch.bee.io import WORDLIST_KIND
-from puzzlesearch.bee.model import ScheduleRules, WordListRules
+from puzzlesearch.bee.settings import ScheduleRules, WordListRules
 from puzzlesearch.bee.wordlist import WORDLIST_SCHEMA
 from puzzlesearch.cli import main
 from puzzlesearch.errors import PuzzleError
@@ -40,6 +40,7 @@ def write_wordlist(folder: Path, rules: WordListRules = WordListRules()) -> Path
             "distinct": [len(set(w)) for w in words],
             "frequency": [100] * len(words),
             "zipf": [4.0] * len(words),
+            "probability": [0.9] * len(words),
         },
         schema=WORDLIST_SCHEMA,
     )
@@ -154,15 +155,16 @@ def test_another_commands_marked_folder_is_refused(tmp_path):
 @pytest.mark.parametrize(
     "built,needle",
     [
-        (WordListRules(min_zipf=3.0), "built with bee.min_zipf = 3.0, the settings ask for 2.5"),
-        (WordListRules(min_zipf=2.5, min_length=5), "built with bee.min_length = 5, the settings ask for 4"),
+        (WordListRules(exclude=""), "built with bee.exclude = '', the settings ask for 's'"),
+        (WordListRules(min_length=5), "built with bee.min_length = 5, the settings ask for 4"),
     ],
 )
 def test_a_word_list_built_with_other_settings_is_refused(tmp_path, schedule, built, needle):
-    # issue 62 case 3: a word list of min_zipf 3.0 for a 2.5 run was taken (a different schedule, no word)
+    # issue 62 case 3: a word list of min_zipf 3.0 for a 2.5 run was taken (a different schedule, no word);
+    # the word list's keys are now min_length, size and exclude (issue 60: the rule is the fitted model)
     wordlist = write_wordlist(tmp_path / "bee", built)
-    rules = RULES.replace(min_zipf=2.5, min_length=4)
+    rules = RULES.replace(min_length=4)
     one_line_error(schedule(wordlist, tmp_path / "pages", rules), str(wordlist), needle)
     assert not (tmp_path / "pages").exists() and not (tmp_path / "bee" / "schedule.parquet").exists()
-    same = write_wordlist(tmp_path / "same", WordListRules(min_zipf=2.5, min_length=4))
+    same = write_wordlist(tmp_path / "same", WordListRules(min_length=4))
     assert schedule(same, tmp_path / "pages", rules).returncode == 0

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from puzzlesearch.bee.model import BeeRules, ScheduleRules, TableRules, WordListRules
+from puzzlesearch.bee.settings import BeeRules, ScheduleRules, TableRules, WordListRules
 from puzzlesearch.errors import ConfigError
 from puzzlesearch.lexicon.model import LexiconOptions
 from puzzlesearch.settings import parse_sets

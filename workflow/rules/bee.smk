@@ -50,8 +50,9 @@ rule bee_puzzles:
         " --words {input.words:q} --out {output.puzzles:q} 2> {log:q}"
 
 
-# The Bee word list (bee/wordlist.py): the lexicon's words that WordNet knows as common
-# words, with wordfreq's Zipf frequency >= bee.min_zipf, off the blocklists. ~15 s.
+# The Bee word list (bee/wordlist.py): every word the installed sources or the lexicon know
+# that the acceptance model (bee/acceptance.py; parameters bee/data/acceptance.json, fitted
+# on published NYT puzzles by `puzzlesearch bee fit-wordlist`) accepts, off the blocklists. ~40 s.
 rule bee_wordlist:
     input:
         words=lambda w: lexicon_words(w.lexicon),

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import argparse
 
+from puzzlesearch.bee.acceptance import default_facts, load_model
 from puzzlesearch.bee.io import build_masks_file, build_puzzles_file, build_schedule_file, build_wordlist_file
-from puzzlesearch.bee.model import BeeRules, ScheduleRules, TableRules, WordListRules, parse_puzzle
+from puzzlesearch.bee.model import parse_puzzle
 from puzzlesearch.bee.schedule import make_schedule
 from puzzlesearch.bee.search import puzzle_words, rank_puzzles
+from puzzlesearch.bee.settings import BeeRules, ScheduleRules, TableRules, WordListRules
 from puzzlesearch.bee.tables import build_table
-from puzzlesearch.bee.wordlist import build_wordlist, default_sources
+from puzzlesearch.bee.wordlist import build_wordlist
 from puzzlesearch.cli_common import (
     add_lexicon_flag,
     add_set_flag,
@@ -67,7 +69,18 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_settings_flag(p, "the word-list rules as JSON (WordListRules keys)", required=True)
     p.add_argument("--words", required=True, help="a lexicon's words.parquet (words.json beside it)")
     p.add_argument("--out", required=True, help="wordlist.parquet to write (wordlist.json beside it)")
+    p.add_argument("--params", help="acceptance parameters (default: the shipped bee/data/acceptance.json)")
     p.set_defaults(func=cmd_build_wordlist)
+
+    p = cmds.add_parser(
+        "fit-wordlist",
+        help="fit the word list's acceptance model on published puzzles, cross-validated by year (about 3 min)",
+    )
+    p.add_argument("--answers", required=True, help="published puzzles: date<TAB>letters<TAB>center<TAB>answers lines")
+    p.add_argument(
+        "--out", required=True, help="parameter file to write (ships as src/puzzlesearch/bee/data/acceptance.json)"
+    )
+    p.set_defaults(func=cmd_fit_wordlist)
 
     p = cmds.add_parser("build-masks", help="(pipeline) words.parquet -> masks.parquet + masks.json")
     add_settings_flag(p, "the mask-table rules as JSON (TableRules keys)", required=True)
@@ -170,10 +183,10 @@ def cmd_schedule(args) -> int:
     lex = _lexicon(args, config, root)
     log(
         "bee",
-        f"{lex.name}: building the Bee word list (WordNet, wordfreq; about 15 s), then {rules.schedule_days} puzzles",
+        f"{lex.name}: building the Bee word list (acceptance model; about 40 s), then {rules.schedule_days} puzzles",
     )
-    list_rules = WordListRules.from_config(config["bee"]).replace(min_length=rules.min_length, min_zipf=rules.min_zipf)
-    wordlist, _ = build_wordlist(lex.words, list_rules, default_sources())
+    list_rules = WordListRules.from_config(config["bee"]).replace(min_length=rules.min_length)
+    wordlist, _ = build_wordlist(lex.words, list_rules, default_facts(), load_model())
     puzzles, pool = make_schedule(wordlist, rules)
     print(
         f"{lex.name}: {wordlist.height} words in the Bee list; {len(puzzles)} puzzles of {pool} (seed {rules.schedule_seed})"
@@ -204,5 +217,24 @@ def _difficulty_window(text: str | None) -> tuple[float | None, float | None]:
 
 def cmd_build_wordlist(args) -> int:
     """Write wordlist.parquet and wordlist.json for the pipeline."""
-    build_wordlist_file(args.words, args.out, WordListRules.from_json(args.settings))
+    build_wordlist_file(args.words, args.out, WordListRules.from_json(args.settings), args.params)
+    return 0
+
+
+def cmd_fit_wordlist(args) -> int:
+    """Fit the acceptance model on published answers and write its parameter file."""
+    from puzzlesearch.bee.fitting import fit, read_published
+    from puzzlesearch.io import write_text
+
+    puzzles = read_published(args.answers)  # a bad file fails before the sources load
+    log("bee", f"fitting the Bee acceptance model on {args.answers}: 11 fits, cross-validated by year (about 3 min)")
+    model = fit(args.answers, default_facts(), puzzles)
+    write_text(model.to_json(), args.out)
+    print(f"{'test year':>9}  threshold  recall  precision  within 25%  median  p10  p90")
+    for r in model.info["cross_validation"]:
+        print(
+            f"{r['test_year']:>9}  {r['threshold']:9.2f}  {r['recall']:6.3f}  {r['precision']:9.3f}  "
+            f"{r['within_25pct']:10.3f}  {r['median']:6.0f}  {r['p10']:3.0f}  {r['p90']:3.0f}"
+        )
+    print(f"{args.out}: {len(model.features)} features, threshold {model.threshold:.2f}")
     return 0

@@ -4,8 +4,8 @@
     results/bee/{lexicon}/masks.json       its manifest: sha256, the table rules, the words' sha256, counts
     results/bee/{lexicon}/puzzles.parquet  every valid (letters, center), best first
     results/bee/{lexicon}/puzzles.json     its manifest: sha256, every rule, the masks' sha256, the top puzzles
-    results/bee/{lexicon}/wordlist.parquet the Bee word list (wordlist.WORDLIST_SCHEMA), commonness `zipf`
-    results/bee/{lexicon}/wordlist.json    its manifest: sha256, rules, sources and versions, drops by reason
+    results/bee/{lexicon}/wordlist.parquet the Bee word list (wordlist.WORDLIST_SCHEMA): `probability`, commonness `zipf`
+    results/bee/{lexicon}/wordlist.json    its manifest: sha256, rules, sources, the parameter file's sha256, counts
     results/bee/{lexicon}/schedule.parquet the schedule, one puzzle a day (schedule.SCHEDULE_SCHEMA)
     results/bee/{lexicon}/schedule.json    its manifest: sha256, rules, rank names, the word list's sha256
     results/bee/{lexicon}/pages/           index.html, day-NNN.html (playable), hints-NNN.html, and
@@ -26,12 +26,14 @@ import numpy as np
 import polars as pl
 
 from puzzlesearch import kinds, manifest
-from puzzlesearch.bee.model import N_LETTERS, BeeRules, ScheduleRules, TableRules, WordListRules
+from puzzlesearch.bee.acceptance import default_facts, load_model, shipped_params_path
+from puzzlesearch.bee.model import N_LETTERS
 from puzzlesearch.bee.page import pages
 from puzzlesearch.bee.schedule import make_schedule, schedule_frame
 from puzzlesearch.bee.search import rank_puzzles
+from puzzlesearch.bee.settings import BeeRules, ScheduleRules, TableRules, WordListRules
 from puzzlesearch.bee.tables import MASKS_SCHEMA, MaskTable, mask_frame
-from puzzlesearch.bee.wordlist import WORDLIST_SCHEMA, build_wordlist, default_sources
+from puzzlesearch.bee.wordlist import WORDLIST_SCHEMA, build_wordlist
 from puzzlesearch.io import prepare_output_dir, replace_output_dir, write_parquet
 from puzzlesearch.lexicon.artifacts import read_words
 from puzzlesearch.progress import Timer, log
@@ -39,7 +41,7 @@ from puzzlesearch.progress import Timer, log
 TOP_IN_META = 10
 MASKS_KIND, PUZZLES_KIND = kinds.BEE_MASKS, kinds.BEE_PUZZLES
 WORDLIST_KIND, SCHEDULE_KIND = kinds.BEE_WORDLIST, kinds.BEE_SCHEDULE
-BOUNDARY_SAMPLE = 20  # words just above the commonness floor, listed in the manifest
+BOUNDARY_SAMPLE = 20  # accepted words of the lowest probability, listed in the manifest
 ALL_LETTERS = (1 << N_LETTERS) - 1
 
 
@@ -65,7 +67,7 @@ def built_from(path: str | Path) -> str | None:
 def read_masks(path: str | Path, rules: TableRules, words_path: str | Path | None = None) -> pl.DataFrame:
     """masks.parquet, verified against masks.json, built with `rules` (from words_path), range-checked."""
     path = Path(path)
-    masks, meta = manifest.read_verified(path, MASKS_KIND, rules.to_dict())
+    masks, meta = manifest.read_verified(path, MASKS_KIND, rules.to_dict(), section="bee")
     check_built_from(path, meta, words_path)
     check_masks(path, masks, rules.size)
     return masks
@@ -145,28 +147,39 @@ def build_puzzles_file(masks_path, out_path, rules: BeeRules, words_path=None) -
     return meta
 
 
-def build_wordlist_file(words_path, out_path, rules: WordListRules) -> dict:
-    """Write wordlist.parquet and its manifest wordlist.json from a verified words.parquet."""
+def build_wordlist_file(words_path, out_path, rules: WordListRules, params_path=None) -> dict:
+    """Write wordlist.parquet and its manifest wordlist.json from a verified words.parquet and the acceptance parameters."""
     words_path, out_path = Path(words_path), Path(out_path)
+    params_path = Path(params_path) if params_path else shipped_params_path()
     words = read_words(words_path)
-    log("bee", f"{words_path}: judging {words.height} words by WordNet, wordfreq and the blocklist (about 15 s)")
+    model = load_model(params_path)
+    log("bee", f"{words_path}: judging every known word by the acceptance model {params_path.name} (about 40 s)")
     with Timer() as t:
-        sources = default_sources()
-        wordlist, dropped = build_wordlist(words, rules, sources)
-    boundary = wordlist.sort(["zipf", "word"]).head(BOUNDARY_SAMPLE)["word"].to_list()
+        facts = default_facts()
+        wordlist, counts = build_wordlist(words, rules, facts, model)
+    boundary = wordlist.sort(["probability", "word"]).head(BOUNDARY_SAMPLE)["word"].to_list()
     meta = {
         "words_in_lexicon": words.height,
         "words": wordlist.height,
-        "dropped": dropped,
-        "sources": sources.describe(),
-        "at_the_floor": boundary,
+        "counts": counts,
+        "threshold": model.threshold,
+        "sources": facts.describe(),
+        "at_the_threshold": boundary,
+        "cross_validation": model.info.get("cross_validation"),
         "build_seconds": round(t.seconds, 3),
         "source": str(words_path),
     }
     write_parquet(wordlist, out_path)
-    settings = {**rules.to_dict(), "words_sha256": manifest.file_sha256(words_path)}
+    settings = {
+        **rules.to_dict(),
+        "words_sha256": manifest.file_sha256(words_path),
+        "params_sha256": manifest.file_sha256(params_path),
+    }
     manifest.write_manifest(manifest_path(out_path), [out_path], WORDLIST_KIND, settings, meta)
-    log("bee", f"{out_path}: {wordlist.height} words of {words.height} (dropped {dropped}) in {t.seconds:.1f}s")
+    log(
+        "bee",
+        f"{out_path}: {wordlist.height} words of {counts['candidates']} candidates ({counts}) in {t.seconds:.1f}s",
+    )
     return meta
 
 

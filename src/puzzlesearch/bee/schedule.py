@@ -28,8 +28,9 @@ import numpy as np
 import polars as pl
 
 from puzzlesearch.bee.hints import Hints, make_hints
-from puzzlesearch.bee.model import Puzzle, ScheduleRules, letters_mask, mask_letters, rank_thresholds
+from puzzlesearch.bee.model import Puzzle, letters_mask, mask_letters, rank_thresholds
 from puzzlesearch.bee.search import puzzle_words, rank_puzzles
+from puzzlesearch.bee.settings import ScheduleRules
 from puzzlesearch.bee.tables import build_table
 from puzzlesearch.errors import PuzzleError
 from puzzlesearch.progress import log

@@ -10,7 +10,8 @@ import numpy as np
 import polars as pl
 
 from puzzlesearch.bee._kernels import masks as kernels
-from puzzlesearch.bee.model import LETTERS, BeeRules, Puzzle, TableRules, letters_mask
+from puzzlesearch.bee.model import LETTERS, Puzzle, letters_mask
+from puzzlesearch.bee.settings import BeeRules, TableRules
 from puzzlesearch.bee.tables import MaskTable, check_sums_fit, masks_text, playable_words
 
 PUZZLES_SCHEMA = {

@@ -13,7 +13,8 @@ import numpy as np
 import polars as pl
 
 from puzzlesearch.bee._kernels import masks as kernels
-from puzzlesearch.bee.model import N_LETTERS, TableRules
+from puzzlesearch.bee.model import N_LETTERS
+from puzzlesearch.bee.settings import TableRules
 from puzzlesearch.errors import PuzzleError
 from puzzlesearch.progress import log
 

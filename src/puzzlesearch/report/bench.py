@@ -128,7 +128,7 @@ BEE_TOP = 10  # top puzzles kept in the figures (both methods must agree on all 
 
 def bee_rules():
     """The NYT rules of bee_bench.py, every word counted (the baseline has no frequency floor)."""
-    from puzzlesearch.bee.model import BeeRules
+    from puzzlesearch.bee.settings import BeeRules
 
     return BeeRules(min_frequency=0)
 

@@ -7,7 +7,7 @@
 # BeeRules (every bee key but `lexicons`), each as `--settings JSON`; so changing a
 # puzzle-only key (limits, score_by, require_pangram) reruns bee_puzzles only.
 # bee_wordlist gets WordListRules, bee_schedule ScheduleRules (the schedule and its pages).
-from puzzlesearch.bee.model import BeeRules, ScheduleRules, WordListRules
+from puzzlesearch.bee.settings import BeeRules, ScheduleRules, WordListRules
 
 try:
     BEE_RULES = BeeRules.from_config(config["bee"])
