@@ -46,7 +46,7 @@ LEXICON = (
     "lexicon/dawg.py",
     "lexicon/artifacts.py",
 )
-WORDINFO = ("lexicon/wordinfo.py", "lexicon/data")  # WordNet, wordfreq, blocklists, word files
+WORDINFO = ("lexicon/wordinfo.py", "lexicon/inflect.py", "lexicon/data")  # WordNet, wordfreq, blocklists, word files
 CONSTRUCTORS = ("lexicon/constructors.py",)  # the Spread the Wordlist read through blacksquare
 BEE = ("bee", "bee/data/acceptance.json", *LEXICON, *WORDINFO)  # the word list's fitted parameters
 BOGGLE = ("boggle", *LEXICON)

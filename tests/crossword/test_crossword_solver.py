@@ -1,4 +1,4 @@
-"""Issue 59: the constructors' list as the default English list, clues a solver gets, themeless 15x15.
+"""Issue 59: the constructors' list as the default English list and themeless 15x15 (the clues: test_cluewriter).
 
 Checked against independent facts: English inflection (big -> biggest, stop -> stopped) as any
 dictionary gives it, WordNet's own synsets (LARGE and BIG share the commonest adjective sense),
@@ -8,65 +8,20 @@ grid's definition (180-degree symmetry, <= 72 entries, every entry 3+ letters, e
 
 from __future__ import annotations
 
-import statistics
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from puzzlesearch.config import validate_config
-from puzzlesearch.crossword import clues
 from puzzlesearch.crossword.io import entries
 from puzzlesearch.crossword.model import slots
 from puzzlesearch.crossword.search import generate
 from puzzlesearch.crossword.settings import GenerateSettings
 from puzzlesearch.crossword.tables import open_language
 from puzzlesearch.lexicon import constructors
-from puzzlesearch.lexicon.wordinfo import load_wordnet
 
 PROJECT = Path(__file__).resolve().parents[2]
-
-
-@pytest.mark.parametrize(
-    "base,hint,form",
-    [
-        ("big", "superlative", "biggest"),
-        ("large", "superlative", "largest"),
-        ("happy", "comparative", "happier"),
-        ("stop", "past tense", "stopped"),
-        ("guide", "verb, -s form", "guides"),
-        ("make", "-ing form", "making"),
-        ("see", "-ing form", "seeing"),
-        ("city", "plural", "cities"),
-        ("box", "plural", "boxes"),
-        ("day", "plural", "days"),
-        ("point", "past tense", "pointed"),
-    ],
-)
-def test_regular_inflections(base, hint, form):
-    assert clues.inflect(base, hint) == form
-
-
-def test_solver_clues_take_the_commonest_sense_short():
-    wn = load_wordnet()
-    assert clues.english_clue(wn, "largest") == "Biggest"  # WordNet: {large, big}, the first adjective sense
-    assert clues.english_clue(wn, "bigger") == "Larger"
-    aloe = clues.english_clue(wn, "aloe")
-    assert aloe and len(aloe) <= clues.SOLVER_CLUE and "aloe" not in aloe.lower()
-    assert clues.english_clue(wn, "sulla") == ""  # an obscure plant (never tagged, Zipf 2.5): no clue
-    assert clues.english_clue(wn, "upintheair") == "Very uncertain"  # phrases clued too
-
-
-def test_clues_of_the_list_are_short_and_never_hold_their_answer():
-    wn = load_wordnet()
-    listed = constructors.open_list().words
-    words = listed.filter(listed["score"] >= 80)["word"].to_list()[::40]  # every 40th of the list at the floor
-    got = {w: clues.english_clue(wn, w) for w in words}
-    texts = [c for c in got.values() if c]
-    assert len(texts) > 500
-    assert statistics.median(len(c) for c in texts) <= clues.SOLVER_CLUE
-    assert max(len(c) for c in texts) <= clues.MAX_SOLVER_CLUE
-    assert all(clues.clue_ok(c, [w]) for w, c in got.items() if c)
 
 
 def test_the_list_artifact_is_blacksquares_list_scaled():

