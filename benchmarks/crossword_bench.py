@@ -24,6 +24,13 @@ the fill with the word-order settings before their retuning (PREVIOUS_DEFAULTS; 
 --engine-seeds seeds, the previous kernel (puzzlesearch.baselines.crossword_fill: the same nodes and fills),
 beside the published figures of a pure-Python backjumping filler (score >= 50 list).
 Each line gives the node rate (nodes per CPU second).
+--versus: beside blacksquare's Rust filler (PyPI blacksquare, the peer of /work/shared/peers.md) on the
+same list, the Spread the Wordlist, in the same run: the four American patterns, --versus-seeds seeds
+each, at the list's 50 and 40 (our scores 100 and 80: score = 100 x the list's 0..1). Each filler runs
+in its own process per floor (its whole-process CPU seconds, start-up and list loading included, are
+reported); per pattern: filled/seeds, seconds per fill (mean, p95, max; CPU), mean entry score (0-100,
+the list's for both: an entry the list lacks scores ours). blacksquare runs at temperature 0 for seed 0
+and 0.1 for the others (its Rust random numbers are not seedable), with --peer-timeout seconds a fill.
 Runs on one core (numba kernels are single-threaded). Timings exclude kernel loading.
 """
 
@@ -228,6 +235,131 @@ def run_american(
             )
 
 
+VERSUS_FLOORS = (50, 40)  # the list's scores (0..50); ours are 2x: 100 and 80
+LIST_SCALE = 2  # our score per point of the list's 0..50
+
+
+def pattern_blacks(name: str) -> list[tuple[int, int]]:
+    """The black cells of an American pattern file."""
+    rows = [ln.strip() for ln in (AMERICAN / f"{name}.txt").read_text().splitlines() if ln.strip() and ln[0] != ";"]
+    return [(r, c) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch == "#"]
+
+
+def grid_entries(rows: list[str]) -> list[str]:
+    """Across and down entries (runs of 2+ letters) of a filled grid given as rows with '#'."""
+    cols = ["".join(r[c] for r in rows) for c in range(len(rows[0]))]
+    return [w for line in rows + cols for w in line.split("#") if len(w) >= 2]
+
+
+def side_ours(floor: int, seeds: int, names: tuple[str, ...]) -> list[dict]:
+    """Our fill of each pattern and seed at the list's floor (process of its own)."""
+    root = Path(tempfile.mkdtemp(prefix="cwvs"))
+    (root / "workflow").symlink_to(PROJECT / "workflow")
+    config = validate_config({"lexicons": {"default": "builtin:en"}}, root)
+    settings = FillSettings().replace(min_score=LIST_SCALE * floor)
+    tables = open_tables("en", config, root, settings.min_frequency, None, settings.min_score, settings.min_entry)
+    fill(np.full((3, 3), -1, dtype=np.int8), tables, settings, 0, progress=False)  # load the kernel
+    rows = []
+    for name in names:
+        pattern = read_pattern(AMERICAN / f"{name}.txt", tables.alphabet)
+        for seed in range(seeds):
+            ok, secs, nodes, mean, low, end = fill_seed(pattern, tables, settings, seed)
+            rows.append({"pattern": name, "seed": seed, "filled": ok, "seconds": secs, "mean_score": mean, "end": end})
+    return rows
+
+
+def cell_text(text: str) -> str:
+    """A blacksquare cell as a pattern character: '#' for its black cell, else the letter."""
+    return "#" if text in BLACK_TEXT or not text.strip() else text
+
+
+BLACK_TEXT = ("█", "#")  # how blacksquare prints a black cell
+
+
+def side_blacksquare(floor: int, seeds: int, names: tuple[str, ...], timeout: float) -> list[dict]:
+    """blacksquare's fill of each pattern at the list's floor (process of its own); entries scored by our tables."""
+    from blacksquare import BLACK, DEFAULT_WORDLIST, Crossword
+
+    wl = DEFAULT_WORDLIST.score_filter(floor / 50 - 1e-3)  # "above the threshold": scores >= floor kept
+    rows = []
+    for name in names:
+        for seed in range(seeds):
+            xw = Crossword(num_rows=15, num_cols=15, word_list=wl)
+            for r, c in pattern_blacks(name):
+                xw[r, c] = BLACK
+            t = time.process_time()
+            out = xw.fill(timeout=timeout, temperature=0.0 if seed == 0 else 0.1, show_progress=False)
+            secs = time.process_time() - t
+            grid = None
+            if out is not None:
+                grid = ["".join(cell_text(out[r, c].str) for c in range(15)) for r in range(15)]
+            rows.append({"pattern": name, "seed": seed, "filled": out is not None, "seconds": secs, "grid": grid})
+    return rows
+
+
+def run_side(side: str, floor: int, seeds: int, names: tuple[str, ...], timeout: float) -> tuple[list[dict], float]:
+    """(rows, whole-process CPU seconds) of one filler at one floor, in a process of its own."""
+    import json
+    import resource
+    import subprocess
+    import sys
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    argv = [sys.executable, __file__, "--side", side, "--floor", str(floor), "--versus-seeds", str(seeds)]
+    argv += ["--only", ",".join(names), "--peer-timeout", str(timeout)]
+    out = subprocess.run(argv, capture_output=True, text=True, check=False)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if out.returncode != 0:
+        raise SystemExit(f"{side} at {floor}: {out.stderr[-2000:]}")
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return json.loads(out.stdout.strip().splitlines()[-1]), cpu
+
+
+def versus_line(label: str, rows: list[dict]) -> str:
+    """filled/seeds, seconds per fill, mean entry score of one pattern's rows."""
+    secs = [r["seconds"] for r in rows]
+    ok = [r for r in rows if r["filled"]]
+    score = f"mean entry score {statistics.mean(r['mean_score'] for r in ok):.1f}" if ok else "no fill"
+    return (
+        f"    {label:12s} {len(ok)}/{len(rows)} filled; s/fill mean {statistics.mean(secs):.3f} "
+        f"p95 {p95(secs):.3f} max {max(secs):.3f}; {score}"
+    )
+
+
+def run_versus(seeds: int, names: tuple[str, ...], timeout: float) -> None:
+    """Ours and blacksquare on the same list, floors and patterns, in the same run."""
+    from importlib.metadata import version
+
+    from puzzlesearch.lexicon import constructors
+
+    print(
+        f"American 15x15 fill beside blacksquare {version('blacksquare')} (Rust), both on the "
+        f"{constructors.LIST_NAME}; {seeds} seeds; blacksquare timeout {timeout:g} s; CPU seconds"
+    )
+    root = Path(tempfile.mkdtemp(prefix="cwvs"))
+    (root / "workflow").symlink_to(PROJECT / "workflow")
+    config = validate_config({"lexicons": {"default": "builtin:en"}}, root)
+    tables = open_tables("en", config, root)  # scores every entry the same way for both fillers
+    for floor in VERSUS_FLOORS:
+        ours, ours_cpu = run_side("ours", floor, seeds, names, timeout)
+        peer, peer_cpu = run_side("blacksquare", floor, seeds, names, timeout)
+        for r in peer:
+            if r["filled"]:
+                r["mean_score"] = statistics.mean(tables.score(w.lower()) for w in grid_entries(r["grid"]))
+        print(f"  list's score >= {floor} (ours >= {LIST_SCALE * floor}):")
+        for name in names:
+            print(f"   {name}:")
+            print(versus_line("puzzlesearch", [r for r in ours if r["pattern"] == name]))
+            print(versus_line("blacksquare", [r for r in peer if r["pattern"] == name]))
+        o_secs, p_secs = [r["seconds"] for r in ours], [r["seconds"] for r in peer]
+        print(
+            f"   all: puzzlesearch {sum(r['filled'] for r in ours)}/{len(ours)} filled, p95 {p95(o_secs):.3f} s, "
+            f"process CPU {ours_cpu:.1f} s; blacksquare {sum(r['filled'] for r in peer)}/{len(peer)}, "
+            f"p95 {p95(p_secs):.3f} s, process CPU {peer_cpu:.1f} s; ratio of fill CPU seconds "
+            f"blacksquare/puzzlesearch {sum(p_secs) / max(sum(o_secs), 1e-9):.1f}x"
+        )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seeds", type=int, default=10)
@@ -252,7 +384,25 @@ def main() -> None:
         "--no-baseline", action="store_true", help=f"--american: skip the baseline with {AMERICAN_BASELINE}"
     )
     ap.add_argument("--root", help="project root holding results/ (default: a temporary folder)")
+    ap.add_argument("--versus", action="store_true", help="the American patterns beside blacksquare, same list")
+    ap.add_argument("--versus-seeds", type=int, default=5, help="--versus: seeds per pattern")
+    ap.add_argument("--peer-timeout", type=float, default=60.0, help="--versus: blacksquare's timeout per fill")
+    ap.add_argument("--side", choices=("ours", "blacksquare"), help=argparse.SUPPRESS)  # one side's process
+    ap.add_argument("--floor", type=int, help=argparse.SUPPRESS)
     args = ap.parse_args()
+    names = tuple(args.only.split(",")) if args.only else AMERICAN_PATTERNS
+    if args.side:
+        import json
+
+        if args.side == "ours":
+            rows = side_ours(args.floor, args.versus_seeds, names)
+        else:
+            rows = side_blacksquare(args.floor, args.versus_seeds, names, args.peer_timeout)
+        print(json.dumps(rows))
+        return
+    if args.versus:
+        run_versus(args.versus_seeds, names, args.peer_timeout)
+        return
     root = Path(args.root) if args.root else Path(tempfile.mkdtemp(prefix="cwbench"))
     if args.root is None:
         (root / "workflow").symlink_to(PROJECT / "workflow")

@@ -47,9 +47,10 @@ LEXICON = (
     "lexicon/artifacts.py",
 )
 WORDINFO = ("lexicon/wordinfo.py", "lexicon/inflect.py", "lexicon/data")  # WordNet, wordfreq, blocklists, word files
+CONSTRUCTORS = ("lexicon/constructors.py",)  # the Spread the Wordlist read through blacksquare
 BEE = ("bee", "bee/data/acceptance.json", *LEXICON, *WORDINFO)  # the word list's fitted parameters
 BOGGLE = ("boggle", *LEXICON)
-CROSSWORD = ("crossword", *LEXICON, *WORDINFO)
+CROSSWORD = ("crossword", *LEXICON, *WORDINFO, *CONSTRUCTORS)
 CUBE_MODEL = (
     "cube/__init__.py",
     "cube/model",
@@ -109,6 +110,7 @@ KINDS = _kinds(
     Kind("boggle-proof", "boggle.proof.prove:write_proof", BOGGLE),
     Kind("boggle-proof-sample", "boggle.proof.prove:write_sample", BOGGLE),
     Kind("boggle-search-checkpoint", "boggle.search:iterated_local_search", BOGGLE, INSIDE),
+    Kind("constructors-list", "lexicon.constructors:build", CONSTRUCTORS),
     Kind("crossword-tables", "crossword.tables:build_tables", CROSSWORD, "tables.json"),
     Kind("crossword-puzzle", "crossword.io:write_generated_with_clues", CROSSWORD),
     Kind("crossword-puzzles", "crossword.io:write_ranked", CROSSWORD),
@@ -132,6 +134,7 @@ BOGGLE_SCAN, BOGGLE_SCAN_SUMMARY = "boggle-scan", "boggle-scan-summary"
 BOGGLE_PROOF_SHARD, BOGGLE_PROOF_PROGRESS = "boggle-proof-shard", "boggle-proof-progress"
 BOGGLE_PROOF, BOGGLE_PROOF_SAMPLE = "boggle-proof", "boggle-proof-sample"
 BOGGLE_SEARCH_CHECKPOINT = "boggle-search-checkpoint"
+CONSTRUCTORS_LIST = "constructors-list"
 CROSSWORD_TABLES, CROSSWORD_PUZZLE = "crossword-tables", "crossword-puzzle"
 CROSSWORD_PUZZLES, CROSSWORD_FILL = "crossword-puzzles", "crossword-fill"
 CUBE_TABLES, CUBE_TABLE_MANIFEST, CUBE_SOLVES = "cube-tables", "cube-table-manifest", "cube-solves"

@@ -7,6 +7,7 @@ for the floors, counts of the clues written into the .ipuz against the reported 
 
 from __future__ import annotations
 
+import copy
 import json
 import re
 
@@ -30,9 +31,19 @@ SAMPLE_LENGTHS = (3, 4, 5, 6)
 
 
 @pytest.fixture(scope="module")
-def english(config, project):
-    """The default English tables (store-built, shared with test_crossword's) and their clues table."""
-    tables = open_tables("en", config, project, 0)
+def own_config(config):
+    """The session config with our own English scores only (crossword.quality.constructors off): these
+    tests are about the wordfreq/WordNet scoring, which remains for the words the constructors' list
+    lacks; the list itself is tested in test_crossword_solver.py."""
+    own = copy.deepcopy(config)
+    own["crossword"]["quality"]["constructors"] = False
+    return own
+
+
+@pytest.fixture(scope="module")
+def english(own_config, project):
+    """The English tables of our own scores (store-built) and their clues table."""
+    tables = open_tables("en", own_config, project, 0)
     return tables, pl.read_parquet(tables.clues_path)
 
 
@@ -252,7 +263,7 @@ def test_frequency_percentile_and_scores_match_brute_force():
 # ---------------------------------------------------------------- reported coverage = output
 
 
-def test_clue_coverage_reported_equals_the_clues_written(project, english, tmp_path, capsys):
+def test_clue_coverage_reported_equals_the_clues_written(project, config, tmp_path, capsys):
     out = tmp_path / "gen"
     code = main(
         [
@@ -274,7 +285,7 @@ def test_clue_coverage_reported_equals_the_clues_written(project, english, tmp_p
     assert code == 0
     capsys.readouterr()
     df = pl.read_parquet(out / "puzzles.parquet")
-    tables, _ = english
+    tables = open_tables("en", config, project, 0)  # the default tables the command used
     total_entries = total_clued = 0
     for row in df.iter_rows(named=True):
         doc = json.loads((out / row["file"]).read_text())
@@ -308,8 +319,8 @@ def test_english_scores_follow_wordfreq_and_word_class(english):
     assert (df.filter(pl.col("clue") == "")["score"] <= TableSettings().unclued_max).all()
 
 
-def test_default_floor_keeps_only_clued_common_words(config, project):
-    tables = open_tables("en", config, project, 0, min_score=50)
+def test_default_floor_keeps_only_clued_common_words(own_config, project):
+    tables = open_tables("en", own_config, project, 0, min_score=50)
     df = pl.read_parquet(tables.clues_path).filter(pl.col("score") >= 50)
     assert df.height > 15000
     assert (df["clue"] != "").all() and (df["class"] == wordinfo.COMMON).all()
@@ -317,7 +328,7 @@ def test_default_floor_keeps_only_clued_common_words(config, project):
     assert not banned & set(df.filter(pl.col("length") >= 3)["word"].to_list())
     assert (
         not tables.words_of_length(2)
-        or open_tables("en", config, project, 0, min_score=50, min_entry=3).words_of_length(2) == []
+        or open_tables("en", own_config, project, 0, min_score=50, min_entry=3).words_of_length(2) == []
     )
 
 

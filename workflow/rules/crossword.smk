@@ -19,10 +19,30 @@ wildcard_constraints:
     seed=r"\d+",
 
 
+rule crossword_constructors_list:
+    input:
+        code=kind_files("constructors-list"),
+    output:
+        words=CW_CONSTRUCTORS_LIST,
+        manifest=CW_CONSTRUCTORS_LIST.replace(".parquet", ".json"),
+    log:
+        "logs/lexicon/constructors.log",
+    cache: True
+    threads: 1
+    resources:
+        mem_mb=MEM_MB,
+        runtime=STARTUP_MINUTES,
+    params:
+        wildcards=cache_key,
+    shell:
+        "puzzlesearch crossword build-list --out {output.words:q} 2> {log:q}"
+
+
 rule crossword_tables:
     input:
         words=lambda w: lexicon_words(w.lexicon),
         manifest=lambda w: lexicon_words(w.lexicon).replace("words.parquet", "words.json"),
+        constructors=crossword_constructors_list,
         quality=crossword_quality_files(),
         code=kind_files("crossword-tables"),
     output:
@@ -41,9 +61,10 @@ rule crossword_tables:
     params:
         wildcards=cache_key,
         settings=CW_TABLE_SETTINGS.to_json(),  # quality keys (blocklist, names, clue_weight); max_factor unused
+        constructors=crossword_constructors_flag,
     shell:
         "puzzlesearch crossword build-tables --settings {params.settings:q} --words {input.words:q}"
-        " --out {output.npz:q} 2> {log:q}"
+        " {params.constructors} --out {output.npz:q} 2> {log:q}"
 
 
 rule crossword_numeric_tables:

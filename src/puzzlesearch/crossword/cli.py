@@ -36,7 +36,13 @@ PATTERN_SIZE = 15
 GENERATE_FLAGS = ("strategy", "time_budget", "max_pops", "max_down", "max_across", "min_frequency")  # -> settings keys
 FILL_FLAGS = ("time_budget", "max_nodes", "min_frequency")
 PIPELINE_PATHS = ("--tables", "--ipuz", "--html", "--summary")  # what a pipeline job names explicitly
-LEXICON_HELP = "word list (config name or file) instead of the language's"
+LEXICON_HELP = (
+    "word list (config name or file) instead of the language's; a file of word;score lines (English) "
+    "replaces the list and its scores"
+)
+THEMELESS = "themeless"
+STYLES = ("standard", THEMELESS)
+GENERATE_CLUED_ONLY = True  # generated puzzles use clued entries only (fill may place unclued ones and lists them)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -59,8 +65,16 @@ def register(sub: argparse._SubParsersAction) -> None:
     src = p.add_mutually_exclusive_group(required=True)
     src.add_argument("--words", help="words.parquet of the lexicon (words.json beside it)")
     src.add_argument("--numeric", action="store_true", help="the numeric pseudo-lexicon (products x*y)")
+    p.add_argument(
+        "--constructors",
+        help="constructors.parquet (build-list) merged into an English lexicon's tables, with its scores",
+    )
     p.add_argument("--out", required=True, help="tables.npz to write (its manifest tables.json goes beside it)")
     p.set_defaults(func=cmd_build_tables)
+
+    p = cmds.add_parser("build-list", help="(pipeline) the Spread the Wordlist, read through blacksquare, as Parquet")
+    p.add_argument("--out", required=True, help="constructors.parquet to write (manifest constructors.json beside it)")
+    p.set_defaults(func=cmd_build_list)
 
     p = cmds.add_parser("gather", help="(pipeline) rank per-seed puzzle summaries into puzzles.parquet")
     p.add_argument("--summaries", nargs="+", required=True, help="per-seed .json summaries")
@@ -89,6 +103,12 @@ def _register_generate(cmds) -> None:
     p.add_argument("--seed", type=int, default=0, help="first seed")
     p.add_argument("--seeds", type=int, default=1, help="number of seeds (puzzles)")
     p.add_argument("--strategy", choices=("pattern", "fill1", "fill2"))
+    p.add_argument(
+        "--style",
+        choices=STYLES,
+        help="themeless: 180-degree symmetric patterns of at most crossword.themeless.max_entries entries "
+        "(a themeless 15x15: --size 15)",
+    )
     p.add_argument("--max-pops", type=int, help="pops per puzzle (the work budget; crossword.max_pops)")
     p.add_argument("--time-budget", type=float, help="seconds per puzzle (safety cap; crossword.time_budget)")
     p.add_argument("--max-down", type=int, help="longest vertical word")
@@ -166,13 +186,11 @@ def _pipeline_mode(args, interactive_flags: tuple[str, ...]) -> bool:
     return pipeline_mode(args, paths, interactive, pipeline_only=PIPELINE_PATHS)
 
 
-def _pipeline_tables(args, settings):
+def _pipeline_tables(args, settings, clued_only: bool = False):
     """The tables of --tables (verified) with the settings' floors, and the Language of --lang over them."""
     from puzzlesearch.crossword.tables import language_of, load_tables
 
-    tables = load_tables(
-        args.tables, settings.min_frequency, min_score=settings.min_score, min_entry=settings.min_entry
-    )
+    tables = load_tables(args.tables, settings.min_frequency, None, settings.min_score, settings.min_entry, clued_only)
     return tables, language_of(args.lang, tables)
 
 
@@ -189,7 +207,8 @@ def _generate_settings(args):
 
     def make(section: dict) -> GenerateSettings:
         size = args.size if args.size is not None else section["sizes"][0]
-        return GenerateSettings.for_job(section, args.lang, size)
+        settings = GenerateSettings.for_job(section, args.lang, size)
+        return settings.themeless(section) if args.style == THEMELESS else settings
 
     flags = {(f"--{key.replace('_', '-')}", key): getattr(args, key) for key in GENERATE_FLAGS}
     settings, config, root = interactive_settings(args, "crossword", make, flags)
@@ -232,6 +251,7 @@ def cmd_generate(args) -> int:
             "max-down",
             "max-across",
             "min-frequency",
+            "style",
             "lexicon",
             "set",
             "out",
@@ -248,7 +268,14 @@ def cmd_generate(args) -> int:
         raise PuzzleError(f"--seeds {args.seeds}: must be at least 1")
     _warm_up_fill(settings.strategy)
     tables, language = open_language(
-        args.lang, config, root, settings.min_frequency, args.lexicon, settings.min_score, settings.min_entry
+        args.lang,
+        config,
+        root,
+        settings.min_frequency,
+        args.lexicon,
+        settings.min_score,
+        settings.min_entry,
+        clued_only=GENERATE_CLUED_ONLY,
     )
     out = Path(args.out) if args.out else store.cli_output_root().joinpath(*GENERATE_OUT, args.lang, str(settings.size))
     rows = []
@@ -280,7 +307,7 @@ def _generate_pipeline(args) -> int:
 
     settings = GenerateSettings.from_json(args.settings)
     _warm_up_fill(settings.strategy)
-    tables, language = _pipeline_tables(args, settings)
+    tables, language = _pipeline_tables(args, settings, GENERATE_CLUED_ONLY)
     g = search.generate(tables, language, settings, args.seed)
     _log_generated(g)
     if g.stopped_by == STOP_TIME:
@@ -385,6 +412,9 @@ def cmd_fill(args) -> int:
     _print_fill(result, language)
     clued = sum(1 for w in result.words if tables.clue(w))
     print(f"# {clued} of {len(result.words)} entries clued")
+    unclued = [w.upper() for w in result.words if not tables.clue(w)]
+    if unclued:
+        print(f"# without a clue (write one): {', '.join(unclued)}")
     out = Path(args.out) if args.out else store.cli_output_root().joinpath(*FILL_OUT)
     stem = out / Path(args.pattern).stem
     _report(
@@ -427,5 +457,23 @@ def cmd_build_tables(args) -> int:
     settings = TableSettings.from_json(args.settings)
     if args.words is not None and not Path(args.words).is_file():
         raise PuzzleError(f"--words {args.words}: no such file (build the lexicon first)")
-    build_tables(args.out, None if args.numeric else args.words, settings)
+    listed = None
+    if args.constructors is not None:
+        from puzzlesearch.crossword.tables import constructors_file_list
+
+        if args.numeric:
+            raise PuzzleError("--constructors: the numeric tables take no word list")
+        listed = constructors_file_list(args.constructors)
+    build_tables(args.out, None if args.numeric else args.words, settings, listed)
+    return 0
+
+
+def cmd_build_list(args) -> int:
+    """Write constructors.parquet and constructors.json (pipeline: an explicit path)."""
+    from puzzlesearch.lexicon import constructors
+
+    out = Path(args.out)
+    if out.name != constructors.LIST_FILE:
+        raise PuzzleError(f"--out {out}: name the file {constructors.LIST_FILE} (its manifest goes beside it)")
+    constructors.build(out.parent)
     return 0

@@ -514,13 +514,24 @@ def _warm_up(attempts: Attempts, words: WordBits, weights: Weights) -> None:
 # ---------------------------------------------------------------- patterns
 
 
+class PatternDeadline(PuzzleError):
+    """The wall-clock deadline passed while a random pattern was being made."""
+
+
 def american_pattern(
-    size: int = 15, black_fraction: float = 0.16, seed: int = 0, min_word: int = 3, max_word: int = 9, tries: int = 200
+    size: int = 15,
+    black_fraction: float = 0.16,
+    seed: int = 0,
+    min_word: int = 3,
+    max_word: int = 9,
+    tries: int = 200,
+    deadline: float | None = None,
 ) -> np.ndarray:
     """A random American-style pattern: 180-degree symmetric, all words >= min_word letters,
     white cells connected, about black_fraction black cells; 0 black, -1 empty.
 
-    Black pairs go first into runs longer than max_word, then anywhere."""
+    Black pairs go first into runs longer than max_word, then anywhere. `deadline` (a
+    time.perf_counter() value): PatternDeadline once it passes (checked at every black pair)."""
     if size < min_word:
         raise PuzzleError(
             f"--size {size}: a pattern with words of at least {min_word} letters needs a size of at least {min_word}"
@@ -534,6 +545,8 @@ def american_pattern(
     for _ in range(tries):
         white = np.ones((size, size), dtype=bool)
         for _ in range(40 * size):
+            if deadline is not None and time.perf_counter() >= deadline:
+                raise PatternDeadline(f"no {size}x{size} pattern made before the time cap")
             long_cells = _long_run_cells(white, max_word)
             if not long_cells and (~white).sum() >= target:
                 break

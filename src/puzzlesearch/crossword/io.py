@@ -433,6 +433,9 @@ def write_filled(
         f"fixed-pattern fill: quality {result.quality:.2f} (mean log10 frequency), "
         f"frequency floor {floor}, {clued} of {len(clues)} entries clued, {result.nodes} nodes"  # no seconds: same fill, same bytes
     )
+    unclued = [w for w, c in zip(result.words, clues) if not c]
+    if unclued:  # the constructor's to-do list, on the page too
+        notes += f"; without a clue: {', '.join(w.upper() for w in unclued)}"
     paths = write_puzzle(
         result.grid,
         language,

@@ -33,7 +33,7 @@ from puzzlesearch.crossword._kernels.progressive import (
     progressive_search,
     seed_rng,
 )
-from puzzlesearch.crossword.fill import NoFill, american_pattern, fill
+from puzzlesearch.crossword.fill import NoFill, PatternDeadline, american_pattern, fill
 from puzzlesearch.crossword.model import DOWN, Language, runs, slots, without_lone_letters
 from puzzlesearch.crossword.settings import FillSettings, GenerateSettings
 from puzzlesearch.crossword.tables import WordTables
@@ -49,6 +49,7 @@ PATTERN = "pattern"  # the strategy: random symmetric patterns filled by the fix
 PATTERN_SEED_STRIDE = 100_003  # pattern k of seed s is made with seed s x stride + k (distinct per seed)
 STOP_COST, STOP_POPS, STOP_TIME = "cost", "pops", "time"  # what ended a search (Generated.stopped_by)
 PROGRESS_SECONDS = 5  # seconds between progress log lines
+ATTEMPT_NODES = 1  # the least a pattern attempt counts against max_pops (a fill refused at 0 nodes too)
 
 
 @dataclass
@@ -191,44 +192,73 @@ def generate_from_patterns(
 ) -> Generated:
     """One American-style grid: random symmetric patterns (every entry >= min_entry letters,
     connected, none longer than max_across), each filled by the fixed-pattern fill with at most
-    pattern_nodes nodes, until one fills; max_pops bounds the nodes over all patterns.
+    pattern_nodes nodes, until one fills.
 
-    Every entry is an eligible word by construction (cost 0). PuzzleError (naming the
-    settings) when the work budget or the time cap is spent first."""
+    Every attempt counts against max_pops: its fill nodes, and at least ATTEMPT_NODES (a fill
+    refused at 0 nodes, say for a length without words, counts too), so the work budget ends
+    every search. The time cap runs on the wall clock from the start (kernel loading excluded),
+    the patterns' making included. Every entry is an eligible word by construction (cost 0).
+    PuzzleError (naming the settings) when the work budget or the time cap is spent first."""
     n = settings.size
+    _, count = tables.len_arrays(n)
+    lengths = range(settings.min_entry, min(n, settings.max_across) + 1)
+    if not any(count[L] for L in lengths):
+        raise PuzzleError(
+            f"crossword {language.code} {n}x{n}: lexicon {tables.name!r} has no eligible word of "
+            f"{settings.min_entry} to {min(n, settings.max_across)} letters at min_score {settings.min_score}"
+            + (" with a clue" if tables.clued_only else "")
+        )
+    _load_fill_kernels(tables)
     t0 = time.perf_counter()
-    spent, tried, searched = 0, 0, 0.0  # searched: the fills' time, their kernel loading excluded (the cap's clock)
+    deadline = t0 + settings.time_budget
+    spent, tried, last_log = 0, 0, t0
+
+    def give_up(key: str, value: str) -> PuzzleError:
+        return PuzzleError(
+            f"crossword {language.code} {n}x{n} seed {seed}: no pattern filled within {key}="
+            f"{value} ({tried} patterns, {spent} fill nodes, min_score {settings.min_score}); nothing written: "
+            f"raise {key}"
+        )
+
     while True:
         left = settings.max_pops - spent if settings.max_pops else settings.pattern_nodes
         budget = max(1, min(settings.pattern_nodes, left))
+        try:
+            pattern = american_pattern(
+                n,
+                settings.black_fraction,
+                seed * PATTERN_SEED_STRIDE + tried,
+                settings.min_entry,
+                settings.max_across,
+                deadline=deadline,
+            )
+        except PatternDeadline:
+            raise give_up("crossword.time_budget", f"{settings.time_budget:g}s") from None
+        if settings.max_entries and len(slots(pattern != 0, min_length=2)) > settings.max_entries:
+            spent, tried = spent + ATTEMPT_NODES, tried + 1  # too many entries for the style: not filled
+            if settings.max_pops and spent >= settings.max_pops:
+                raise give_up("crossword.max_pops", f"{settings.max_pops} fill nodes")
+            continue
         fill_settings = FillSettings(
             min_frequency=settings.min_frequency,
             min_score=settings.min_score,
             min_entry=settings.min_entry,
             max_nodes=budget,
             first_nodes=min(FillSettings.first_nodes, budget),
-            time_budget=max(settings.time_budget - searched, 1e-3),
-        )
-        pattern = american_pattern(
-            n, settings.black_fraction, seed * PATTERN_SEED_STRIDE + tried, settings.min_entry, settings.max_across
+            time_budget=max(deadline - time.perf_counter(), 1e-3),
         )
         try:
             filled = fill(pattern, tables, fill_settings, seed, progress=False)
         except NoFill as exc:
-            spent, tried, searched = spent + exc.nodes, tried + 1, searched + exc.seconds
-            elapsed = searched
-            if progress:
-                log("crossword", f"seed {seed}: pattern {tried} not filled ({spent} nodes, {elapsed:.1f}s)")
-            if settings.max_pops and spent >= settings.max_pops or elapsed >= settings.time_budget:
-                key, value = (
-                    ("crossword.max_pops", f"{settings.max_pops} fill nodes")
-                    if elapsed < settings.time_budget
-                    else ("crossword.time_budget", f"{settings.time_budget:g}s")
-                )
-                raise PuzzleError(
-                    f"crossword {language.code} {n}x{n} seed {seed}: no pattern filled within {key}="
-                    f"{value} ({tried} patterns, min_score {settings.min_score}); nothing written: raise {key}"
-                ) from None
+            spent, tried = spent + max(exc.nodes, ATTEMPT_NODES), tried + 1
+            now = time.perf_counter()
+            if progress and now - last_log >= PROGRESS_SECONDS:
+                log("crossword", f"seed {seed}: {tried} patterns not filled ({spent} nodes, {now - t0:.1f}s)")
+                last_log = now
+            if settings.max_pops and spent >= settings.max_pops:
+                raise give_up("crossword.max_pops", f"{settings.max_pops} fill nodes") from None
+            if now >= deadline:
+                raise give_up("crossword.time_budget", f"{settings.time_budget:g}s") from None
             continue
         spent += filled.nodes
         down = sum(s.direction == DOWN for s in slots(filled.grid != 0))
@@ -236,6 +266,15 @@ def generate_from_patterns(
         # the trace of a pattern search is its one result: a pattern is filled (cost 0) or not tried further
         trace = [(spent, seconds, 0)]
         return Generated(filled.grid, language, seed, 0, 0, 0, 0, 0, down, spent, seconds, tried, settings, trace=trace)
+
+
+def _load_fill_kernels(tables: WordTables) -> None:
+    """Load (or compile) the fill's kernels on a small pattern before the clock starts (a pattern the words
+    cannot fill ends at once: then the first real fill loads them)."""
+    try:
+        fill(np.full((3, 3), -1, dtype=np.int8), tables, FillSettings(max_nodes=1, first_nodes=1), 0, progress=False)
+    except PuzzleError:
+        pass
 
 
 def generate(

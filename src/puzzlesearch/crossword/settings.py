@@ -52,6 +52,7 @@ class GenerateSettings(Settings):
     strategy: str = _field(section_defaults(SECTION)["strategy"]["en"])
     black_fraction: float = default(SECTION, "black_fraction")
     pattern_nodes: int = default(SECTION, "pattern_nodes")
+    max_entries: int = default(SECTION, "max_entries")
     focus: float = default(SECTION, "focus")
     length_bias: float = default(SECTION, "length_bias")
     max_pops: int = default(SECTION, "max_pops")
@@ -70,6 +71,22 @@ class GenerateSettings(Settings):
         keys["strategy"] = props["strategy"]["oneOf"][0]
         keys["low_score"] = props["quality"]["properties"]["low_score"]
         return {"type": "object", "additionalProperties": False, "properties": keys}
+
+    def themeless(self, section: dict) -> GenerateSettings:
+        """These settings in the themeless style (`crossword.themeless`: strategy pattern, at most
+        max_entries entries of at most max_word letters)."""
+        t = section.get("themeless") or {}
+        props = _props()["themeless"]["properties"]
+        value = {k: t.get(k, props[k]["default"]) for k in props}
+        return dataclasses.replace(
+            self,
+            strategy="pattern",
+            max_entries=value["max_entries"],
+            max_across=value["max_word"],
+            max_down=value["max_word"],
+            black_fraction=value["black_fraction"],
+            pattern_nodes=value["pattern_nodes"],
+        )
 
     @classmethod
     def for_job(cls, section: dict, lang: str, size: int) -> GenerateSettings:
@@ -137,7 +154,15 @@ class TableSettings(Settings):
     """Settings of the tables: numeric max_factor, and the word quality (`crossword.quality`)."""
 
     SECTION: ClassVar[str] = SECTION
-    QUALITY_KEYS: ClassVar[tuple[str, ...]] = ("blocklist", "names", "phrases", "clue_weight", "scores", "unclued_max")
+    QUALITY_KEYS: ClassVar[tuple[str, ...]] = (
+        "blocklist",
+        "names",
+        "phrases",
+        "clue_weight",
+        "scores",
+        "unclued_max",
+        "constructors",
+    )
     max_factor: int = _field(section_defaults(SECTION)["numeric"]["max_factor"])
     blocklist: str = _quality_default("blocklist")
     names: bool = _quality_default("names")
@@ -145,6 +170,7 @@ class TableSettings(Settings):
     clue_weight: int = _quality_default("clue_weight")
     scores: str = _quality_default("scores")
     unclued_max: int = _quality_default("unclued_max")
+    constructors: bool = _quality_default("constructors")
 
     @classmethod
     def sub_schema(cls) -> dict:

@@ -40,14 +40,14 @@ from puzzlesearch.crossword.model import DIGITS, NUMERIC_FILLERS, Alphabet, Lang
 from puzzlesearch.crossword.settings import LANG_ALPHABET, LANGS, TableSettings
 from puzzlesearch.errors import PuzzleError
 from puzzlesearch.io import write_npz, write_parquet
-from puzzlesearch.lexicon import wordinfo
+from puzzlesearch.lexicon import constructors, wordinfo
 from puzzlesearch.lexicon.artifacts import WORDS_FILE, lexicon_from_files, open_lexicon
 from puzzlesearch.lexicon.model import ALPHABETS
 from puzzlesearch.lexicon.wordinfo import zipf_reader
 from puzzlesearch.progress import Timer, log
 
 NUMERIC = "numeric"  # the pseudo-lexicon of products x*y
-TABLES_VERSION = 5
+TABLES_VERSION = 6  # 6: the clued array
 TABLES_KIND = kinds.CROSSWORD_TABLES
 TABLES_FILE, TABLES_MANIFEST, CLUES_FILE = "tables.npz", "tables.json", "clues.parquet"
 
@@ -56,14 +56,20 @@ TABLES_FILE, TABLES_MANIFEST, CLUES_FILE = "tables.npz", "tables.json", "clues.p
 
 
 def numeric_words(max_factor: int) -> pl.DataFrame:
-    """Products z = x*y (2 <= x <= y <= max_factor) as words; frequency = factor pairs."""
+    """Products z = x*y (2 <= x <= y <= max_factor) as words; frequency = factor pairs; clue 'x*y' of the
+    most balanced pair (the largest x), as clues.numeric_clue gives it."""
     if max_factor < 2:
         raise PuzzleError(f"crossword.numeric.max_factor must be at least 2 (got {max_factor})")
     x, y = np.triu_indices(max_factor - 1)
     z = (x + 2) * (y + 2)
-    values, counts = np.unique(z, return_counts=True)
-    words = [str(v) for v in values]
-    return pl.DataFrame({"word": words, "length": [len(w) for w in words], "frequency": counts.astype(np.int64)})
+    values, inverse, counts = np.unique(z, return_inverse=True, return_counts=True)
+    best_x = np.zeros(len(values), dtype=np.int64)
+    np.maximum.at(best_x, inverse.ravel(), x + 2)
+    words = values.astype(str).tolist()
+    clue = [f"{a}*{v // a}" for a, v in zip(best_x.tolist(), values.tolist())]
+    return pl.DataFrame(
+        {"word": words, "length": [len(w) for w in words], "frequency": counts.astype(np.int64), "clue": clue}
+    )
 
 
 # ---------------------------------------------------------------- building
@@ -112,6 +118,9 @@ def build_arrays(words: pl.DataFrame, letters: str) -> dict[str, np.ndarray]:
     codes, lengths = encode_words(words["word"].to_list(), letters)
     frequency = words["frequency"].to_numpy().astype(np.int64)
     score = words["score"].to_numpy().astype(np.int16)
+    clued = (
+        (words["clue"] != "").to_numpy().astype(np.int8) if "clue" in words.columns else np.zeros(len(score), np.int8)
+    )
     width = codes.shape[1]
     len_start = np.searchsorted(lengths, np.arange(width + 2)).astype(np.int64)
     # anagram signatures: letters sorted, padding (0) moved to the end
@@ -128,6 +137,7 @@ def build_arrays(words: pl.DataFrame, letters: str) -> dict[str, np.ndarray]:
         "lengths": lengths,
         "frequency": frequency,
         "score": score,
+        "clued": clued,
         "word_sig": inverse.astype(np.int32),
         "len_start": len_start,
         "word_table": cost_kernels.build_table(codes, lengths, table_size(len(lengths))),
@@ -138,18 +148,33 @@ def build_arrays(words: pl.DataFrame, letters: str) -> dict[str, np.ndarray]:
     }
 
 
-def scored_words(words: pl.DataFrame, alphabet: str, settings: TableSettings) -> tuple[pl.DataFrame, dict]:
-    """The table words with score, clue, class (and English zipf): blocklist and (English) names/abbreviations out."""
+def with_extra_words(words: pl.DataFrame, extra: list[str]) -> pl.DataFrame:
+    """The words plus `extra` (frequency 0)."""
+    if not extra:
+        return words
+    added = pl.DataFrame({"word": extra, "length": [len(w) for w in extra], "frequency": [0] * len(extra)})
+    return pl.concat([words, added], how="vertical_relaxed")
+
+
+def scored_words(
+    words: pl.DataFrame, alphabet: str, settings: TableSettings, listed: ScoredList | None = None
+) -> tuple[pl.DataFrame, dict]:
+    """The table words with score, clue, class (and English zipf): blocklist and (English) names/abbreviations out.
+
+    `listed`: a scored word list (the constructors' list, or a user's word;score file given as the
+    lexicon): its words are added (or, with `listed.replace`, are the only words) and its scores
+    replace ours; the user's crossword.quality.scores file overrides both."""
     blocked = wordinfo.read_blocklist(settings.blocklist)
     overrides = wordinfo.read_score_file(settings.scores) if settings.scores else {}
-    extra = sorted(set(overrides) - set(words["word"].to_list()) - blocked)
-    if extra:  # words of the user's score file that the lexicon lacks
-        words = pl.concat(
-            [words, pl.DataFrame({"word": extra, "length": [len(w) for w in extra], "frequency": [0] * len(extra)})],
-            how="vertical_relaxed",
-        )
+    listed_scores = listed.scores if listed is not None else {}
+    if listed is not None and listed.replace:
+        words = with_extra_words(words.clear(), sorted(set(listed_scores) - blocked))
+    known = set(words["word"].to_list())
+    # words of the scored list and of the user's score file that the lexicon lacks
+    words = with_extra_words(words, sorted((set(listed_scores) | set(overrides)) - known - blocked))
     if alphabet == "latin":
-        words = with_phrases(words, wordinfo.load_wordnet() if settings.phrases else None, blocked)
+        replace = listed is not None and listed.replace  # a user's list: no phrase added to it
+        words = with_phrases(words, wordinfo.load_wordnet() if settings.phrases else None, blocked, add=not replace)
     before = words.height
     words = words.filter(~pl.col("word").is_in(sorted(blocked)))
     n_blocked = before - words.height
@@ -162,7 +187,8 @@ def scored_words(words: pl.DataFrame, alphabet: str, settings: TableSettings) ->
     )
     n_names = int((words["class"] != wordinfo.COMMON).sum())
     if not settings.names:
-        words = words.filter((pl.col("class") == wordinfo.COMMON) | pl.col("word").is_in(list(overrides)))
+        kept = sorted(set(overrides) | set(listed_scores))  # a scored list's judgement keeps its names
+        words = words.filter((pl.col("class") == wordinfo.COMMON) | pl.col("word").is_in(kept))
     clued = (words["clue"] != "").to_numpy()
     if alphabet == "latin":
         zipf_of = zipf_reader()
@@ -174,7 +200,7 @@ def scored_words(words: pl.DataFrame, alphabet: str, settings: TableSettings) ->
             dtype=float,
         )
         common = (words["class"] == wordinfo.COMMON).to_numpy() & ~np.array(
-            [wordinfo.is_abbreviation(w) for w in words["word"]]
+            [wordinfo.is_abbreviation(w) for w in words["word"]], dtype=bool
         )
         score = quality.english_scores(zipf, words["length"].to_numpy(), common, clued, settings.unclued_max)
         words = words.with_columns(pl.Series("zipf", zipf))
@@ -182,8 +208,9 @@ def scored_words(words: pl.DataFrame, alphabet: str, settings: TableSettings) ->
     else:
         score = quality.word_scores(words["frequency"].fill_null(0).to_numpy(), clued, settings.clue_weight)
         frequency_source = "the lexicon's frequency percentile"
-    if overrides:
-        score = np.array([overrides.get(w, s) for w, s in zip(words["word"].to_list(), score)], dtype=np.int16)
+    for scores in (listed_scores, overrides):  # the list's scores, then the user's file
+        if scores:
+            score = np.array([scores.get(w, s) for w, s in zip(words["word"].to_list(), score)], dtype=np.int16)
     words = words.with_columns(pl.Series("score", score, dtype=pl.Int16))
     meta = {
         "clue_source": source.name,
@@ -195,16 +222,46 @@ def scored_words(words: pl.DataFrame, alphabet: str, settings: TableSettings) ->
         "names_or_absent": n_names,
         "names_dropped": 0 if settings.names else n_names,
         "phrases": int(words["phrase"].is_not_null().sum()) if "phrase" in words.columns else 0,
+        "scored_list": listed.source if listed is not None else "",
+        "scored_list_words": len(listed_scores),
+        "scored_list_replaces": bool(listed is not None and listed.replace),
     }
+    if words.height == 0:
+        raise PuzzleError(
+            "the word list has no word over the alphabet after the blocklist and the names filter"
+            + (f" ({listed.source})" if listed is not None else "")
+        )
     return words, meta
 
 
-def with_phrases(words: pl.DataFrame, wordnet: wordinfo.WordNet | None, blocked: frozenset) -> pl.DataFrame:
+@dataclass(frozen=True)
+class ScoredList:
+    """A scored word list for the tables: word -> 0-100 score; `replace`: its words are the only ones."""
+
+    scores: dict
+    source: str
+    replace: bool = False
+
+    def with_replace(self) -> ScoredList:
+        """The same list as the only words."""
+        return ScoredList(self.scores, self.source, True)
+
+
+def with_phrases(
+    words: pl.DataFrame, wordnet: wordinfo.WordNet | None, blocked: frozenset, add: bool = True
+) -> pl.DataFrame:
     """The words plus a `phrase` column (null for words) and WordNet's tagged phrases (upintheair: 'up in
     the air') of the lexicon's lengths that no word spells already and that hold no blocklisted word
-    (none when wordnet is None: crossword.quality.phrases off)."""
-    words = words.with_columns(pl.lit(None, dtype=pl.Utf8).alias("phrase"))
+    (none when wordnet is None: crossword.quality.phrases off). A word that spells such a phrase
+    (ABOVETHEFOLD of a scored list) gets the phrase, so its word breaks are kept; `add` False: no
+    phrase is added."""
     if wordnet is None:
+        return words.with_columns(pl.lit(None, dtype=pl.Utf8).alias("phrase"))
+    spelled = [wordnet.phrase_of(w) for w in words["word"].to_list()]
+    words = words.with_columns(
+        pl.Series("phrase", [p.replace(wordinfo.PHRASE_JOIN, " ") if p else None for p in spelled], dtype=pl.Utf8)
+    )
+    if not add:
         return words
     have = set(words["word"].to_list())
     longest = int(words["length"].max() or 0)
@@ -212,7 +269,7 @@ def with_phrases(words: pl.DataFrame, wordnet: wordinfo.WordNet | None, blocked:
         (w, wordnet.phrases[w])
         for w in wordnet.phrase_words()
         if w not in have
-        and clues.MIN_STEM <= len(w) <= longest
+        and wordinfo.MIN_STEM <= len(w) <= longest
         and not blocked.intersection(wordnet.phrases[w].split(wordinfo.PHRASE_JOIN))
     ]
     phrases = pl.DataFrame(
@@ -228,10 +285,11 @@ def with_phrases(words: pl.DataFrame, wordnet: wordinfo.WordNet | None, blocked:
 
 def numeric_scored(settings: TableSettings) -> tuple[pl.DataFrame, dict]:
     """The numeric words with their 'x*y' clues and scores (every word is clued)."""
+    pairs = (settings.max_factor - 1) * settings.max_factor // 2
+    log("crossword", f"numeric tables: the {pairs} products x*y of 2..{settings.max_factor} (max_factor)")
     words = numeric_words(settings.max_factor)
-    clue_text = [clues.numeric_clue(w, settings.max_factor) for w in words["word"]]
     score = quality.word_scores(words["frequency"].to_numpy(), np.ones(words.height, bool), settings.clue_weight)
-    words = words.with_columns(pl.Series("clue", clue_text), pl.Series("score", score, dtype=pl.Int16))
+    words = words.with_columns(pl.Series("score", score, dtype=pl.Int16))
     return words, {"clue_source": "products x*y"}
 
 
@@ -244,27 +302,38 @@ def clue_frame(words: pl.DataFrame) -> pl.DataFrame:
 
 
 def build_tables(
-    out_npz: str | Path, words_path: str | Path | None = None, settings: TableSettings | None = None
+    out_npz: str | Path,
+    words_path: str | Path | None = None,
+    settings: TableSettings | None = None,
+    listed: ScoredList | None = None,
 ) -> dict:
-    """Write tables.npz, clues.parquet and their manifest tables.json: a lexicon's words.parquet, or `numeric`."""
+    """Write tables.npz, clues.parquet and their manifest tables.json: a lexicon's words.parquet (with a
+    scored list's words and scores), a scored list alone (English: `listed.replace`), or `numeric`."""
     out_npz = Path(out_npz)
     settings = settings or TableSettings()
+    listed_used = {"scored_list": listed.source, "replace": listed.replace} if listed is not None else {}
     with Timer() as t:
-        if words_path is None:
+        if words_path is None and listed is None:
             letters, direction, name = DIGITS, "ltr", NUMERIC
             words, quality_meta = numeric_scored(settings)
             used = {"lexicon": NUMERIC, **settings.to_dict()}
+        elif words_path is None:
+            letters, direction, name = ALPHABETS["latin"], "ltr", Path(listed.source).stem
+            empty = pl.DataFrame(schema={"word": pl.Utf8, "length": pl.Int64, "frequency": pl.Int64})
+            words, quality_meta = scored_words(empty, "latin", settings, listed.with_replace())
+            used = {"lexicon": "scored list", "alphabet": "latin", **listed_used, **settings.to_dict()}
         else:
             lex = lexicon_from_files(words_path)
             letters, name = ALPHABETS[lex.spec.alphabet], lex.name
             direction = "rtl" if lex.spec.alphabet == "arabic" else "ltr"
             words, quality_meta = scored_words(
-                lex.words.select("word", "length", "frequency"), lex.spec.alphabet, settings
+                lex.words.select("word", "length", "frequency"), lex.spec.alphabet, settings, listed
             )
             used = {
                 "lexicon": "words",
                 "alphabet": lex.spec.alphabet,
                 "words_sha256": manifest.file_sha256(words_path),
+                **listed_used,
                 **settings.to_dict(),
             }
         arrays = build_arrays(words, letters)
@@ -312,6 +381,7 @@ class WordTables:
     min_score: int = 0
     clues_path: Path | None = None  # clues.parquet beside tables.npz
     min_entry: int = 0  # shortest eligible word (English 3 by default: no 2-letter entries)
+    clued_only: bool = False  # only words with a clue are eligible (generation: a puzzle fully clued)
 
     def __post_init__(self) -> None:
         """Reorder the rows of each length (when both floors cut) so eligible words are a prefix."""
@@ -346,9 +416,8 @@ class WordTables:
     def word_ok(self) -> np.ndarray:
         """Per word row: frequency, score and length at or above the floors."""
         a = self.arrays
-        return (
-            (a["frequency"] >= self.min_frequency) & (a["score"] >= self.min_score) & (a["lengths"] >= self.min_entry)
-        )
+        ok = (a["frequency"] >= self.min_frequency) & (a["score"] >= self.min_score) & (a["lengths"] >= self.min_entry)
+        return ok & (a["clued"] != 0) if self.clued_only else ok
 
     @cached_property
     def sig_ok(self) -> np.ndarray:
@@ -457,7 +526,7 @@ def eligible_first(arrays: dict, ok: np.ndarray) -> dict:
     if not moved:
         return arrays
     out = dict(arrays)
-    for key in ("codes", "lengths", "frequency", "score", "word_sig"):
+    for key in ("codes", "lengths", "frequency", "score", "clued", "word_sig"):
         out[key] = np.ascontiguousarray(arrays[key][order])
     new_row = np.empty_like(order)
     new_row[order] = np.arange(len(order))
@@ -467,7 +536,12 @@ def eligible_first(arrays: dict, ok: np.ndarray) -> dict:
 
 
 def load_tables(
-    npz_path: str | Path, min_frequency: int = 0, name: str | None = None, min_score: int = 0, min_entry: int = 0
+    npz_path: str | Path,
+    min_frequency: int = 0,
+    name: str | None = None,
+    min_score: int = 0,
+    min_entry: int = 0,
+    clued_only: bool = False,
 ) -> WordTables:
     """Open a verified tables.npz (manifest tables.json and clues.parquet beside it) with the floors."""
     npz_path = Path(npz_path)
@@ -492,6 +566,7 @@ def load_tables(
         int(min_score),
         npz_path.with_name(CLUES_FILE),
         int(min_entry),
+        bool(clued_only),
     )
 
 
@@ -500,6 +575,7 @@ ARRAY_NAMES = (
     "lengths",
     "frequency",
     "score",
+    "clued",
     "word_sig",
     "len_start",
     "word_table",
@@ -524,6 +600,7 @@ def check_arrays(path: Path, a: dict, n_letters: int) -> None:
         len(a["lengths"]) == n
         and len(a["frequency"]) == n
         and len(a["score"]) == n
+        and len(a["clued"]) == n
         and len(a["word_sig"]) == n
         and a["sig_codes"].ndim == 2
         and a["sig_codes"].shape[0] == n_sig
@@ -543,6 +620,7 @@ def check_arrays(path: Path, a: dict, n_letters: int) -> None:
     manifest.check_range(path, "sig_table", a["sig_table"], -1, n_sig - 1)
     manifest.check_range(path, "word_sig", a["word_sig"], 0, n_sig - 1)
     manifest.check_range(path, "score", a["score"], 0, 100)
+    manifest.check_range(path, "clued", a["clued"], 0, 1)
     counts = np.diff(a["len_start"])
     if (counts < 0).any() or not np.array_equal(np.repeat(np.arange(width + 1), counts), a["lengths"]):
         raise manifest.damaged(path, "array 'len_start' does not match the word lengths")
@@ -582,6 +660,7 @@ def open_tables(
     lexicon: str | None = None,
     min_score: int = 0,
     min_entry: int = 0,
+    clued_only: bool = False,
 ) -> WordTables:
     """A language's tables from the artifact store, built on first use (interactive commands)."""
     section = config["crossword"]
@@ -598,9 +677,30 @@ def open_tables(
             lambda tmp: build_tables(tmp / TABLES_FILE, None, settings),
             f"numeric crossword tables (max_factor {settings.max_factor})",
         )
-        return load_tables(folder / TABLES_FILE, min_frequency, min_score=min_score, min_entry=min_entry)
+        return load_tables(folder / TABLES_FILE, min_frequency, None, min_score, min_entry, clued_only)
+    if lexicon and score_file(lexicon):  # a word;score file: its words and scores replace the language's
+        if lang != "en":
+            raise PuzzleError(f"--lexicon {lexicon}: a word;score file is an English (a-z) list, not --lang {lang}")
+        listed = read_scored_list(lexicon, replace=True)
+        key = store.content_key(
+            kind=TABLES_KIND,
+            list_sha256=manifest.file_sha256(lexicon),
+            settings=settings.to_dict(),
+            blocklist_sha256=_blocklist_sha256(settings),
+            code=code_sha256(),
+        )
+        folder = store.ensure(
+            TABLES_KIND,
+            key,
+            lambda tmp: build_tables(tmp / TABLES_FILE, None, settings, listed),
+            f"crossword tables of the word;score list {lexicon}",
+        )
+        return load_tables(folder / TABLES_FILE, min_frequency, Path(lexicon).stem, min_score, min_entry, clued_only)
     lex = open_lexicon(lexicon or section["lexicons"][lang], config, root, alphabet=LANG_ALPHABET[lang])
     words_sha = lex.stats["manifest"]["files"][WORDS_FILE]["sha256"]
+    listed, list_key = None, {}
+    if lang == "en" and settings.constructors:
+        listed, list_key = constructors_scored_list()
     key = store.content_key(
         kind=TABLES_KIND,
         words_sha256=words_sha,
@@ -608,14 +708,68 @@ def open_tables(
         settings=settings.to_dict(),
         blocklist_sha256=_blocklist_sha256(settings),
         code=code_sha256(),
+        **list_key,
     )
     folder = store.ensure(
         TABLES_KIND,
         key,
-        lambda tmp: build_tables(tmp / TABLES_FILE, lex.dir / WORDS_FILE, settings),
-        f"crossword tables of lexicon {lex.name}",
+        lambda tmp: build_tables(tmp / TABLES_FILE, lex.dir / WORDS_FILE, settings, listed and listed()),
+        f"crossword tables of lexicon {lex.name}" + (f" and the {constructors.LIST_NAME}" if listed else ""),
     )
-    return load_tables(folder / TABLES_FILE, min_frequency, lex.name, min_score, min_entry)
+    return load_tables(folder / TABLES_FILE, min_frequency, lex.name, min_score, min_entry, clued_only)
+
+
+def constructors_scored_list():
+    """(a function giving the constructors' list as a ScoredList, the store-key parts naming the installed list):
+    the list is opened only when tables are built."""
+    parts = constructors.installed_key()
+
+    def listed() -> ScoredList:
+        cl = constructors.open_list()
+        return ScoredList(cl.scores(), cl.meta["source"])
+
+    return listed, {"constructors_list": parts}
+
+
+def constructors_file_list(path: str | Path) -> ScoredList:
+    """The constructors' list of a verified constructors.parquet (the pipeline's explicit input)."""
+    cl = constructors.load(Path(path).parent)
+    return ScoredList(cl.scores(), cl.meta["source"])
+
+
+def score_file(path: str) -> bool:
+    """Whether `path` is a file of word;score lines (its first line that is not blank or a comment has a ';')."""
+    p = Path(path)
+    if not p.is_file():
+        return False
+    try:
+        with open(p, encoding="utf-8", errors="replace") as fh:
+            for line in fh:
+                line = line.split("#")[0].strip()
+                if line:
+                    return wordinfo.SCORE_SEPARATOR in line
+    except OSError:
+        return False
+    return False
+
+
+def read_scored_list(path: str | Path, replace: bool = False) -> ScoredList:
+    """The words and scores of a word;score file, entries folded to a-z (ABOVE THE FOLD: abovethefold);
+    one line naming a bad line."""
+    try:
+        text = Path(path).read_text(encoding="utf-8-sig")
+    except OSError as exc:
+        raise PuzzleError(f"--lexicon {path}: cannot read ({exc.strerror})") from None
+    except UnicodeDecodeError:
+        raise PuzzleError(f"--lexicon {path}: not UTF-8 text") from None
+    scores: dict[str, int] = {}
+    for word, score in wordinfo.parse_score_file(text, f"--lexicon {path}").items():
+        folded = "".join(ch for ch in word if not ch.isspace() and ch not in "-'")
+        if folded.isascii() and folded.isalpha():
+            scores[folded] = max(scores.get(folded, 0), score)
+    if not scores:
+        raise PuzzleError(f"--lexicon {path}: no word;score line with a word of the letters a-z")
+    return ScoredList(scores, str(path), replace)
 
 
 def language_of(lang: str, tables: WordTables) -> Language:
@@ -638,6 +792,7 @@ def open_language(
     lexicon: str | None = None,
     min_score: int | None = None,
     min_entry: int = 0,
+    clued_only: bool = False,
 ) -> tuple[WordTables, Language]:
     """The tables (with the frequency and score floors, default the config's for the language) and the Language."""
     if lang not in LANGS:
@@ -652,5 +807,5 @@ def open_language(
         min_score = int((config["crossword"].get("min_score") or {}).get(lang, 0))
     if not 0 <= min_score <= 100:
         raise PuzzleError(f"--min-score {min_score}: must be in 0..100")
-    tables = open_tables(lang, config, root, min_frequency, lexicon, min_score, min_entry)
+    tables = open_tables(lang, config, root, min_frequency, lexicon, min_score, min_entry, clued_only)
     return tables, language_of(lang, tables)

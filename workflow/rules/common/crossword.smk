@@ -67,6 +67,22 @@ def crossword_targets():
 CW_TABLE_SETTINGS = TableSettings.from_config(CW)
 
 
+CW_CONSTRUCTORS_LIST = "results/lexicon/constructors/constructors.parquet"  # the Spread the Wordlist (blacksquare)
+
+
+def crossword_constructors_list(wildcards):
+    """The constructors' list a lexicon's tables merge: English (latin) lexicons with
+    crossword.quality.constructors on; none otherwise."""
+    if CW_TABLE_SETTINGS.constructors and lexicon_spec(wildcards.lexicon).alphabet == "latin":
+        return [CW_CONSTRUCTORS_LIST]
+    return []
+
+
+def crossword_constructors_flag(wildcards, input):
+    """`--constructors FILE` when the tables merge the list."""
+    return f"--constructors {input.constructors[0]}" if input.constructors else ""
+
+
 def crossword_quality_files():
     """The user's files the word tables' quality depends on: a configured blocklist and word;score file (the
     shipped blocklist and function words are code of the tables' kind: kind_files)."""
