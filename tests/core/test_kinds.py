@@ -158,3 +158,28 @@ def test_boundary_check_catches_a_planted_violation(tmp_path):
     found = [v for v in violations(root) if not v.startswith(ALLOWED)]
     assert any(v.startswith("puzzlesearch.bee.wordlist -> puzzlesearch.crossword") for v in found)
     assert any(v.startswith("puzzlesearch.boggle.scan -> puzzlesearch.baselines") for v in found)
+
+
+MAX_FUNCTION_LINES = 100  # a function longer than this is split by what it does (baselines/ keep their history)
+
+
+def long_functions(root: Path = PACKAGE) -> list[str]:
+    """Functions over MAX_FUNCTION_LINES lines outside baselines/, as 'module.function (lines)'."""
+    out = []
+    for path in sorted(root.rglob("*.py")):
+        if "baselines" in path.relative_to(root).parts or "__pycache__" in path.parts:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                lines = node.end_lineno - node.lineno + 1
+                if lines > MAX_FUNCTION_LINES:
+                    out.append(f"{module_name(path, root)}.{node.name} ({lines})")
+    return out
+
+
+def test_no_function_over_100_lines_outside_baselines(tmp_path):
+    assert long_functions() == []
+    planted = tmp_path / "puzzlesearch"
+    planted.mkdir()
+    (planted / "big.py").write_text("def big():\n" + "    x = 1\n" * MAX_FUNCTION_LINES)
+    assert long_functions(planted) == ["puzzlesearch.big.big (101)"]

@@ -127,20 +127,8 @@ def fill_using(
 ) -> Filled:
     """`fill` with the attempts of a given search kernel (fill passes trail_attempts)."""
     pattern = np.asarray(pattern)
-    white = pattern != 0
-    slot_list = slots(white, min_length=2)
-    if not slot_list:
-        raise PuzzleError("pattern has no slot of two or more cells")
-    lone = lone_cells(white, slot_list)
-    empty = [(r, c) for r, c in lone if pattern[r, c] < 0]
-    if empty:
-        raise PuzzleError(
-            f"pattern: the empty cell at {_cell_name(*empty[0], pattern.shape[1], tables)} is not in "
-            "any word of 2+ letters (make it '#' or give its letter)"
-        )
+    white, slot_list, lone = _checked_slots(pattern, tables)
     k = tables.alphabet.size
-    if k > 62:
-        raise PuzzleError(f"alphabet of {k} letters is too large for letter masks")
     slot_len, slot_cells, cross, cross_pos = _structure(white, slot_list)
     word_weight = entry_weights(tables)
     full = np.int64((1 << (k + 1)) - 2)  # bits 1..k
@@ -194,22 +182,7 @@ def fill_using(
             )
         elapsed = time.perf_counter() - t0
         hard = slot_list[int(np.argmax(fail_count))]
-        if plan.nodes >= settings.max_nodes:
-            raise NoFill(
-                f"no fill found within crossword.fill.max_nodes={settings.max_nodes} nodes "
-                f"({plan.attempts} attempts, {elapsed:.1f}s; hardest slot {hard.name}, {hard.length} letters)"
-                f"{'; raise it or set crossword.fill.distinct_stems: false (no two forms of one word)' if stems else ''}",
-                nodes=plan.nodes,
-                seconds=elapsed,
-            )
-        if elapsed >= settings.time_budget:
-            raise NoFill(
-                f"no fill found: stopped at the time cap crossword.fill.time_budget="
-                f"{settings.time_budget:g}s after {plan.nodes} of {settings.max_nodes} nodes "
-                f"(hardest slot {hard.name}); raise crossword.fill.time_budget or lower max_nodes",
-                nodes=plan.nodes,
-                seconds=elapsed,
-            )
+        _check_budgets(plan, settings, elapsed, hard, stems)
         if progress and elapsed >= next_log:
             next_log = elapsed + PROGRESS_SECONDS
             log(
@@ -220,6 +193,50 @@ def fill_using(
     seconds = time.perf_counter() - t0
     if settings.distinct_stems:
         check_distinct_stems(out_word, tables)
+    return _filled(pattern, lone, slot_list, out_word, tables, plan, seconds)
+
+
+def _checked_slots(pattern: np.ndarray, tables: WordTables) -> tuple[np.ndarray, list, list]:
+    """(white cells, slots of 2+ cells, lone cells) of a pattern, or one PuzzleError line naming what is wrong."""
+    white = pattern != 0
+    slot_list = slots(white, min_length=2)
+    if not slot_list:
+        raise PuzzleError("pattern has no slot of two or more cells")
+    lone = lone_cells(white, slot_list)
+    empty = [(r, c) for r, c in lone if pattern[r, c] < 0]
+    if empty:
+        raise PuzzleError(
+            f"pattern: the empty cell at {_cell_name(*empty[0], pattern.shape[1], tables)} is not in "
+            "any word of 2+ letters (make it '#' or give its letter)"
+        )
+    if tables.alphabet.size > MAX_MASK_LETTERS:
+        raise PuzzleError(f"alphabet of {tables.alphabet.size} letters is too large for letter masks")
+    return white, slot_list, lone
+
+
+def _check_budgets(plan, settings: FillSettings, elapsed: float, hard, stems: bool) -> None:
+    """NoFill once the node budget or the time cap is spent (naming the key to raise and the hardest slot)."""
+    if plan.nodes >= settings.max_nodes:
+        raise NoFill(
+            f"no fill found within crossword.fill.max_nodes={settings.max_nodes} nodes "
+            f"({plan.attempts} attempts, {elapsed:.1f}s; hardest slot {hard.name}, {hard.length} letters)"
+            f"{'; raise it or set crossword.fill.distinct_stems: false (no two forms of one word)' if stems else ''}",
+            nodes=plan.nodes,
+            seconds=elapsed,
+        )
+    if elapsed >= settings.time_budget:
+        raise NoFill(
+            f"no fill found: stopped at the time cap crossword.fill.time_budget="
+            f"{settings.time_budget:g}s after {plan.nodes} of {settings.max_nodes} nodes "
+            f"(hardest slot {hard.name}); raise crossword.fill.time_budget or lower max_nodes",
+            nodes=plan.nodes,
+            seconds=elapsed,
+        )
+
+
+def _filled(pattern, lone, slot_list, out_word, tables: WordTables, plan, seconds: float) -> Filled:
+    """The filled grid, its words and their quality, decoded from the chosen rows (one per slot)."""
+    codes = tables.codes
     grid = np.zeros(pattern.shape, dtype=np.int8)
     for r, c in lone:  # given letters outside every slot stay as given
         grid[r, c] = pattern[r, c]
@@ -251,6 +268,7 @@ def fill_using(
 # open pattern at score 50: proved within 1M nodes at 0.1, not at 0.3), not 0, so seeds still give different fills.
 PROOF_NOISE = 0.1
 PROGRESS_SECONDS = 2.0  # a progress line at most this often
+MAX_MASK_LETTERS = 62  # letters of an alphabet that fit a letter mask (bits 1..k of an int64)
 PROOF_SEED_STRIDE = 1_000_003  # a proof's word-order seed: the fill's seed + this x its number (restarts take seed + i)
 SCORE_WEIGHT = 0.15  # word weight per score point: scores 0-100 span about what ln(frequency) spans
 

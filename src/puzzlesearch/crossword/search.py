@@ -277,6 +277,59 @@ def _load_fill_kernels(tables: WordTables) -> None:
         pass
 
 
+@dataclass
+class _GridQueue:
+    """The progressive search's queue: Q grids of n x n, their across-slot layouts, costs, keys and pattern numbers."""
+
+    grid: np.ndarray
+    slot_row: np.ndarray
+    slot_col: np.ndarray
+    slot_len: np.ndarray
+    n_slots: np.ndarray
+    cell_slot: np.ndarray
+    cost: np.ndarray
+    key: np.ndarray
+    pattern: np.ndarray
+
+    @classmethod
+    def empty(cls, q: int, n: int) -> _GridQueue:
+        """A queue of q zero grids of n x n."""
+        slot_row = np.zeros((q, n * n), dtype=np.int64)
+        return cls(
+            np.zeros((q, n, n), dtype=np.int8),
+            slot_row,
+            np.zeros_like(slot_row),
+            np.zeros_like(slot_row),
+            np.zeros(q, dtype=np.int64),
+            np.zeros((q, n, n), dtype=np.int32),
+            np.zeros(q, dtype=np.int64),
+            np.zeros(q, dtype=np.int64),
+            np.arange(q, dtype=np.int64),
+        )
+
+    def refill(self, make, words, capped) -> int:
+        """New initial grids from make() in every place: how many, fewer once capped() (the first always)."""
+        q = len(self.grid)
+        for p in range(q):
+            if p and capped():
+                return p
+            grid = make()
+            self.grid[p] = grid
+            sl, cs = across_slots(grid)
+            k = len(sl)
+            self.slot_row[p, :k], self.slot_col[p, :k], self.slot_len[p, :k] = sl[:, 0], sl[:, 1], sl[:, 2]
+            self.n_slots[p], self.cell_slot[p] = k, cs
+            self.cost[p] = grid_cost(grid, words).cost5
+            self.key[p] = grid_key(grid)
+        return q
+
+    def search(self, qn: int, best: Best, words, draw: Draw, settings: GenerateSettings, pops: int) -> tuple[int, int]:
+        """The kernel for at most `pops` pops from the first qn grids: (queue length, pops done)."""
+        layouts = Layouts(self.slot_row, self.slot_col, self.slot_len, self.n_slots, self.cell_slot)
+        queue = Queue(self.grid, self.cost, self.pattern, self.key)
+        return progressive_search(queue, qn, best, layouts, words, draw, settings.mutants, settings.focus, pops)
+
+
 def generate(
     tables: WordTables, language: Language, settings: GenerateSettings, seed: int = 0, progress: bool = True
 ) -> Generated:
@@ -299,52 +352,24 @@ def generate(
     grid_cost(np.zeros((2, 2), dtype=np.int8), words)  # load the kernels before the timer
     t0 = time.perf_counter()
     n_pat = settings.queue
-    qgrid = np.zeros((n_pat, n, n), dtype=np.int8)
-    slot_row = np.zeros((n_pat, n * n), dtype=np.int64)
-    slot_col = np.zeros_like(slot_row)
-    slot_len = np.zeros_like(slot_row)
-    n_slots = np.zeros(n_pat, dtype=np.int64)
-    cell_slot = np.zeros((n_pat, n, n), dtype=np.int32)
-    qcost = np.zeros(n_pat, dtype=np.int64)
-    qkey = np.zeros(n_pat, dtype=np.int64)
-
-    def fresh_queue() -> int:
-        """Q new random initial grids (each with its own black pattern): how many, fewer once the time cap is spent."""
-        for p in range(n_pat):
-            if p and time.perf_counter() - t0 >= settings.time_budget:
-                return p
-            grid = make(filler, settings)
-            qgrid[p] = grid
-            sl, cs = across_slots(grid)
-            k = len(sl)
-            slot_row[p, :k], slot_col[p, :k], slot_len[p, :k] = sl[:, 0], sl[:, 1], sl[:, 2]
-            n_slots[p], cell_slot[p] = k, cs
-            qcost[p] = grid_cost(grid, words).cost5
-            qkey[p] = grid_key(grid)
-        return n_pat
-
-    made = fresh_queue()
-    qpat = np.arange(n_pat, dtype=np.int64)
+    queue = _GridQueue.empty(n_pat, n)
+    made = queue.refill(lambda: make(filler, settings), words, lambda: time.perf_counter() - t0 >= settings.time_budget)
+    qgrid, qcost, qpat = queue.grid, queue.cost, queue.pattern
     best = int(np.argmin(qcost[:made]))
     best_grid = qgrid[best].copy()
     best_info = np.array([qcost[best], best], dtype=np.int64)
-    len_start, len_count = filler.start, filler.count
-    fillers = filler.fillers
+    draw = Draw(filler.start, filler.count, filler.fillers)
     seed_rng(seed)
+
+    def fresh_queue() -> int:
+        """Q new random initial grids (each with its own black pattern): how many, fewer once the time cap is spent."""
+        return queue.refill(
+            lambda: make(filler, settings), words, lambda: time.perf_counter() - t0 >= settings.time_budget
+        )
 
     def search(qn: int, pops: int) -> tuple[int, int]:
         """Run the kernel for at most `pops` pops from a queue of qn grids: (queue length, pops done)."""
-        return progressive_search(
-            Queue(qgrid, qcost, qpat, qkey),
-            qn,
-            Best(best_grid, best_info),
-            Layouts(slot_row, slot_col, slot_len, n_slots, cell_slot),
-            words,
-            Draw(len_start, len_count, fillers),
-            settings.mutants,
-            settings.focus,
-            pops,
-        )
+        return queue.search(qn, Best(best_grid, best_info), words, draw, settings, pops)
 
     warm = time.perf_counter()
     with compile_lock("puzzlesearch.crossword.generate"):  # one process of a machine compiles it
@@ -391,6 +416,11 @@ def generate(
     seconds = time.perf_counter() - t0
     if trace[-1][0] != pops:
         trace.append((pops, seconds, int(best_info[INFO_COST])))  # where the search stopped
+    return _generated(best_grid, best_info, words, language, seed, pops, seconds, restarts, settings, stopped_by, trace)
+
+
+def _generated(best_grid, best_info, words, language, seed, pops, seconds, restarts, settings, stopped_by, trace):
+    """The search's result: the best grid, its cost checked in full against the incremental one, and the stats."""
     stats = grid_cost(best_grid, words)
     assert stats.cost5 == best_info[INFO_COST], "incremental and full cost disagree"
     return Generated(
