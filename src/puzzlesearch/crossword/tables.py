@@ -682,18 +682,11 @@ def open_tables(
         if lang != "en":
             raise PuzzleError(f"--lexicon {lexicon}: a word;score file is an English (a-z) list, not --lang {lang}")
         listed = read_scored_list(lexicon, replace=True)
-        key = store.content_key(
-            kind=TABLES_KIND,
-            list_sha256=manifest.file_sha256(lexicon),
-            settings=settings.to_dict(),
-            blocklist_sha256=_blocklist_sha256(settings),
-            code=code_sha256(),
-        )
-        folder = store.ensure(
-            TABLES_KIND,
-            key,
+        folder = _stored_tables(
+            settings,
             lambda tmp: build_tables(tmp / TABLES_FILE, None, settings, listed),
             f"crossword tables of the word;score list {lexicon}",
+            list_sha256=manifest.file_sha256(lexicon),
         )
         return load_tables(folder / TABLES_FILE, min_frequency, Path(lexicon).stem, min_score, min_entry, clued_only)
     lex = open_lexicon(lexicon or section["lexicons"][lang], config, root, alphabet=LANG_ALPHABET[lang])
@@ -701,22 +694,28 @@ def open_tables(
     listed, list_key = None, {}
     if lang == "en" and settings.constructors:
         listed, list_key = constructors_scored_list()
-    key = store.content_key(
-        kind=TABLES_KIND,
+    folder = _stored_tables(
+        settings,
+        lambda tmp: build_tables(tmp / TABLES_FILE, lex.dir / WORDS_FILE, settings, listed and listed()),
+        f"crossword tables of lexicon {lex.name}" + (f" and the {constructors.LIST_NAME}" if listed else ""),
         words_sha256=words_sha,
         alphabet=lex.spec.alphabet,
+        **list_key,
+    )
+    return load_tables(folder / TABLES_FILE, min_frequency, lex.name, min_score, min_entry, clued_only)
+
+
+def _stored_tables(settings: TableSettings, build, what: str, **sources) -> Path:
+    """The store folder of tables built from `sources` with these settings (built there by build(tmp) on first
+    use): keyed by the sources, the settings, the blocklist and the code that shapes the tables."""
+    key = store.content_key(
+        kind=TABLES_KIND,
         settings=settings.to_dict(),
         blocklist_sha256=_blocklist_sha256(settings),
         code=code_sha256(),
-        **list_key,
+        **sources,
     )
-    folder = store.ensure(
-        TABLES_KIND,
-        key,
-        lambda tmp: build_tables(tmp / TABLES_FILE, lex.dir / WORDS_FILE, settings, listed and listed()),
-        f"crossword tables of lexicon {lex.name}" + (f" and the {constructors.LIST_NAME}" if listed else ""),
-    )
-    return load_tables(folder / TABLES_FILE, min_frequency, lex.name, min_score, min_entry, clued_only)
+    return store.ensure(TABLES_KIND, key, build, what)
 
 
 def constructors_scored_list():
@@ -756,14 +755,8 @@ def score_file(path: str) -> bool:
 def read_scored_list(path: str | Path, replace: bool = False) -> ScoredList:
     """The words and scores of a word;score file, entries folded to a-z (ABOVE THE FOLD: abovethefold);
     one line naming a bad line."""
-    try:
-        text = Path(path).read_text(encoding="utf-8-sig")
-    except OSError as exc:
-        raise PuzzleError(f"--lexicon {path}: cannot read ({exc.strerror})") from None
-    except UnicodeDecodeError:
-        raise PuzzleError(f"--lexicon {path}: not UTF-8 text") from None
     scores: dict[str, int] = {}
-    for word, score in wordinfo.parse_score_file(text, f"--lexicon {path}").items():
+    for word, score in wordinfo.read_score_file(path, f"--lexicon {path}").items():
         folded = "".join(ch for ch in word if not ch.isspace() and ch not in "-'")
         if folded.isascii() and folded.isalpha():
             scores[folded] = max(scores.get(folded, 0), score)

@@ -330,11 +330,11 @@ def parse_score_file(text: str, source: str) -> dict[str, int]:
     return out
 
 
-def read_score_file(path: str | Path) -> dict[str, int]:
-    """The scores of a `word;score` file (config key crossword.quality.scores)."""
-    source = f"config key crossword.quality.scores: {path}"
+def read_score_file(path: str | Path, source: str = "") -> dict[str, int]:
+    """The scores of a `word;score` file; errors name `source` (default: config key crossword.quality.scores)."""
+    source = source or f"config key crossword.quality.scores: {path}"
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = Path(path).read_text(encoding="utf-8-sig")  # a byte-order mark is not part of the first word
     except OSError as exc:
         raise PuzzleError(f"{source}: cannot read ({exc.strerror})") from None
     except UnicodeDecodeError:
