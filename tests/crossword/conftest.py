@@ -10,17 +10,18 @@ from crossword_testing import (  # the shared helpers of the crossword tests
 from puzzlesearch.crossword.tables import (
     open_tables,
 )
-from puzzlesearch.lexicon import open_lexicon
+from puzzlesearch.lexicon import constructors, open_lexicon
 from puzzlesearch.lexicon.wordinfo import load_wordnet
 
 
 @pytest.fixture(scope="session")
 def english(config, project):
-    """The default English lexicon's tables (no frequency floor) and their word set (names, abbreviations and
-    blocked words are out of the tables, so the lexicon's words and WordNet's phrases are a superset)."""
+    """The default English tables (no frequency floor) and their word set: every word comes from the default
+    lexicon, WordNet's phrases or the constructors' list (names, abbreviations and blocked words are left out)."""
     tables = open_tables("en", config, project, 0)
     words = {w for L in range(2, tables.width + 1) for w in tables.words_of_length(L)}
-    assert words <= set(open_lexicon("default", config, project).words["word"]) | set(load_wordnet().phrases)
+    sources = set(open_lexicon("default", config, project).words["word"]) | set(load_wordnet().phrases)
+    assert words <= sources | set(constructors.open_list().scores())
     return tables, words
 
 

@@ -298,9 +298,9 @@ def test_the_crossword_benchmark_fills_are_valid(run, wordnet_phrases):
 def test_the_cube_benchmark_fails_on_a_wrong_answer(tmp_path):
     from puzzlesearch.cube.model.cubie import SOLVED, parse_moves
     from puzzlesearch.errors import PuzzleError
+    from puzzlesearch.kinds import CUBE_SOLVES as CUBE_SOLVES_KIND
     from puzzlesearch.manifest import write_result_parquet
     from puzzlesearch.report.bench import run_cube
-    from puzzlesearch.report.data import CUBE_SOLVES_KIND
 
     cube = SOLVED.apply(parse_moves("R U F2"))
     row = {"cube": cube.to_text(), "moves": 3, "milliseconds": 1.0, "stopped_by": "complete"}

@@ -458,7 +458,7 @@ def cmd_build_tables(args) -> int:
     if args.words is not None and not Path(args.words).is_file():
         raise PuzzleError(f"--words {args.words}: no such file (build the lexicon first)")
     listed = None
-    if args.constructors is not None:
+    if args.constructors:  # '' (the pipeline's value when the list is off): none
         from puzzlesearch.crossword.tables import constructors_file_list
 
         if args.numeric:

@@ -79,8 +79,8 @@ def crossword_constructors_list(wildcards):
 
 
 def crossword_constructors_flag(wildcards, input):
-    """`--constructors FILE` when the tables merge the list."""
-    return f"--constructors {input.constructors[0]}" if input.constructors else ""
+    """The value of `--constructors`: the list's file when the tables merge it, else '' (none)."""
+    return input.constructors[0] if input.constructors else ""
 
 
 def crossword_quality_files():
