@@ -73,6 +73,8 @@ CW_CONSTRUCTORS_LIST = "results/lexicon/constructors/constructors.parquet"  # th
 def crossword_constructors_list(wildcards):
     """The constructors' list a lexicon's tables merge: English (latin) lexicons with
     crossword.quality.constructors on; none otherwise."""
+    if wildcards.lexicon == CW_NUMERIC:  # the numeric tables take no word list
+        return []
     if CW_TABLE_SETTINGS.constructors and lexicon_spec(wildcards.lexicon).alphabet == "latin":
         return [CW_CONSTRUCTORS_LIST]
     return []
