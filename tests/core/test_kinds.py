@@ -77,7 +77,7 @@ def uncovered(kind: kinds.Kind, root: Path = PACKAGE) -> list[str]:
         f"{kind.name}: no function {function} in {module}"
     )
     covered = {p.resolve() for p in kinds.source_files(kind.name, root=root)}
-    covered |= {(root / p).resolve() for p in kinds.INERT}
+    covered |= {(root / p).resolve() for p in (*kinds.INERT, *kind.unshaped)}
     return sorted(
         str(p.relative_to(root)) for p in closure(f"puzzlesearch.{module}", root) if p.resolve() not in covered
     )
