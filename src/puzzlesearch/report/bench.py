@@ -21,6 +21,7 @@ import polars as pl
 
 from puzzlesearch import kinds
 from puzzlesearch.errors import PuzzleError
+from puzzlesearch.lexicon.model import ALPHABETS
 from puzzlesearch.progress import Timer
 from puzzlesearch.report.data import cube_solves, need_columns, read_table
 
@@ -268,6 +269,10 @@ def run_crossword(tables_path: str | Path, words_path: str | Path, pattern_path:
     table = _read_frame(words_path, ("word", "frequency"))
     lexicon = set(table.filter(pl.col("frequency").fill_null(0) >= settings.min_frequency)["word"].to_list())
     lexicon |= set(tables.phrase_map)  # the tables' WordNet phrases (AT BAY), which the lexicon lacks
+    if tables.alphabet.letters == ALPHABETS["latin"]:  # English tables merge the constructors' list (its words too)
+        from puzzlesearch.lexicon import constructors
+
+        lexicon |= set(constructors.open_list().scores())
     fill_with(pattern, tables, dataclasses.replace(settings, max_nodes=settings.first_nodes), False)  # load kernels
     out = {"pattern": str(pattern_path), "shape": list(pattern.shape), "black": int((pattern == 0).sum())}
     out |= {"node_budget": nodes, "min_frequency": settings.min_frequency, "methods": [FILL, FILL_BASELINE]}
