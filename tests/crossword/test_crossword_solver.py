@@ -42,7 +42,8 @@ def themeless(tmp_path_factory):
     """(tables of clued words at the generation floor, language, settings of --style themeless)."""
     root = tmp_path_factory.mktemp("themeless")
     (root / "workflow").symlink_to(PROJECT / "workflow")
-    config = validate_config({"lexicons": {"default": "builtin:en"}}, root)
+    with_list = {"quality": {"constructors": True}, "min_score": {"en": 80, "ar": 61, "num": 0}}  # the list's 40
+    config = validate_config({"lexicons": {"default": "builtin:en"}, "crossword": with_list}, root)
     settings = GenerateSettings.for_job(config["crossword"], "en", 15).themeless(config["crossword"])
     settings = settings.replace(time_budget=1e5)  # bounded by max_pops (the same grid on any machine)
     tables, language = open_language(
