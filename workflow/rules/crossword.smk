@@ -64,7 +64,7 @@ rule crossword_tables:
         constructors=crossword_constructors_flag,
     shell:
         "puzzlesearch crossword build-tables --settings {params.settings:q} --words {input.words:q}"
-        " --constructors {params.constructors:q} --out {output.npz:q} 2> {log:q}"
+        " --constructors={params.constructors:q} --out {output.npz:q} 2> {log:q}"
 
 
 rule crossword_numeric_tables:
