@@ -101,7 +101,10 @@ def test_every_written_english_puzzle_is_valid(generated, config, project, wordn
         for c in clues:
             text = c["clue"]
             assert text and not text.startswith("("), f"{path.name}: {c['answer']} has no clue"
-            dangling = text.lower().endswith(DANGLING) and not whole_phrasal_lemma(text, wordnet_phrase_tags, wn)
+            blank = "___" in text  # fill-in-the-blank: a whole phrase with a gap ("In ___ to": contrast)
+            dangling = (
+                text.lower().endswith(DANGLING) and not blank and not whole_phrasal_lemma(text, wordnet_phrase_tags, wn)
+            )
             assert not dangling, f"{path.name}: {c['answer']}: {text!r}"
 
 

@@ -167,7 +167,7 @@ def test_interactive_solve_uses_the_project_store_never_results(cube_tables, tmp
             capture_output=True,
             text=True,
             env=env,
-            timeout=120,
+            timeout=600,  # a fresh clone compiles the solver's kernels in the first run (minutes on a loaded machine)
         )
         assert done.returncode == 0, done.stderr
         assert "building" not in done.stderr, done.stderr

@@ -264,7 +264,9 @@ def run_crossword(tables_path: str | Path, words_path: str | Path, pattern_path:
     if nodes < settings.first_nodes:
         raise PuzzleError(f"--nodes {nodes}: give at least crossword.fill.first_nodes ({settings.first_nodes})")
     settings = dataclasses.replace(settings, max_nodes=nodes)
-    tables = load_tables(tables_path, settings.min_frequency)
+    tables = load_tables(
+        tables_path, settings.min_frequency, min_score=settings.min_score, min_entry=settings.min_entry
+    )  # the fill's own floors (the constructors' list holds entries far below them)
     pattern = read_pattern(pattern_path, tables.alphabet)
     table = _read_frame(words_path, ("word", "frequency"))
     lexicon = set(table.filter(pl.col("frequency").fill_null(0) >= settings.min_frequency)["word"].to_list())
