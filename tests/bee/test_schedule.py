@@ -105,9 +105,10 @@ def test_english_wordlist_against_published_answers(english, facts):
     assert 20_000 < wordlist.height < 30_000 and counts["candidates"] > 100_000
 
 
-def test_english_wordlist_recall_and_precision_on_published_puzzles(english):
+def test_english_wordlist_recall_and_precision_on_published_puzzles(english, facts):
     # In-sample (the model was fitted on these puzzles; the by-year cross-validation is in
-    # benchmarks/bee_wordlist_bench.py): recall and precision near the cross-validated 0.84-0.86.
+    # benchmarks/bee_wordlist_bench.py and the held-out test in test_acceptance.py): recall and
+    # precision near the cross-validated 0.90-0.93 and 0.86-0.87 (issue 60: >= 0.90, >= 0.85).
     if not PUBLISHED.exists():
         pytest.skip(f"{PUBLISHED} is absent")
     _, wordlist, _ = english
@@ -122,7 +123,8 @@ def test_english_wordlist_recall_and_precision_on_published_puzzles(english):
         theirs = set(answers.split())
         tp, ours, published = tp + len(mine & theirs), ours + len(mine), published + len(theirs)
         within += abs(len(mine) - len(theirs)) <= 0.25 * len(theirs)
-    assert 0.80 < tp / published < 0.95 and 0.80 < tp / ours < 0.95
+    floor = 0.90 if facts.scowl is not None else 0.85  # the fallback without SCOWL: about 0.87
+    assert floor < tp / published < 0.95 and 0.85 < tp / ours < 0.90
     assert within / len(puzzles) > 0.9
 
 
