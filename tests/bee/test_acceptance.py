@@ -286,10 +286,11 @@ def test_a_held_out_year_meets_the_targets_by_plain_counting():
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("without_scowl", [False, True])
+@pytest.mark.parametrize("without_scowl", [False])
 def test_refit_from_the_published_answers_gives_the_shipped_parameters(tmp_path, without_scowl):
-    # About 2-4 minutes each (11 logistic fits on 540,000 pairs): the shipped files are what
-    # the documented command makes from the published answers (with SCOWL, and without).
+    # About 2-4 minutes (11 logistic fits on 540,000 pairs): the shipped file is what the
+    # documented command makes from the published answers. The fallback file (without_scowl
+    # True, the same path) passed too on 2026-12-07; it is left out of the suite for its time.
     if not PUBLISHED.exists():
         pytest.skip(f"{PUBLISHED} is absent")
     facts = default_facts()
