@@ -70,7 +70,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_settings_flag(p, "the word-list rules as JSON (WordListRules keys)", required=True)
     p.add_argument("--words", required=True, help="a lexicon's words.parquet (words.json beside it)")
     p.add_argument("--out", required=True, help="wordlist.parquet to write (wordlist.json beside it)")
-    p.add_argument("--params", help="acceptance parameters (default: the shipped bee/data/acceptance.json)")
+    p.add_argument(
+        "--params",
+        help="acceptance parameters (default: the shipped bee/data/acceptance.json, or acceptance-without-scowl.json without SCOWL)",
+    )
     p.set_defaults(func=cmd_build_wordlist)
 
     p = cmds.add_parser(
