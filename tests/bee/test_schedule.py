@@ -128,7 +128,23 @@ def test_english_wordlist_recall_and_precision_on_published_puzzles(english, fac
     assert within / len(puzzles) > 0.9
 
 
-def test_wordlist_file_has_a_manifest_with_sources_and_refuses_damage(tmp_path, project):
+def test_without_scowl_the_wordlist_file_uses_the_fallback_parameters(tmp_path, project, monkeypatch):
+    # Debian's scowl absent: the list is built by acceptance-without-scowl.json, and says so.
+    import puzzlesearch.bee.acceptance as acceptance
+
+    monkeypatch.setattr(acceptance, "SCOWL_DIR", tmp_path / "no-scowl")
+    lex = open_lexicon("default", project.config, project.root, alphabet="latin")
+    out = tmp_path / "wordlist.parquet"
+    build_wordlist_file(lex.dir / "words.parquet", out, WordListRules(min_length=9))
+    manifest = json.loads((tmp_path / "wordlist.json").read_text())
+    fallback = shipped_params_path("acceptance-without-scowl.json")
+    assert manifest["sources"]["scowl"] == "absent"
+    assert manifest["manifest"]["settings"]["params_sha256"] == hashlib.sha256(fallback.read_bytes()).hexdigest()
+    p = read_wordlist(out)["probability"].to_numpy()
+    assert len(p) > 1000 and (p >= load_model(fallback).threshold).all()
+
+
+def test_wordlist_file_has_a_manifest_with_sources_and_refuses_damage(tmp_path, project, facts):
     lex = open_lexicon("default", project.config, project.root, alphabet="latin")
     words = lex.dir / "words.parquet"
     out = tmp_path / "wordlist.parquet"
@@ -138,7 +154,8 @@ def test_wordlist_file_has_a_manifest_with_sources_and_refuses_damage(tmp_path, 
     assert "wordfreq" in manifest["sources"]["frequency"] and "WordNet 3.0" in manifest["sources"]["word_classes"]
     settings = manifest["manifest"]["settings"]
     assert settings["min_length"] == 9 and meta["words"] == read_wordlist(out).height
-    assert settings["params_sha256"] == hashlib.sha256(shipped_params_path().read_bytes()).hexdigest()
+    shipped = shipped_params_path(facts.params_file)
+    assert settings["params_sha256"] == hashlib.sha256(shipped.read_bytes()).hexdigest()
     assert read_wordlist(out)["length"].min() >= 9
     out.write_bytes(out.read_bytes()[:-10])
     with pytest.raises(PuzzleError, match="wordlist.parquet"):

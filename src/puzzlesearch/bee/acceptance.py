@@ -147,11 +147,12 @@ def scowl_sizes(folder: Path = SCOWL_DIR) -> dict[str, int] | None:
     return out
 
 
-def default_facts(scowl_dir: Path = SCOWL_DIR) -> WordFacts:
-    """The installed sources (nothing fetched); SCOWL only when Debian's `scowl` is installed."""
+def default_facts(scowl_dir: Path | None = None) -> WordFacts:
+    """The installed sources (nothing fetched); SCOWL (SCOWL_DIR) only when Debian's `scowl` is installed."""
     from puzzlesearch.bee.wordlist import bee_blocklist
     from puzzlesearch.lexicon.wordinfo import load_wordnet
 
+    scowl_dir = scowl_dir or SCOWL_DIR
     scowl = scowl_sizes(scowl_dir)
     if scowl is None:
         from puzzlesearch.progress import log
