@@ -80,13 +80,14 @@ def main() -> None:
     parser.add_argument("--no-refit", action="store_true", help="print the shipped CV table instead of refitting")
     args = parser.parse_args()
     puzzles = read_published(args.answers)
-    shipped = load_model()
     facts = default_facts()
+    shipped = load_model(facts=facts)  # acceptance.json, or acceptance-without-scowl.json when SCOWL is absent
+    print(f"sources: {facts.describe()}; parameters {facts.params_file}")
 
     print("1. cross-validation by year")
     if args.no_refit:
         model = shipped
-        print("   (stored in the shipped bee/data/acceptance.json)")
+        print(f"   (stored in the shipped bee/data/{facts.params_file})")
     else:
         t = time.perf_counter()
         model = fit(args.answers, facts, puzzles)
@@ -102,7 +103,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         lex = open_lexicon("default", validate_config({"lexicons": {"default": "builtin:en"}}), Path(tmp))
         t = time.perf_counter()
-        wordlist, counts = build_wordlist(lex.words, WordListRules(), default_facts(), shipped)
+        wordlist, counts = build_wordlist(lex.words, WordListRules(), facts, shipped)
         seconds = time.perf_counter() - t
     print(f"   candidates {counts}")
     in_sample("   model (in-sample)", wordlist["word"].to_list(), puzzles, seconds)

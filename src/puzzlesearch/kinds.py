@@ -48,7 +48,13 @@ LEXICON = (
 )
 WORDINFO = ("lexicon/wordinfo.py", "lexicon/inflect.py", "lexicon/data")  # WordNet, wordfreq, blocklists, word files
 CONSTRUCTORS = ("lexicon/constructors.py",)  # the Spread the Wordlist read through blacksquare
-BEE = ("bee", "bee/data/acceptance.json", *LEXICON, *WORDINFO)  # the word list's fitted parameters
+BEE = (
+    "bee",
+    "bee/data/acceptance.json",
+    *LEXICON,
+    *WORDINFO,
+    *CONSTRUCTORS,
+)  # the fitted parameters; the crossword scores
 BOGGLE = ("boggle", *LEXICON)
 CROSSWORD = ("crossword", *LEXICON, *WORDINFO, *CONSTRUCTORS)
 CUBE_MODEL = (

@@ -8,6 +8,7 @@ against the code that reads it and the published answers it was fitted on.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import subprocess
 import sys
@@ -17,7 +18,16 @@ import numpy as np
 import polars as pl
 import pytest
 
-from puzzlesearch.bee.acceptance import Model, WordFacts, design, fit_logistic, load_model, shipped_params_path
+from puzzlesearch.bee.acceptance import (
+    Model,
+    WordFacts,
+    default_facts,
+    design,
+    fit_logistic,
+    load_model,
+    scowl_sizes,
+    shipped_params_path,
+)
 from puzzlesearch.bee.fitting import Published, make_pairs, read_published, score
 from puzzlesearch.bee.model import letters_mask
 from puzzlesearch.bee.settings import WordListRules
@@ -123,7 +133,7 @@ def tiny_facts() -> WordFacts:
     noun = lambda w: Sense("noun", (w,), "")  # noqa: E731
     wn = WordNet({"tile": [noun("tile")], "rain": [noun("rain")], "paris": [Sense("noun", ("Paris",), "")]}, {})
     zipf = {"tile": 3.7, "tiles": 3.1, "rain": 4.7, "tael": 1.8, "paris": 5.0, "shit": 5.0, "zzzq": 0.5}
-    return WordFacts(zipf, {"tile": 500}, wn, frozenset({"shit"}))
+    return WordFacts(zipf, {"tile": 500}, wn, frozenset({"shit"}), {"tael": 0.6, "tile": 1.0}, None)
 
 
 def zipf_only_model(names: list[str], cut: float) -> Model:
@@ -160,6 +170,33 @@ def test_wordlist_is_the_candidates_the_model_accepts_off_the_blocklist():
     assert four["word"].to_list() == ["rain", "tile"]  # paris and tiles have 5 distinct letters
 
 
+def test_scowl_words_up_to_size_80_are_candidates_and_columns(tmp_path):
+    folder = tmp_path / "scowl"
+    folder.mkdir()
+    (folder / "english-words.10").write_text("tile\nrain\n")
+    (folder / "american-words.80").write_text("tile\nteal\nTeal\n")
+    (folder / "british-words.95").write_text("taile\n")
+    (folder / "english-proper-names.10").write_text("tilly\n")  # not a word list SCOWL_LISTS reads
+    sizes = scowl_sizes(folder)
+    assert sizes == {"tile": 10, "rain": 10, "teal": 80, "taile": 95}
+    assert scowl_sizes(tmp_path / "absent") is None
+    facts = dataclasses.replace(tiny_facts(), scowl=sizes)
+    assert facts.params_file == "acceptance.json" and tiny_facts().params_file == "acceptance-without-scowl.json"
+    assert set(facts.candidates()) - set(tiny_facts().candidates()) == {"teal"}  # taile: size 95
+    names, x = design(["tile", "teal", "taile", "tael"], facts)
+    col = {n: x[:, i].tolist() for i, n in enumerate(names)}
+    assert (
+        col["scowl<=10"] == [1, 0, 0, 0] and col["scowl<=80"] == [1, 1, 0, 0] and col["scowl_missing"] == [0, 0, 0, 1]
+    )
+    assert (
+        col["crossword"] == [1, 0, 0, 1]
+        and col["crossword=1.0"] == [1, 0, 0, 0]
+        and col["crossword=0.6"] == [0, 0, 0, 1]
+    )
+    assert col["distinct<=3"] == [0, 0, 0, 0] and col["double_letter"] == [0, 0, 0, 0]
+    assert "scowl<=10" not in design(["tile"], tiny_facts())[0]
+
+
 def test_a_model_of_other_features_is_refused():
     facts = tiny_facts()
     names, _ = design(["tile"], facts)
@@ -171,14 +208,17 @@ def test_a_model_of_other_features_is_refused():
 # ---------------------------------------------------------------- the shipped parameters
 
 
-def test_shipped_parameters_load_and_match_the_code():
-    model = load_model()
-    names, _ = design(["tile"], tiny_facts())
+@pytest.mark.parametrize("scowl", [{"tile": 10}, None])
+def test_shipped_parameters_load_and_match_the_code(scowl):
+    facts = dataclasses.replace(tiny_facts(), scowl=scowl)
+    model = load_model(facts=facts)
+    names, _ = design(["tile"], facts)
     assert model.features == tuple(names) and 0 < model.threshold < 1
     assert Model.from_json(model.to_json()).to_json() == model.to_json()
     years = [r["test_year"] for r in model.info["cross_validation"]]
     assert years == [2018, 2019, 2020, 2021]
     assert model.info["fitted_on"]["puzzles"] == 1203
+    assert (scowl is None) == (model.info["sources"]["scowl"] == "absent")
 
 
 def test_damaged_parameter_files_are_named(tmp_path):
@@ -212,19 +252,62 @@ def test_fit_command_errors_are_one_line(tmp_path):
 
 
 @pytest.mark.slow
-def test_refit_from_the_published_answers_gives_the_shipped_parameters(tmp_path):
-    # About 3-8 minutes (11 logistic fits on 520,000 pairs): the shipped file is what the
-    # documented command makes from the published answers.
+def test_a_held_out_year_meets_the_targets_by_plain_counting():
+    # About 40 s: fit on 2018-2020 with the threshold the shipped table chose inside them,
+    # then judge 2021 from the published lines alone (sets per puzzle, no code of the fit):
+    # recall >= 0.90 and precision >= 0.85 (issue 60), and the shipped table's 2021 row.
     if not PUBLISHED.exists():
         pytest.skip(f"{PUBLISHED} is absent")
+    facts = default_facts()
+    if facts.scowl is None:
+        pytest.skip("Debian's scowl is not installed: the shipped model's sources are absent")
+    puzzles = read_published(PUBLISHED)
+    pairs = make_pairs(puzzles, facts.candidates())
+    names, x = design(pairs.words, facts)
+    row = next(r for r in load_model(facts=facts).info["cross_validation"] if r["test_year"] == 2021)
+    mean, scale, coef, b0 = fit_logistic(x, *pairs.counts([2018, 2019, 2020]))
+    p = logistic(b0 + ((x - mean) / scale) @ coef)
+    ours = {w for w, q in zip(pairs.words, p) if q >= row["threshold"] and w not in facts.blocklist}
+    tp = mine = published = within = n = 0
+    for line in PUBLISHED.read_text().splitlines():
+        date, letters, center, answers = line.split("\t")
+        if not date.startswith("2021"):
+            continue
+        theirs = set(answers.split())
+        got = {w for w in ours if set(w) <= set(letters) and center in w}
+        tp, mine, published, n = tp + len(got & theirs), mine + len(got), published + len(theirs), n + 1
+        within += abs(len(got) - len(theirs)) <= 0.25 * len(theirs)
+    assert n == 356 and tp / published >= 0.90 and tp / mine >= 0.85 and within / n >= 0.75
+    assert (round(tp / published, 4), round(tp / mine, 4), round(within / n, 4)) == (
+        row["recall"],
+        row["precision"],
+        row["within_25pct"],
+    )
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("without_scowl", [False])
+def test_refit_from_the_published_answers_gives_the_shipped_parameters(tmp_path, without_scowl):
+    # About 2-4 minutes (11 logistic fits on 540,000 pairs): the shipped file is what the
+    # documented command makes from the published answers. The fallback file (without_scowl
+    # True, the same path) passed too on 2026-12-07; it is left out of the suite for its time.
+    if not PUBLISHED.exists():
+        pytest.skip(f"{PUBLISHED} is absent")
+    facts = default_facts()
+    if facts.scowl is None and not without_scowl:
+        pytest.skip("Debian's scowl is not installed")
     out = tmp_path / "acceptance.json"
+    flag = ["--without-scowl"] if without_scowl else []
     run = subprocess.run(
-        [sys.executable, "-m", "puzzlesearch", "bee", "fit-wordlist", "--answers", str(PUBLISHED), "--out", str(out)],
+        [sys.executable, "-m", "puzzlesearch", "bee", "fit-wordlist", *flag, "--answers", str(PUBLISHED)]
+        + ["--out", str(out)],
         capture_output=True,
         text=True,
     )
     assert run.returncode == 0, run.stderr
-    new, shipped = load_model(out), load_model()
+    if without_scowl:
+        facts = dataclasses.replace(facts, scowl=None)
+    new, shipped = load_model(out), load_model(facts=facts)
     assert new.features == shipped.features and new.threshold == shipped.threshold
     assert np.allclose(new.coef, shipped.coef, atol=1e-6) and new.intercept == pytest.approx(
         shipped.intercept, abs=1e-6

@@ -1,10 +1,11 @@
 """Which words a daily Spelling Bee accepts: a logistic regression on word facts (issue 60).
 
 Candidates are the words the installed sources know (4+ letters a-z): wordfreq's English
-`large` list, pyspellchecker's English list (the `builtin:en` lexicon) and WordNet 3.0's
-lowercase one-word lemmas, plus the lexicon being judged. Each candidate gets the features
-of `FEATURES` (frequency, dictionary facts, shape; see docs/bee.md), and the model's
-probability that the NYT accepts it is
+`large` list, pyspellchecker's English list (the `builtin:en` lexicon), WordNet 3.0's
+lowercase one-word lemmas and, when Debian's `scowl` package is installed, SCOWL's words up
+to size 80, plus the lexicon being judged. Each candidate gets the features of `design`
+(frequency, dictionary facts, the constructors' crossword score, SCOWL's size, shape; see
+docs/bee.md), and the model's probability that the NYT accepts it is
 
     p(word) = 1 / (1 + exp(-(intercept + sum_i coef_i * (x_i - mean_i) / scale_i)))
 
@@ -12,7 +13,9 @@ The word list holds the candidates with p >= threshold that are on no blocklist.
 parameters (mean, scale, coef, intercept, threshold) are fitted by `fit` on published
 puzzles (positives: a puzzle's answers; negatives: candidates its letters allow that it did
 not accept), the threshold chosen by leave-one-year-out cross-validation, and shipped in
-bee/data/acceptance.json; `puzzlesearch bee fit-wordlist` refits them.
+bee/data/acceptance.json; `puzzlesearch bee fit-wordlist` refits them. Without SCOWL
+(/usr/share/dict/scowl absent) the features lack its columns and the second parameter file,
+bee/data/acceptance-without-scowl.json (`fit-wordlist --without-scowl`), is used instead.
 """
 
 from __future__ import annotations
@@ -30,7 +33,13 @@ import numpy as np
 
 from puzzlesearch.errors import PuzzleError
 
-PARAMS_FILE = "acceptance.json"  # in puzzlesearch/bee/data
+PARAMS_FILE = "acceptance.json"  # in puzzlesearch/bee/data: the model with SCOWL's columns
+PARAMS_FILE_WITHOUT_SCOWL = "acceptance-without-scowl.json"  # the fallback when SCOWL is not installed
+SCOWL_DIR = Path("/usr/share/dict/scowl")  # Debian's `scowl` package: {list}-words.{size} files
+SCOWL_LISTS = ("english", "american", "british", "canadian", "variant_1", "variant_2", "variant_3")
+SCOWL_SIZES = (10, 20, 35, 40, 50, 55, 60, 70, 80)  # the cumulative features `scowl<=size` (95: the rest)
+SCOWL_CANDIDATE_SIZE = 80  # SCOWL's words up to this size are candidates
+CROSSWORD_LEVELS = (0.2, 0.4, 0.6, 0.8, 1.0)  # the Spread the Wordlist's scores 10..50 (0..1)
 MIN_CANDIDATE = 4  # letters: the shortest word a Bee counts
 WORD = re.compile(r"[a-z]+")
 SPELL_SOURCE = "builtin:en"  # pyspellchecker's English list
@@ -48,7 +57,7 @@ INFLECTIONS = {  # feature -> WordNet.bases hints
 L2 = 1.0  # ridge penalty on the standardised coefficients (not the intercept)
 NEWTON_STEPS, NEWTON_TOL = 100, 1e-9
 THRESHOLDS = tuple(round(0.10 + 0.01 * i, 2) for i in range(71))  # 0.10 .. 0.80, searched by cross-validation
-TARGET_PRECISION = 0.85  # the threshold: the lowest whose cross-validated precision reaches this
+TARGET_PRECISION = 0.86  # the threshold: the lowest whose cross-validated precision reaches this
 WITHIN = 0.25  # a puzzle's count is "NYT-like" within 25% of the published count
 
 
@@ -57,27 +66,40 @@ WITHIN = 0.25  # a puzzle's count is "NYT-like" within 25% of the published coun
 
 @dataclass(frozen=True)
 class WordFacts:
-    """What the model knows of words: wordfreq Zipf, pyspellchecker counts, WordNet, blocklist."""
+    """What the model knows of words: wordfreq Zipf, pyspellchecker counts, WordNet, blocklist, crossword scores, SCOWL."""
 
     zipf: dict  # word -> Zipf frequency (wordfreq, English, large list; 2 decimals)
     spell: dict  # word -> pyspellchecker count
     wordnet: object  # puzzlesearch.lexicon.wordinfo.WordNet
     blocklist: frozenset
+    crossword: dict  # word -> the constructors' list score 0..1 (Spread the Wordlist via blacksquare)
+    scowl: dict | None  # word -> smallest SCOWL size listing it; None when SCOWL is not installed
 
     def candidates(self, extra=()) -> list[str]:
         """Every word (a-z, 4+ letters) a source knows, plus `extra` (the lexicon), sorted."""
         known = set(self.zipf) | set(self.spell) | set(self.wordnet.senses) | set(extra)
+        if self.scowl is not None:
+            known |= {w for w, size in self.scowl.items() if size <= SCOWL_CANDIDATE_SIZE}
         return sorted(w for w in known if len(w) >= MIN_CANDIDATE and WORD.fullmatch(w))
+
+    @property
+    def params_file(self) -> str:
+        """The shipped parameter file whose features these facts give."""
+        return PARAMS_FILE if self.scowl is not None else PARAMS_FILE_WITHOUT_SCOWL
 
     def describe(self) -> dict:
         """Names and versions of the sources, for manifests and the parameter file."""
+        from puzzlesearch.lexicon.constructors import LIST_NAME, PACKAGE
         from puzzlesearch.lexicon.wordinfo import WORDNET_PACKAGE, WORDNET_SOURCE
 
+        scowl = f"Debian scowl: {SCOWL_DIR}, {len(self.scowl)} words" if self.scowl is not None else "absent"
         return {
             "frequency": f"wordfreq {version('wordfreq')} (en, 'large' list, Zipf scale)",
             "spelling": f"pyspellchecker {version('pyspellchecker')} (en counts)",
             "word_classes": WORDNET_SOURCE.format(version=version(WORDNET_PACKAGE)),
             "blocklist": f"lexicon/data/blocklist.txt + bee/data/blocklist.txt: {len(self.blocklist)} words",
+            "crossword": f"{LIST_NAME} through {PACKAGE} {version(PACKAGE)}: {len(self.crossword)} one-word entries",
+            "scowl": scowl,
         }
 
 
@@ -99,12 +121,44 @@ def spell_counts() -> dict[str, int]:
         return {w: int(c) for w, c in json.load(fh).items() if WORD.fullmatch(w)}
 
 
-def default_facts() -> WordFacts:
-    """The installed sources (nothing fetched)."""
+def crossword_scores() -> dict[str, float]:
+    """The constructors' list (Spread the Wordlist, through blacksquare): a-z entry -> its best score 0..1."""
+    from puzzlesearch.lexicon.constructors import read_list
+
+    out: dict[str, float] = {}
+    for word, s in zip(*read_list()):
+        w = word.lower()
+        if WORD.fullmatch(w):
+            out[w] = max(out.get(w, 0.0), round(s, 2))
+    return out
+
+
+def scowl_sizes(folder: Path = SCOWL_DIR) -> dict[str, int] | None:
+    """SCOWL's a-z words -> the smallest size listing them (lists SCOWL_LISTS); None when not installed."""
+    files = [f for f in sorted(folder.glob("*-words.*")) if f.name.rsplit("-words.", 1)[0] in SCOWL_LISTS]
+    if not files:
+        return None
+    out: dict[str, int] = {}
+    for f in files:
+        size = int(f.name.rsplit(".", 1)[1])
+        for line in f.read_text(encoding="latin-1").splitlines():
+            if WORD.fullmatch(line):
+                out[line] = min(out.get(line, size), size)
+    return out
+
+
+def default_facts(scowl_dir: Path | None = None) -> WordFacts:
+    """The installed sources (nothing fetched); SCOWL (SCOWL_DIR) only when Debian's `scowl` is installed."""
     from puzzlesearch.bee.wordlist import bee_blocklist
     from puzzlesearch.lexicon.wordinfo import load_wordnet
 
-    return WordFacts(wordfreq_zipf(), spell_counts(), load_wordnet(), bee_blocklist())
+    scowl_dir = scowl_dir or SCOWL_DIR
+    scowl = scowl_sizes(scowl_dir)
+    if scowl is None:
+        from puzzlesearch.progress import log
+
+        log("bee", f"{scowl_dir} absent (Debian's scowl): the word list uses the model without SCOWL's features")
+    return WordFacts(wordfreq_zipf(), spell_counts(), load_wordnet(), bee_blocklist(), crossword_scores(), scowl)
 
 
 # ---------------------------------------------------------------- features
@@ -166,8 +220,33 @@ def design(words: list[str], facts: WordFacts) -> tuple[list[str], np.ndarray]:
     }
     c |= {f"length={n}": (lengths == n) * 1.0 for n in (5, 6, 7, 8, 9)} | {"length>=10": (lengths >= 10) * 1.0}
     c["abbreviation"] = col["abbreviation"]
+    c |= letter_columns(words) | crossword_columns(words, facts)
+    if facts.scowl is not None:
+        sizes = np.array([facts.scowl.get(w, 0) for w in words], dtype=np.int64)
+        c["scowl_missing"] = (sizes == 0) * 1.0
+        c |= {f"scowl<={n}": ((sizes > 0) & (sizes <= n)) * 1.0 for n in SCOWL_SIZES}
     names = list(c)
     return names, np.column_stack([c[n] for n in names]) if words else np.zeros((0, len(names)))
+
+
+def letter_columns(words: list[str]) -> dict[str, np.ndarray]:
+    """Shape: few distinct letters (NANA, TITI), letters per distinct letter, a doubled letter."""
+    distinct = np.array([len(set(w)) for w in words], dtype=np.float64)
+    lengths = np.array([len(w) for w in words], dtype=np.float64)
+    double = re.compile(r"(.)\1")
+    return {
+        "distinct<=3": (distinct <= 3) * 1.0,
+        "distinct=4": (distinct == 4) * 1.0,
+        "length/distinct": lengths / np.maximum(distinct, 1.0),
+        "double_letter": np.array([bool(double.search(w)) for w in words], dtype=np.float64),
+    }
+
+
+def crossword_columns(words: list[str], facts: WordFacts) -> dict[str, np.ndarray]:
+    """The constructors' list: whether it has the word, and its score level."""
+    score = np.array([facts.crossword.get(w, -1.0) for w in words], dtype=np.float64)
+    out = {"crossword": (score >= 0) * 1.0}
+    return out | {f"crossword={v}": (np.abs(score - v) < 0.01) * 1.0 for v in CROSSWORD_LEVELS}
 
 
 # ---------------------------------------------------------------- the model
@@ -228,14 +307,14 @@ def sigmoid(t: np.ndarray) -> np.ndarray:
     return 0.5 * (1.0 + np.tanh(0.5 * t))
 
 
-def shipped_params_path() -> Path:
-    """bee/data/acceptance.json inside the installed package."""
-    return Path(str(resources.files("puzzlesearch.bee").joinpath("data", PARAMS_FILE)))
+def shipped_params_path(name: str = PARAMS_FILE) -> Path:
+    """bee/data/acceptance.json (or the file `name`) inside the installed package."""
+    return Path(str(resources.files("puzzlesearch.bee").joinpath("data", name)))
 
 
-def load_model(path: str | Path | None = None) -> Model:
-    """The shipped parameters (or those of `path`)."""
-    path = Path(path) if path else shipped_params_path()
+def load_model(path: str | Path | None = None, facts: WordFacts | None = None) -> Model:
+    """The parameters of `path`, else the shipped ones for `facts`' sources (with SCOWL when no facts are given)."""
+    path = Path(path) if path else shipped_params_path(facts.params_file if facts else PARAMS_FILE)
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as e:

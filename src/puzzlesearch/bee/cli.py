@@ -9,8 +9,9 @@ JSON` and explicit paths, and never read config.yaml (the two modes: puzzlesearc
 from __future__ import annotations
 
 import argparse
+import dataclasses
 
-from puzzlesearch.bee.acceptance import default_facts, load_model
+from puzzlesearch.bee.acceptance import SCOWL_DIR, default_facts, load_model
 from puzzlesearch.bee.io import build_masks_file, build_puzzles_file, build_schedule_file, build_wordlist_file
 from puzzlesearch.bee.model import parse_puzzle
 from puzzlesearch.bee.schedule import make_schedule
@@ -69,7 +70,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_settings_flag(p, "the word-list rules as JSON (WordListRules keys)", required=True)
     p.add_argument("--words", required=True, help="a lexicon's words.parquet (words.json beside it)")
     p.add_argument("--out", required=True, help="wordlist.parquet to write (wordlist.json beside it)")
-    p.add_argument("--params", help="acceptance parameters (default: the shipped bee/data/acceptance.json)")
+    p.add_argument(
+        "--params",
+        help="acceptance parameters (default: the shipped bee/data/acceptance.json, or acceptance-without-scowl.json without SCOWL)",
+    )
     p.set_defaults(func=cmd_build_wordlist)
 
     p = cmds.add_parser(
@@ -79,6 +83,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--answers", required=True, help="published puzzles: date<TAB>letters<TAB>center<TAB>answers lines")
     p.add_argument(
         "--out", required=True, help="parameter file to write (ships as src/puzzlesearch/bee/data/acceptance.json)"
+    )
+    p.add_argument(
+        "--without-scowl",
+        action="store_true",
+        help="fit without Debian's SCOWL (ships as src/puzzlesearch/bee/data/acceptance-without-scowl.json)",
     )
     p.set_defaults(func=cmd_fit_wordlist)
 
@@ -186,7 +195,8 @@ def cmd_schedule(args) -> int:
         f"{lex.name}: building the Bee word list (acceptance model; about 40 s), then {rules.schedule_days} puzzles",
     )
     list_rules = WordListRules.from_config(config["bee"]).replace(min_length=rules.min_length)
-    wordlist, _ = build_wordlist(lex.words, list_rules, default_facts(), load_model())
+    facts = default_facts()
+    wordlist, _ = build_wordlist(lex.words, list_rules, facts, load_model(facts=facts))
     puzzles, pool = make_schedule(wordlist, rules)
     print(
         f"{lex.name}: {wordlist.height} words in the Bee list; {len(puzzles)} puzzles of {pool} (seed {rules.schedule_seed})"
@@ -228,7 +238,12 @@ def cmd_fit_wordlist(args) -> int:
 
     puzzles = read_published(args.answers)  # a bad file fails before the sources load
     log("bee", f"fitting the Bee acceptance model on {args.answers}: 11 fits, cross-validated by year (about 3 min)")
-    model = fit(args.answers, default_facts(), puzzles)
+    facts = default_facts()
+    if args.without_scowl:
+        facts = dataclasses.replace(facts, scowl=None)
+    elif facts.scowl is None:
+        raise PuzzleError(f"{SCOWL_DIR} is absent: install Debian's scowl, or fit the fallback with --without-scowl")
+    model = fit(args.answers, facts, puzzles)
     write_text(model.to_json(), args.out)
     print(f"{'test year':>9}  threshold  recall  precision  within 25%  median  p10  p90")
     for r in model.info["cross_validation"]:

@@ -150,12 +150,12 @@ def build_puzzles_file(masks_path, out_path, rules: BeeRules, words_path=None) -
 def build_wordlist_file(words_path, out_path, rules: WordListRules, params_path=None) -> dict:
     """Write wordlist.parquet and its manifest wordlist.json from a verified words.parquet and the acceptance parameters."""
     words_path, out_path = Path(words_path), Path(out_path)
-    params_path = Path(params_path) if params_path else shipped_params_path()
     words = read_words(words_path)
-    model = load_model(params_path)
-    log("bee", f"{words_path}: judging every known word by the acceptance model {params_path.name} (about 40 s)")
     with Timer() as t:
         facts = default_facts()
+        params_path = Path(params_path) if params_path else shipped_params_path(facts.params_file)
+        model = load_model(params_path)
+        log("bee", f"{words_path}: judging every known word by the acceptance model {params_path.name} (about 40 s)")
         wordlist, counts = build_wordlist(words, rules, facts, model)
     boundary = wordlist.sort(["probability", "word"]).head(BOUNDARY_SAMPLE)["word"].to_list()
     meta = {

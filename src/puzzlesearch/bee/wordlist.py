@@ -1,14 +1,16 @@
 """The Bee word list: the words a daily Spelling Bee accepts, each with the model's probability.
 
 The candidates are every word the installed sources know (wordfreq's English list,
-pyspellchecker's English list, WordNet 3.0's lemmas) plus the lexicon's own words
+pyspellchecker's English list, WordNet 3.0's lemmas, Debian's SCOWL up to size 80 when
+installed) plus the lexicon's own words
 (words.parquet) that some puzzle could hold: a-z, at least `min_length` letters, at most
 `size` distinct letters, none of `exclude` (the NYT's S). A candidate is kept when
 
 1. it is on no blocklist (the shared lexicon/data/blocklist.txt plus bee/data/blocklist.txt), and
-2. the acceptance model (bee/acceptance.py, parameters in bee/data/acceptance.json, fitted
-   on 1,203 published NYT puzzles of 2018-2021) gives it a probability at least the
-   parameters' threshold (chosen by cross-validation by year).
+2. the acceptance model (bee/acceptance.py, parameters in bee/data/acceptance.json, or
+   acceptance-without-scowl.json when SCOWL is not installed, fitted on 1,203 published NYT
+   puzzles of 2018-2021) gives it a probability at least the parameters' threshold (chosen
+   by cross-validation by year).
 
 Columns: the word, its length, letter mask and distinct letters, the lexicon's count
 (`frequency`, null for a word the lexicon lacks), the wordfreq Zipf frequency (`zipf`, the
