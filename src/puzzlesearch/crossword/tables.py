@@ -47,6 +47,7 @@ from puzzlesearch.io import write_npz, write_parquet
 from puzzlesearch.lexicon import constructors, wordinfo
 from puzzlesearch.lexicon.artifacts import WORDS_FILE, lexicon_from_files, open_lexicon
 from puzzlesearch.lexicon.model import ALPHABETS
+from puzzlesearch.lexicon.sources import BUILTIN_ENGLISH
 from puzzlesearch.lexicon.wordinfo import zipf_reader
 from puzzlesearch.progress import Timer, log
 
@@ -787,8 +788,8 @@ def open_tables(
     lex = open_lexicon(lexicon or section["lexicons"][lang], config, root, alphabet=LANG_ALPHABET[lang])
     words_sha = lex.stats["manifest"]["files"][WORDS_FILE]["sha256"]
     listed, list_key = None, {}
-    if lang == "en" and settings.constructors:
-        listed, list_key = constructors_scored_list()
+    if lang == "en" and settings.constructors and lex.spec.source == BUILTIN_ENGLISH:
+        listed, list_key = constructors_scored_list()  # a user's own word list stays theirs alone
     folder = _stored_tables(
         settings,
         lambda tmp: build_tables(tmp / TABLES_FILE, lex.dir / WORDS_FILE, settings, listed and listed()),

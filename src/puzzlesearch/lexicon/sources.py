@@ -14,6 +14,7 @@ from puzzlesearch.errors import PuzzleError
 BUILTIN_PREFIX = "builtin:"
 # Embedded lists: the word-frequency files that pyspellchecker ships.
 BUILTIN_LANGUAGES = ("en", "ar")
+BUILTIN_ENGLISH = "builtin:en"  # the embedded English list (the one the constructors' list merges into)
 _SNIFF_BYTES = 8192
 BUILTIN_SUFFIX = ".json.gz"  # the embedded lists' format: a gzipped JSON {word: frequency}
 

@@ -5,6 +5,7 @@
 # ---------------------------------------------------------------- crossword (crossword.smk)
 # Each job gets only its step's settings (crossword/settings.py) as `--settings JSON`.
 from puzzlesearch.crossword.settings import FillSettings, GenerateSettings, TableSettings, LANG_ALPHABET
+from puzzlesearch.lexicon.sources import BUILTIN_ENGLISH
 
 CW = config["crossword"]
 CW_NUMERIC = "numeric"  # the pseudo-lexicon of products x*y
@@ -71,11 +72,11 @@ CW_CONSTRUCTORS_LIST = "results/lexicon/constructors/constructors.parquet"  # th
 
 
 def crossword_constructors_list(wildcards):
-    """The constructors' list a lexicon's tables merge: English (latin) lexicons with
-    crossword.quality.constructors on; none otherwise."""
+    """The constructors' list a lexicon's tables merge: the built-in English lexicon (builtin:en) with
+    crossword.quality.constructors on; none otherwise (a user's own word list stays theirs alone)."""
     if wildcards.lexicon == CW_NUMERIC:  # the numeric tables take no word list
         return []
-    if CW_TABLE_SETTINGS.constructors and lexicon_spec(wildcards.lexicon).alphabet == "latin":
+    if CW_TABLE_SETTINGS.constructors and lexicon_spec(wildcards.lexicon).source == BUILTIN_ENGLISH:
         return [CW_CONSTRUCTORS_LIST]
     return []
 
