@@ -51,7 +51,7 @@ from puzzlesearch.config import validate_config
 from puzzlesearch.crossword._kernels.cost import grid_cost
 from puzzlesearch.crossword.fill import FillSettings, NoFill, american_pattern, fill
 from puzzlesearch.crossword.io import read_pattern
-from puzzlesearch.crossword.model import Language, runs
+from puzzlesearch.crossword.model import Language, runs, slots
 from puzzlesearch.crossword.search import generate
 from puzzlesearch.crossword.settings import GenerateSettings as SearchSettings
 from puzzlesearch.crossword.tables import open_tables
@@ -239,10 +239,54 @@ VERSUS_FLOORS = (50, 40)  # the list's scores (0..50); ours are 2x: 100 and 80
 LIST_SCALE = 2  # our score per point of the list's 0..50
 
 
+THEMELESS_PREFIX = "themeless-"  # --versus: "themeless-K", the K-th generated themeless pattern
+THEMELESS_SIZE = 15
+
+
+def themeless_patterns(count: int) -> list[str]:
+    """The names of the first `count` generated themeless patterns: `crossword generate --style themeless`'s
+    pattern maker and settings (crossword.themeless defaults), pattern seeds 0, 1, ... kept when they have at
+    most max_entries entries (as generation keeps them)."""
+    s = themeless_settings()
+    names, seed = [], 0
+    while len(names) < count:
+        try:
+            if len(slots(themeless_pattern(seed) != 0, min_length=2)) <= s.max_entries:
+                names.append(f"{THEMELESS_PREFIX}{seed}")
+        except PuzzleError:
+            pass  # no pattern from this seed
+        seed += 1
+    return names
+
+
+def themeless_settings() -> SearchSettings:
+    """The schema's themeless generation settings (crossword.themeless) for a 15x15."""
+    section = validate_config({"lexicons": {"default": "builtin:en"}}, PROJECT)["crossword"]
+    return SearchSettings.for_job(section, "en", THEMELESS_SIZE).themeless(section)
+
+
+def themeless_pattern(seed: int) -> np.ndarray:
+    """The generated themeless pattern of a pattern seed (0 black, -1 empty)."""
+    s = themeless_settings()
+    return american_pattern(THEMELESS_SIZE, s.black_fraction, seed, s.min_entry, s.max_across)
+
+
+def pattern_rows(name: str) -> list[str]:
+    """A pattern's rows ('#' black, '.' empty): an American pattern file or a generated themeless one."""
+    if name.startswith(THEMELESS_PREFIX):
+        grid = themeless_pattern(int(name[len(THEMELESS_PREFIX) :]))
+        return ["".join("#" if v == 0 else "." for v in row) for row in grid]
+    return [ln.strip() for ln in (AMERICAN / f"{name}.txt").read_text().splitlines() if ln.strip() and ln[0] != ";"]
+
+
+def pattern_array(name: str) -> np.ndarray:
+    """A pattern as the fill takes it (0 black, -1 empty)."""
+    return np.array([[0 if ch == "#" else -1 for ch in row] for row in pattern_rows(name)], dtype=np.int8)
+
+
 def pattern_blacks(name: str) -> list[tuple[int, int]]:
-    """The black cells of an American pattern file."""
-    rows = [ln.strip() for ln in (AMERICAN / f"{name}.txt").read_text().splitlines() if ln.strip() and ln[0] != ";"]
-    return [(r, c) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch == "#"]
+    """The black cells of a pattern."""
+    return [(r, c) for r, row in enumerate(pattern_rows(name)) for c, ch in enumerate(row) if ch == "#"]
 
 
 def grid_entries(rows: list[str]) -> list[str]:
@@ -261,8 +305,8 @@ def side_ours(floor: int, seeds: int, names: tuple[str, ...]) -> list[dict]:
     fill(np.full((3, 3), -1, dtype=np.int8), tables, settings, 0, progress=False)  # load the kernel
     rows = []
     for name in names:
-        pattern = read_pattern(AMERICAN / f"{name}.txt", tables.alphabet)
-        for seed in range(seeds):
+        pattern = pattern_array(name)
+        for seed in range(1 if name.startswith(THEMELESS_PREFIX) else seeds):
             ok, secs, nodes, mean, low, end = fill_seed(pattern, tables, settings, seed)
             rows.append({"pattern": name, "seed": seed, "filled": ok, "seconds": secs, "mean_score": mean, "end": end})
     return rows
@@ -283,7 +327,7 @@ def side_blacksquare(floor: int, seeds: int, names: tuple[str, ...], timeout: fl
     wl = DEFAULT_WORDLIST.score_filter(floor / 50 - 1e-3)  # "above the threshold": scores >= floor kept
     rows = []
     for name in names:
-        for seed in range(seeds):
+        for seed in range(1 if name.startswith(THEMELESS_PREFIX) else seeds):
             xw = Crossword(num_rows=15, num_cols=15, word_list=wl)
             for r, c in pattern_blacks(name):
                 xw[r, c] = BLACK
@@ -322,7 +366,7 @@ def versus_line(label: str, rows: list[dict]) -> str:
     score = f"mean entry score {statistics.mean(r['mean_score'] for r in ok):.1f}" if ok else "no fill"
     return (
         f"    {label:12s} {len(ok)}/{len(rows)} filled; s/fill mean {statistics.mean(secs):.3f} "
-        f"p95 {p95(secs):.3f} max {max(secs):.3f}; {score}"
+        f"p95 {p95(secs):.3f} max {max(secs):.3f}, total {sum(secs):.2f}; {score}"
     )
 
 
@@ -347,10 +391,16 @@ def run_versus(seeds: int, names: tuple[str, ...], timeout: float) -> None:
             if r["filled"]:
                 r["mean_score"] = statistics.mean(tables.score(w.lower()) for w in grid_entries(r["grid"]))
         print(f"  list's score >= {floor} (ours >= {LIST_SCALE * floor}):")
-        for name in names:
+        american = [n for n in names if not n.startswith(THEMELESS_PREFIX)]
+        for name in american:
             print(f"   {name}:")
             print(versus_line("puzzlesearch", [r for r in ours if r["pattern"] == name]))
             print(versus_line("blacksquare", [r for r in peer if r["pattern"] == name]))
+        themeless = [n for n in names if n.startswith(THEMELESS_PREFIX)]
+        if themeless:  # one seed a pattern: the line sums the patterns
+            print(f"   {len(themeless)} generated themeless patterns (seed 0 each):")
+            print(versus_line("puzzlesearch", [r for r in ours if r["pattern"] in themeless]))
+            print(versus_line("blacksquare", [r for r in peer if r["pattern"] in themeless]))
         o_secs, p_secs = [r["seconds"] for r in ours], [r["seconds"] for r in peer]
         print(
             f"   all: puzzlesearch {sum(r['filled'] for r in ours)}/{len(ours)} filled, p95 {p95(o_secs):.3f} s, "
@@ -387,6 +437,7 @@ def main() -> None:
     ap.add_argument("--versus", action="store_true", help="the American patterns beside blacksquare, same list")
     ap.add_argument("--versus-seeds", type=int, default=5, help="--versus: seeds per pattern")
     ap.add_argument("--peer-timeout", type=float, default=60.0, help="--versus: blacksquare's timeout per fill")
+    ap.add_argument("--themeless", type=int, default=0, help="--versus: also N generated themeless patterns")
     ap.add_argument("--side", choices=("ours", "blacksquare"), help=argparse.SUPPRESS)  # one side's process
     ap.add_argument("--floor", type=int, help=argparse.SUPPRESS)
     args = ap.parse_args()
@@ -401,6 +452,7 @@ def main() -> None:
         print(json.dumps(rows))
         return
     if args.versus:
+        names += tuple(themeless_patterns(args.themeless))
         run_versus(args.versus_seeds, names, args.peer_timeout)
         return
     root = Path(args.root) if args.root else Path(tempfile.mkdtemp(prefix="cwbench"))

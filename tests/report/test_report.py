@@ -29,7 +29,8 @@ crossword:
   sizes: [5]
   seeds: 2
   lexicons: {en: english}
-  fill: {patterns: [], min_frequency: 0}
+  min_score: {en: 50}  # a user's own list: our scores (the default 80 is the constructors' list's 40)
+  fill: {patterns: [], min_frequency: 0, min_score: 50}
 cube:
   solvers: [thistlethwaite]
   testsets: {r3: {random: 3, seed: 1}}
@@ -368,8 +369,11 @@ def test_the_crossword_benchmark_runs_on_the_default_english_tables(config, proj
     pattern = Path(__file__).resolve().parents[2] / "workflow/crossword/patterns/bench13.txt"
     out = run_crossword(tables.clues_path.with_name("tables.npz"), words, pattern, settings, 100_000)
     found = {w for grid in out["grid"] for w in grid_words(grid)}
+    from puzzlesearch.lexicon import constructors
+
     lexicon = set(pl.read_parquet(words)["word"].to_list())
-    assert any(out["filled"]) and found <= lexicon | wordnet_phrases
+    listed = set(constructors.open_list().scores())  # the default English tables merge the constructors' list
+    assert any(out["filled"]) and found <= lexicon | wordnet_phrases | listed
     assert found - lexicon  # phrases among the entries: the case the benchmark's own check must accept
 
 
