@@ -76,14 +76,25 @@ def compile_ahead(kernel, compile_stand_in: Callable[[], None]) -> None:
     compile_stand_in (run in the child) compiles the kernel through compile_once for stand-in
     arguments of the real ones' types, so the result lands in numba's cache under the kernel's
     lock, where this process's own compile_once finds it (waiting on the lock while the child
-    still compiles). Once per process and kernel; nothing to do once it is compiled here. The
+    still compiles). Once per process and kernel; nothing to do once it is compiled here or in numba's cache. The
     child leaves Ctrl-C to this process and dies with it (daemon).
     """
     name = f"{kernel.py_func.__module__}.{kernel.py_func.__qualname__}"
-    if name in _AHEAD or kernel.overloads:
+    if name in _AHEAD or kernel.overloads or cached(kernel):
         return
     _AHEAD.add(name)
     multiprocessing.get_context("fork").Process(target=_ahead_child, args=(compile_stand_in,), daemon=True).start()
+
+
+def cached(kernel) -> bool:
+    """Whether numba's cache holds `kernel` compiled from its current source (its index names a version; read
+    without loading it): this process then loads it in a fraction of a second, and a child that loaded it
+    too (compile_ahead) would only double that CPU."""
+    cache_file = getattr(getattr(kernel, "_cache", None), "_cache_file", None)
+    try:
+        return cache_file is not None and bool(cache_file._load_index())  # {} when stale or absent
+    except Exception:  # numba's internals (no public call tells this): when they change, compile ahead as before
+        return False
 
 
 def _ahead_child(compile_stand_in: Callable[[], None]) -> None:

@@ -20,6 +20,7 @@ import contextvars
 import hashlib
 import json
 import shlex
+import struct
 import zipfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -161,15 +162,60 @@ def verify(manifest_path: str | Path, kind: str | None = None, names=None) -> di
     return data
 
 
-def load_npz(path: str | Path, manifest: dict) -> dict[str, np.ndarray]:
-    """Arrays of a verified .npz, each checked against the manifest's shape and dtype."""
+def load_npz(path: str | Path, manifest: dict, mapped: bool = False) -> dict[str, np.ndarray]:
+    """Arrays of a verified .npz, each checked against the manifest's shape and dtype.
+
+    `mapped`: the arrays of an uncompressed .npz are private copy-on-write mappings of the file (as
+    `mapped_loads`), not read into memory: nothing is copied, and a page is read when an array is used."""
     path = Path(path)
     try:
-        with np.load(path, allow_pickle=False) as data:
-            arrays = {k: data[k] for k in data.files}
-    except (OSError, ValueError, zipfile.BadZipFile, EOFError) as exc:
+        if mapped:
+            arrays = _mapped_npz(path)
+        else:
+            with np.load(path, allow_pickle=False) as data:
+                arrays = {k: data[k] for k in data.files}
+    except (OSError, ValueError, zipfile.BadZipFile, EOFError, struct.error) as exc:
         raise damaged(path, f"cannot be read as .npz ({type(exc).__name__})") from None
     _check_arrays(path, arrays, manifest)
+    return arrays
+
+
+ZIP_LOCAL_HEADER = struct.Struct("<4s22xHH")  # a zip member's local header: signature, ..., name and extra lengths
+
+
+def _mapped_npz(path: Path) -> dict[str, np.ndarray]:
+    """The arrays of an uncompressed .npz (np.savez) mapped copy-on-write; ValueError for anything else."""
+    arrays = {}
+    size = path.stat().st_size
+    with zipfile.ZipFile(path) as zf, open(path, "rb") as fh:
+        for info in zf.infolist():
+            if info.compress_type != zipfile.ZIP_STORED or not info.filename.endswith(".npy"):
+                raise ValueError(f"{info.filename}: not an uncompressed .npy member")
+            fh.seek(info.header_offset)
+            magic, name_len, extra_len = ZIP_LOCAL_HEADER.unpack(fh.read(ZIP_LOCAL_HEADER.size))
+            if magic != b"PK\x03\x04":
+                raise ValueError(f"{info.filename}: no local header")
+            start = info.header_offset + ZIP_LOCAL_HEADER.size + name_len + extra_len
+            fh.seek(start)
+            version = np.lib.format.read_magic(fh)
+            if version not in ((1, 0), (2, 0)):  # (3.0: utf-8 field names, which np.savez writes for none of ours)
+                raise ValueError(f"{info.filename}: .npy format {version}")
+            read_header = (
+                np.lib.format.read_array_header_1_0 if version == (1, 0) else np.lib.format.read_array_header_2_0
+            )
+            shape, fortran, dtype = read_header(fh, max_header_size=10000)
+            offset = fh.tell()
+            nbytes = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+            if dtype.hasobject or offset + nbytes > min(start + info.file_size, size):
+                raise ValueError(f"{info.filename}: data outside its member")
+            order = "F" if fortran else "C"
+            if nbytes == 0:
+                arr = np.zeros(shape, dtype=dtype, order=order)
+            else:  # writable (copy-on-write): a kernel sees the type a loaded array has
+                arr = np.memmap(path, dtype=dtype, mode="c", offset=offset, shape=shape, order=order).view(np.ndarray)
+                if offset % dtype.alignment:  # (a zip member starts anywhere): copied, so kernels read aligned data
+                    arr = arr.copy(order="K")
+            arrays[info.filename.removesuffix(".npy")] = arr
     return arrays
 
 

@@ -110,17 +110,18 @@ def run_cli(args, capsys):
     return code, [line for line in err if "error" in line]
 
 
-def tiny_tables(words, letters="abc", seed=0):
-    """WordTables over a handful of words with random frequencies."""
+def tiny_tables(words, letters="abc", seed=0, stems=None):
+    """WordTables over a handful of words with random frequencies; `stems`: word -> its base forms ('|'-joined),
+    as a lexicon's clues.parquet `stems` column gives them (the tables' sibling lists are built from them)."""
     rng = np.random.default_rng(seed)
-    frame = pl.DataFrame(
-        {
-            "word": words,
-            "length": [len(w) for w in words],
-            "frequency": rng.integers(1, 1000, len(words)).astype(np.int64),
-        }
-    )
-    return WordTables("tiny", Alphabet(letters, "ltr"), build_arrays(frame, letters))
+    columns = {
+        "word": words,
+        "length": [len(w) for w in words],
+        "frequency": rng.integers(1, 1000, len(words)).astype(np.int64),
+    }
+    if stems is not None:
+        columns["stems"] = [stems.get(w, "") for w in words]
+    return WordTables("tiny", Alphabet(letters, "ltr"), build_arrays(pl.DataFrame(columns), letters))
 
 
 def brute_fill_3x3(words):

@@ -212,8 +212,7 @@ def test_fill_with_forms_of_one_word_agrees_with_brute_force():
         stems = {w: "|".join(sorted(set(rng.choice(bases, int(rng.integers(1, 3)))))) for w in words}
         stems = {w: b for w, b in stems.items() if rng.random() < 0.4}
         forms = {w: {w, *filter(None, stems.get(w, "").split("|"))} for w in words}
-        tables = tiny_tables(words, letters, seed=trial)
-        tables.stem_map = stems  # what a lexicon's clues.parquet `stems` column gives
+        tables = tiny_tables(words, letters, seed=trial, stems=stems)  # stems: as a lexicon's clues.parquet gives
         expect = brute_fill_square(words, n, forms)
         pattern = np.full((n, n), -1, dtype=np.int8)
         for first in (1000, 1):

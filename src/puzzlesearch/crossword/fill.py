@@ -34,7 +34,6 @@ import numpy as np
 
 from puzzlesearch.crossword._kernels import fill as kernel
 from puzzlesearch.crossword._kernels.fill import Run, Start, Struct, Weights, WordBits
-from puzzlesearch.crossword.clues import stem_keys
 from puzzlesearch.crossword.model import Slot, runs, slots
 from puzzlesearch.crossword.settings import FillSettings
 from puzzlesearch.crossword.tables import WordTables
@@ -393,42 +392,34 @@ NO_SIBLINGS = (np.zeros(1, dtype=np.int64), np.zeros(0, dtype=np.int64))  # Word
 
 def sibling_rows(tables: WordTables) -> tuple[np.ndarray, np.ndarray]:
     """(sib_start, sib_rows) of WordBits: per eligible word row, the eligible rows sharing a form with
-    it (clues.stem_keys: SEES and SEE, SAT and SIT), made once per tables; NO_SIBLINGS without stems."""
-    if not tables.stem_map:
-        return NO_SIBLINGS
+    it (clues.stem_keys: SEES and SEE, SAT and SIT), cut once per tables from the sibling lists of all
+    rows that the tables hold (tables.sibling_lists); NO_SIBLINGS when no row has one."""
     if "siblings" not in tables.fill_siblings:
-        lengths = tables.arrays["lengths"]
-        groups: dict[str, list[int]] = {}
-        keys_of: dict[int, set[str]] = {}
-        for r in np.nonzero(tables.word_ok)[0].tolist():
-            word = tables.alphabet.decode(tables.codes[r, : lengths[r]])
-            keys_of[r] = stem_keys(word, tables.stem_map.get(word, ""))
-            for k in keys_of[r]:
-                groups.setdefault(k, []).append(r)
-        counts = np.zeros(len(lengths) + 1, dtype=np.int64)
-        lists = {}
-        for r, keys in keys_of.items():
-            sib = sorted({x for k in keys for x in groups[k]} - {r})
-            if sib:
-                lists[r] = sib
-                counts[r + 1] = len(sib)
-        start = np.cumsum(counts)
-        rows = np.zeros(int(start[-1]), dtype=np.int64)
-        for r, sib in lists.items():
-            rows[start[r] : start[r] + len(sib)] = sib
-        tables.fill_siblings["siblings"] = (start, rows)
+        start, rows = tables.arrays["sib_start"], tables.arrays["sib_rows"]
+        tables.fill_siblings["siblings"] = eligible_lists(start, rows, tables.word_ok) if len(rows) else NO_SIBLINGS
     return tables.fill_siblings["siblings"]
 
 
+def eligible_lists(start: np.ndarray, rows: np.ndarray, ok: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The row lists (rows[start[r] : start[r + 1]] of row r) cut to the rows with `ok`, as int64 arrays:
+    an ineligible row lists none and is listed by none."""
+    owner = np.repeat(np.arange(len(ok)), np.diff(start))
+    keep = ok[owner] & ok[rows]
+    out = np.zeros(len(ok) + 1, dtype=np.int64)
+    out[1:] = np.cumsum(np.bincount(owner[keep], minlength=len(ok)))
+    return out, rows[keep].astype(np.int64)
+
+
 def check_distinct_stems(out_word: np.ndarray, tables: WordTables) -> None:
-    """Raise (a bug, never a user error) if two entries of a fill are forms of one word."""
-    seen: dict[str, str] = {}
-    for r in out_word:
-        word = tables.alphabet.decode(tables.codes[r, : tables.arrays["lengths"][r]])
-        for k in stem_keys(word, tables.stem_map.get(word, "")):
-            if k in seen and seen[k] != word:
-                raise AssertionError(f"the fill holds {seen[k]!r} and {word!r}, forms of one word")
-            seen[k] = word
+    """Raise (a bug, never a user error) if two entries of a fill are forms of one word (siblings in the
+    tables' lists of all rows, not the fill's cut of them)."""
+    start, rows = tables.arrays["sib_start"], tables.arrays["sib_rows"]
+    placed = {int(r) for r in out_word}
+    for r in sorted(placed):
+        clash = placed.intersection(rows[start[r] : start[r + 1]].tolist())
+        if clash:
+            words = [tables.alphabet.decode(tables.codes[x, : tables.arrays["lengths"][x]]) for x in (r, min(clash))]
+            raise AssertionError(f"the fill holds {words[0]!r} and {words[1]!r}, forms of one word")
 
 
 def word_bits(tables: WordTables, lengths: list[int]) -> dict[int, LengthBits]:
@@ -445,15 +436,26 @@ def word_bits(tables: WordTables, lengths: list[int]) -> dict[int, LengthBits]:
         if n == 0:  # no word (the code array may even be narrower than L): fill() reports the slot
             out[L] = LengthBits(a, 0, np.zeros((L, k + 1, nw), dtype=np.uint64))
             continue
-        codes = tables.codes[a : a + n, :L]
-        onehot = codes.T[:, None, :] == np.arange(k + 1, dtype=codes.dtype)[None, :, None]  # (L, k+1, n)
-        packed = np.packbits(onehot, axis=2, bitorder="little")
-        padded = np.zeros((L, k + 1, nw * 8), dtype=np.uint8)
-        padded[:, :, : packed.shape[2]] = packed
-        pos_bits = padded.view("<u8").astype(np.uint64)
+        pos_bits = position_bits(tables.codes[a : a + n, :L], k, nw)
         pos_bits.setflags(write=False)  # shared by every later fill with these tables
         out[L] = tables.fill_bits[L] = LengthBits(a, n, pos_bits)
     return out
+
+
+def position_bits(codes: np.ndarray, k: int, nw: int) -> np.ndarray:
+    """(L, k + 1, nw) uint64 for the n words of codes (n, L): bit i of [p, c] set when codes[i, p] == c.
+
+    Built a byte at a time: word i is bit i % 8 of byte i // 8, and the words of one bit (every 8th
+    word) fall in distinct bytes, so each of the 8 passes sets its bits with one indexed OR."""
+    L = codes.shape[1]
+    stride = nw * 8  # bytes per (position, letter)
+    out = np.zeros((L, k + 1, stride), dtype=np.uint8)
+    flat = out.reshape(-1)
+    plane = (np.arange(L, dtype=np.int64) * (k + 1) * stride)[None, :]
+    for bit in range(8):
+        sub = codes[bit::8].astype(np.int64)
+        flat[(plane + sub * stride + np.arange(len(sub), dtype=np.int64)[:, None]).ravel()] |= np.uint8(1 << bit)
+    return out.view("<u8").astype(np.uint64, copy=False)
 
 
 def _bit_layout(slot_list: list[Slot], bits: dict):

@@ -33,7 +33,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-import polars as pl
 
 from puzzlesearch.errors import PuzzleError
 from puzzlesearch.lexicon.wordinfo import (  # noqa: F401 (re-exported: word files live in the lexicon)
@@ -144,6 +143,8 @@ RANK_ORDER = (  # column, descending: a valid grid first, then fewer weak entrie
 
 def rank_puzzles(rows: list[dict]):
     """The ranked puzzles table: by cost, then fill quality (RANK_ORDER), reproducible (no timing)."""
+    import polars as pl  # here: a fill's start-up imports this module, and needs no polars
+
     overrides = {"puz": pl.String} if rows and "puz" in rows[0] else None  # puz: null for Arabic
     df = pl.DataFrame(rows, schema_overrides=overrides)
     keys = [(c, d) for c, d in RANK_ORDER if c in df.columns]

@@ -14,12 +14,17 @@ crossword.quality.names; `score` (0-100) rates each word by frequency and clue.
 Rows of `codes` are sorted by (length, score descending, frequency descending, word), so
 the words of length L are rows len_start[L]:len_start[L+1] and those with score >= a floor
 are a prefix of that range. `sig_*` are the anagram signatures (letters sorted) with the
-best frequency among their words; `word_sig` is each word's signature. The pseudo-lexicon
+best frequency among their words; `word_sig` is each word's signature. `sib_*` list per row
+the other rows that share a form with it (SEES and SEE; `sibling_lists`, from the stems of
+clues.parquet): the fill's rule of no two forms of one word, built here once rather than at
+each fill's start. The pseudo-lexicon
 `numeric` is built from products x*y (clue 'x*y'). The floors (frequency, score) are
 applied when the tables are opened (`WordTables`), so one artifact serves every floor;
 when both are set, the rows of each length are reordered so the eligible words stay a
-prefix. Loaders verify the manifest and range-check every array a kernel indexes
-(`load_tables`).
+prefix. Loaders verify the manifest (the sha256 of every file) and range-check every array a
+kernel indexes (`load_tables`); the arrays are mapped from the verified file, not copied; the
+hash tables are walked (every row found at its word) before their first look-up, which a
+fill never makes (`WordTables.check_hashes`).
 """
 
 from __future__ import annotations
@@ -28,12 +33,11 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from importlib.metadata import version
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
-import polars as pl
 
 from puzzlesearch import kinds, manifest, store
-from puzzlesearch.crossword import clues, quality
 from puzzlesearch.crossword._kernels import cost as cost_kernels
 from puzzlesearch.crossword._kernels.cost import CostWords
 from puzzlesearch.crossword.model import DIGITS, NUMERIC_FILLERS, Alphabet, Language
@@ -47,8 +51,11 @@ from puzzlesearch.lexicon.sources import BUILTIN_ENGLISH
 from puzzlesearch.lexicon.wordinfo import zipf_reader
 from puzzlesearch.progress import Timer, log
 
+if TYPE_CHECKING:  # polars, the clue writer and WordNet are imported where tables are built or clues read:
+    import polars as pl  # opening the tables for a fill needs none of them
+
 NUMERIC = "numeric"  # the pseudo-lexicon of products x*y
-TABLES_VERSION = 6  # 6: the clued array
+TABLES_VERSION = 7  # 6: the clued array; 7: the sibling lists sib_start, sib_rows
 TABLES_KIND = kinds.CROSSWORD_TABLES
 TABLES_FILE, TABLES_MANIFEST, CLUES_FILE = "tables.npz", "tables.json", "clues.parquet"
 
@@ -59,6 +66,8 @@ TABLES_FILE, TABLES_MANIFEST, CLUES_FILE = "tables.npz", "tables.json", "clues.p
 def numeric_words(max_factor: int) -> pl.DataFrame:
     """Products z = x*y (2 <= x <= y <= max_factor) as words; frequency = factor pairs; clue 'x*y' of the
     most balanced pair (the largest x), as clues.numeric_clue gives it."""
+    import polars as pl
+
     if max_factor < 2:
         raise PuzzleError(f"crossword.numeric.max_factor must be at least 2 (got {max_factor})")
     x, y = np.triu_indices(max_factor - 1)
@@ -105,6 +114,10 @@ def table_size(n: int) -> int:
 
 def sort_words(words: pl.DataFrame) -> pl.DataFrame:
     """The table's row order: length, score descending, frequency descending, word."""
+    import polars as pl
+
+    from puzzlesearch.crossword import quality
+
     if "score" not in words.columns:  # no clues known: the score is the frequency percentile
         freq = words["frequency"].fill_null(0).to_numpy()
         words = words.with_columns(pl.Series("score", quality.word_scores(freq, np.zeros(len(freq), bool), 0)))
@@ -133,6 +146,8 @@ def build_arrays(words: pl.DataFrame, letters: str) -> dict[str, np.ndarray]:
     np.maximum.at(sig_freq, inverse, frequency)
     sig_lengths = (sigs != 0).sum(axis=1).astype(np.int16)
     sigs = np.ascontiguousarray(sigs.astype(np.int8))
+    stems = words["stems"].to_list() if "stems" in words.columns else None
+    sib_start, sib_rows = sibling_lists(words["word"].to_list(), stems)
     return {
         "codes": np.ascontiguousarray(codes),
         "lengths": lengths,
@@ -146,11 +161,43 @@ def build_arrays(words: pl.DataFrame, letters: str) -> dict[str, np.ndarray]:
         "sig_lengths": sig_lengths,
         "sig_freq": sig_freq,
         "sig_table": cost_kernels.build_table(sigs, sig_lengths, table_size(len(sig_lengths))),
+        "sib_start": sib_start,
+        "sib_rows": sib_rows,
     }
+
+
+def sibling_lists(words: list[str], stems: list[str] | None) -> tuple[np.ndarray, np.ndarray]:
+    """(sib_start (n + 1), sib_rows) int32: the rows sharing a form with row r (clues.stem_keys of its word and
+    stems) are sib_rows[sib_start[r] : sib_start[r + 1]], ascending; none for every row without `stems`."""
+    n = len(words)
+    if not stems or not any(stems):
+        return np.zeros(n + 1, dtype=np.int32), np.zeros(0, dtype=np.int32)
+    from puzzlesearch.crossword.clues import stem_keys
+
+    key_of: dict[str, int] = {}
+    row_key = [
+        (r, key_of.setdefault(k, len(key_of))) for r, w in enumerate(words) for k in stem_keys(w, stems[r] or "")
+    ]
+    row, key = np.array(row_key, dtype=np.int64).reshape(-1, 2).T
+    order = np.lexsort((row, key))
+    row, key = row[order], key[order]
+    group_start = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])
+    group_size = np.diff(np.r_[group_start, len(key)])
+    # every (row, other row) pair within a group: row i of a group of size g pairs with the g rows of its group
+    size = np.repeat(group_size, group_size)
+    first = np.repeat(group_start, group_size)
+    a = np.repeat(row, size)
+    b = row[np.repeat(first, size) + np.arange(len(a)) - np.repeat(np.cumsum(size) - size, size)]
+    pairs = np.unique(a[a != b] * n + b[a != b])
+    start = np.zeros(n + 1, dtype=np.int32)
+    start[1:] = np.cumsum(np.bincount(pairs // n, minlength=n))
+    return start, (pairs % n).astype(np.int32)
 
 
 def with_extra_words(words: pl.DataFrame, extra: list[str]) -> pl.DataFrame:
     """The words plus `extra` (frequency 0)."""
+    import polars as pl
+
     if not extra:
         return words
     added = pl.DataFrame({"word": extra, "length": [len(w) for w in extra], "frequency": [0] * len(extra)})
@@ -165,6 +212,10 @@ def scored_words(
     `listed`: a scored word list (the constructors' list, or a user's word;score file given as the
     lexicon): its words are added (or, with `listed.replace`, are the only words) and its scores
     replace ours; the user's crossword.quality.scores file overrides both."""
+    import polars as pl
+
+    from puzzlesearch.crossword import clues, quality
+
     blocked = wordinfo.read_blocklist(settings.blocklist)
     overrides = wordinfo.read_score_file(settings.scores) if settings.scores else {}
     listed_scores = listed.scores if listed is not None else {}
@@ -256,6 +307,8 @@ def with_phrases(
     (none when wordnet is None: crossword.quality.phrases off). A word that spells such a phrase
     (ABOVETHEFOLD of a scored list) gets the phrase, so its word breaks are kept; `add` False: no
     phrase is added."""
+    import polars as pl
+
     if wordnet is None:
         return words.with_columns(pl.lit(None, dtype=pl.Utf8).alias("phrase"))
     spelled = [wordnet.phrase_of(w) for w in words["word"].to_list()]
@@ -286,6 +339,10 @@ def with_phrases(
 
 def numeric_scored(settings: TableSettings) -> tuple[pl.DataFrame, dict]:
     """The numeric words with their 'x*y' clues and scores (every word is clued)."""
+    import polars as pl
+
+    from puzzlesearch.crossword import quality
+
     pairs = (settings.max_factor - 1) * settings.max_factor // 2
     log("crossword", f"numeric tables: the {pairs} products x*y of 2..{settings.max_factor} (max_factor)")
     words = numeric_words(settings.max_factor)
@@ -296,6 +353,8 @@ def numeric_scored(settings: TableSettings) -> tuple[pl.DataFrame, dict]:
 
 def clue_frame(words: pl.DataFrame) -> pl.DataFrame:
     """The scored word list: word, length, frequency, score, clue (English also zipf, class, stems, phrase) in table row order."""
+    import polars as pl
+
     extra = [c for c in ("zipf", "class", "stems", "phrase") if c in words.columns]
     return sort_words(words).select(
         "word", pl.col("length").cast(pl.Int16), "frequency", pl.col("score").cast(pl.Int16), "clue", *extra
@@ -310,6 +369,8 @@ def build_tables(
 ) -> dict:
     """Write tables.npz, clues.parquet and their manifest tables.json: a lexicon's words.parquet (with a
     scored list's words and scores), a scored list alone (English: `listed.replace`), or `numeric`."""
+    import polars as pl
+
     out_npz = Path(out_npz)
     settings = settings or TableSettings()
     listed_used = {"scored_list": listed.source, "replace": listed.replace} if listed is not None else {}
@@ -383,6 +444,7 @@ class WordTables:
     clues_path: Path | None = None  # clues.parquet beside tables.npz
     min_entry: int = 0  # shortest eligible word (English 3 by default: no 2-letter entries)
     clued_only: bool = False  # only words with a clue are eligible (generation: a puzzle fully clued)
+    path: Path | None = None  # the tables.npz they were read from (named by a damaged hash table's error)
 
     def __post_init__(self) -> None:
         """Reorder the rows of each length (when both floors cut) so eligible words are a prefix."""
@@ -407,6 +469,16 @@ class WordTables:
     def fill_siblings(self) -> dict:
         """The fill's sibling rows (crossword.fill.sibling_rows), kept once computed."""
         return {}
+
+    def check_hashes(self) -> None:
+        """Walk the hash tables once (ArtifactError when a row is not found at its word or a look-up would not
+        end): before the first look-up (kernel_args, contains, score), not at load, as a fill makes none."""
+        if self.__dict__.get("hashes_checked"):
+            return
+        a, path = self.arrays, self.path or Path(TABLES_FILE)
+        _check_hash_table(path, "word_table", a["word_table"], a["codes"], a["lengths"])
+        _check_hash_table(path, "sig_table", a["sig_table"], a["sig_codes"], a["sig_lengths"])
+        self.__dict__["hashes_checked"] = True
 
     @property
     def width(self) -> int:
@@ -457,6 +529,7 @@ class WordTables:
             q = self.alphabet.encode(word)
         except (PuzzleError, KeyError, ValueError):
             return 0
+        self.check_hashes()
         row = cost_kernels.find(self.arrays["word_table"], self.codes, self.arrays["lengths"], q, len(q))
         return int(self.arrays["score"][row]) if row >= 0 else 0
 
@@ -479,6 +552,7 @@ class WordTables:
 
     def kernel_args(self) -> CostWords:
         """The arrays the cost kernel takes."""
+        self.check_hashes()
         a = self.arrays
         return CostWords(
             a["codes"],
@@ -500,6 +574,7 @@ class WordTables:
     def contains(self, word: str) -> bool:
         """Is `word` an eligible word (at or above the floor)?"""
         q = self.alphabet.encode(word)
+        self.check_hashes()
         row = cost_kernels.find(self.arrays["word_table"], self.codes, self.arrays["lengths"], q, len(q))
         return row >= 0 and bool(self.word_ok[row])
 
@@ -507,6 +582,8 @@ class WordTables:
 def clue_column(clues_path: Path | None, column: str) -> dict[str, str]:
     """word -> its value in a clues.parquet column, for the words that have one ({} without the file or,
     for tables built before it, the column)."""
+    import polars as pl  # here: the clues are read when a puzzle is written, after the search
+
     if clues_path is None or column not in pl.read_parquet_schema(clues_path):
         return {}
     df = manifest.load_parquet(clues_path, ["word", column])
@@ -533,7 +610,18 @@ def eligible_first(arrays: dict, ok: np.ndarray) -> dict:
     new_row[order] = np.arange(len(order))
     table = arrays["word_table"]
     out["word_table"] = np.where(table >= 0, new_row[np.maximum(table, 0)], table).astype(table.dtype)
+    out["sib_start"], out["sib_rows"] = renumber_lists(arrays["sib_start"], arrays["sib_rows"], new_row)
     return out
+
+
+def renumber_lists(start: np.ndarray, rows: np.ndarray, new_row: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Row lists (rows[start[r] : start[r + 1]] of row r, ascending) with every row r renumbered new_row[r]."""
+    owner = np.repeat(new_row, np.diff(start))
+    rows = new_row[rows]
+    order = np.lexsort((rows, owner))
+    out = np.zeros_like(start)
+    out[1:] = np.cumsum(np.bincount(owner, minlength=len(new_row)))
+    return out, rows[order].astype(rows.dtype)
 
 
 def load_tables(
@@ -551,7 +639,7 @@ def load_tables(
     meta = manifest.verify(npz_path.with_name(TABLES_MANIFEST), TABLES_KIND, [npz_path.name])
     if meta.get("version") != TABLES_VERSION or not isinstance(meta.get("letters"), str) or not meta["letters"]:
         raise manifest.damaged(npz_path, f"tables of another version (want {TABLES_VERSION})")
-    arrays = manifest.load_npz(npz_path, meta)
+    arrays = manifest.load_npz(npz_path, meta, mapped=True)
     missing = sorted(set(ARRAY_NAMES) - set(arrays))
     if missing:
         raise manifest.damaged(npz_path, f"array {missing[0]!r} is missing")
@@ -568,6 +656,7 @@ def load_tables(
         npz_path.with_name(CLUES_FILE),
         int(min_entry),
         bool(clued_only),
+        npz_path,
     )
 
 
@@ -584,6 +673,8 @@ ARRAY_NAMES = (
     "sig_lengths",
     "sig_freq",
     "sig_table",
+    "sib_start",
+    "sib_rows",
 )
 
 
@@ -594,7 +685,8 @@ def _hash_table_ok(table: np.ndarray, rows: int) -> bool:
 
 
 def check_arrays(path: Path, a: dict, n_letters: int) -> None:
-    """ArtifactError unless every index a kernel takes from the tables is in range."""
+    """ArtifactError unless every index a kernel takes from the tables is in range (the hash tables are walked
+    before their first look-up: WordTables.check_hashes)."""
     n, width = a["codes"].shape if a["codes"].ndim == 2 else (-1, -1)
     n_sig = len(a["sig_lengths"])
     same = (
@@ -607,6 +699,7 @@ def check_arrays(path: Path, a: dict, n_letters: int) -> None:
         and a["sig_codes"].shape[0] == n_sig
         and len(a["sig_freq"]) == n_sig
         and len(a["len_start"]) == width + 2
+        and len(a["sib_start"]) == n + 1
         and _hash_table_ok(a["word_table"], n)
         and _hash_table_ok(a["sig_table"], n_sig)
     )
@@ -625,8 +718,10 @@ def check_arrays(path: Path, a: dict, n_letters: int) -> None:
     counts = np.diff(a["len_start"])
     if (counts < 0).any() or not np.array_equal(np.repeat(np.arange(width + 1), counts), a["lengths"]):
         raise manifest.damaged(path, "array 'len_start' does not match the word lengths")
-    _check_hash_table(path, "word_table", a["word_table"], a["codes"], a["lengths"])
-    _check_hash_table(path, "sig_table", a["sig_table"], a["sig_codes"], a["sig_lengths"])
+    manifest.check_range(path, "sib_rows", a["sib_rows"], 0, n - 1)
+    sib_start = a["sib_start"]
+    if sib_start[0] != 0 or sib_start[-1] != len(a["sib_rows"]) or (np.diff(sib_start) < 0).any():
+        raise manifest.damaged(path, "array 'sib_start' does not delimit the lists of 'sib_rows'")
 
 
 def _check_hash_table(path: Path, name: str, table: np.ndarray, codes: np.ndarray, lengths: np.ndarray) -> None:

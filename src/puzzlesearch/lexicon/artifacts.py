@@ -20,8 +20,7 @@ import re
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-
-import polars as pl
+from typing import TYPE_CHECKING
 
 from puzzlesearch import kinds, manifest, store
 from puzzlesearch.config import load_config
@@ -29,9 +28,11 @@ from puzzlesearch.errors import ConfigError, PuzzleError
 from puzzlesearch.io import write_parquet
 from puzzlesearch.lexicon.dawg import Dawg, build_dawg
 from puzzlesearch.lexicon.model import LexiconOptions, LexiconSpec
-from puzzlesearch.lexicon.normalize import normalize
 from puzzlesearch.lexicon.sources import is_builtin, source_file
 from puzzlesearch.progress import Timer, log
+
+if TYPE_CHECKING:  # polars is imported where a table is read or built: opening a lexicon's manifest needs none
+    import polars as pl
 
 DAWG_KINDS = (kinds.DAWG, kinds.BOGGLE_DAWG)
 WORDS_FILE, WORDS_MANIFEST = "words.parquet", "words.json"
@@ -98,6 +99,8 @@ def resolve_spec(name_or_path: str, config: dict, root: str | Path | None = None
 
 def build_words(spec: LexiconSpec, source: str | Path, out_words: str | Path) -> dict:
     """Normalize the word list `source` into words.parquet and its manifest words.json."""
+    from puzzlesearch.lexicon.normalize import normalize  # (imports polars)
+
     out_words = Path(out_words)
     with Timer() as t:
         table = normalize(spec, source_path=source)
@@ -139,6 +142,8 @@ def words_settings(words_path: str | Path) -> dict:
 
 def build_dawg_file(words_path: str | Path, out_path: str | Path, kind: str = kinds.DAWG) -> dict:
     """Build dawg.npz (all words) or boggle_dawg.npz (Boggle keys) and its manifest from words.parquet."""
+    import polars as pl
+
     if kind not in DAWG_KINDS:
         raise PuzzleError(f"unknown DAWG kind {kind!r} (have {', '.join(DAWG_KINDS)})")
     words = read_words(words_path)

@@ -23,13 +23,15 @@ import re
 from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
-
-import polars as pl
+from typing import TYPE_CHECKING
 
 from puzzlesearch import kinds, manifest, store
 from puzzlesearch.errors import PuzzleError
 from puzzlesearch.io import write_parquet
 from puzzlesearch.progress import log
+
+if TYPE_CHECKING:  # polars is imported where the list is built or read: a store key needs none
+    import polars as pl
 
 PACKAGE = "blacksquare"
 KIND = kinds.CONSTRUCTORS_LIST
@@ -85,6 +87,8 @@ def list_sha256(words: list[str], scores: list[float]) -> str:
 
 def normalize(words: list[str], scores: list[float]) -> tuple[pl.DataFrame, dict]:
     """(word, length, score) of the entries spelled by a-z only (case folded), best score per word; counts."""
+    import polars as pl
+
     best: dict[str, int] = {}
     dropped = 0
     for w, s in zip(words, scores):
