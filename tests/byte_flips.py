@@ -22,9 +22,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-SMALL = 20_000
-SAMPLE = 2_000
-EDGE = 200
+SMALL = 4_000  # every byte of a file this small; a manifest or a small table is flipped whole
+SAMPLE = 1_000  # larger files: this many seeded positions, plus the first and last EDGE bytes
+EDGE = 1_000  # (a Parquet file's footer, where its schema and an inside manifest live)
 TEXT_SUFFIXES = (".json", ".ipuz", ".txt", ".html")
 PUZZLESEARCH = Path(__file__).resolve().parents[1] / ".venv" / "bin" / "puzzlesearch"
 
@@ -102,6 +102,16 @@ def run(work, cases):
 
 print(json.dumps(run(Path(sys.argv[1]), json.loads(sys.argv[2]))))
 """
+
+
+def positions(n: int) -> list[int]:
+    """The byte positions flipped in a file of n bytes (the driver's rule, for tests with their own loop)."""
+    import random
+
+    if n <= SMALL:
+        return list(range(n))
+    rng = random.Random(n)  # seeded: the same positions for the same file size
+    return sorted(set(rng.sample(range(n), SAMPLE)) | set(range(EDGE)) | set(range(n - EDGE, n)))
 
 
 def flip_files(folder: Path, readers: str, cases: list[tuple[str, str]], timeout: float = 600) -> dict[str, dict]:

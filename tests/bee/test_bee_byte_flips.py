@@ -5,7 +5,7 @@ masks.parquet/.json, puzzles.parquet/.json, wordlist.parquet/.json and
 schedule.parquet/.json (plus the HTML pages, which nothing reads back). Here they are made
 by the pipeline commands from a small real lexicon (the words of ../shared/wordlists/
 english0.txt spelled with eight letters), then byte_flips flips every byte of each file
-and runs the reader the pipeline uses on it: `bee build-puzzles` reads masks,
+(a sample of the larger ones) and runs the reader the pipeline uses on it: `bee build-puzzles` reads masks,
 `bee schedule` the word list, the report (and the end-of-run summary) the puzzles and the
 schedule with its settings.
 """
