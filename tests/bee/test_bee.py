@@ -199,9 +199,9 @@ def test_pipeline_files(tiny, tmp_path, capsys):
 def test_cli_show_and_top(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)  # no config.yaml here: the rules' defaults apply
     (tmp_path / "tiny.txt").write_text(TINY)
-    assert main(["bee", "show", "gfedcba", "--center", "A", "--lexicon", "tiny.txt"]) == 0
+    assert main(["bee", "show", "gfedcba", "--center", "A", "--lexicon", "tiny.txt", "--all-words"]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[0] == "ABCDEFG/A (tiny)"
+    assert out[0] == "ABCDEFG/A (tiny, every word)"
     assert "  15  gabfaced *" in out and "   6  badged" in out
     assert out[-1] == f"total: {HAND['A'][1]} words, {HAND['A'][0]} points, 1 pangram (* = pangram)"
     assert main(["bee", "top", "-n", "2", "--lexicon", "tiny.txt", "--set", "score_by=words"]) == 0
@@ -393,7 +393,10 @@ def test_cli_set_cross_key_rule_and_text_values(tmp_path):
     out = run("bee", "top", "--lexicon", "tiny.txt", "--set", "min_words=5", "--set", "max_words=3", cwd=tmp_path)
     assert_one_line_error(out, "bee.max_words")
     # `exclude=no` is the letters N and O (not YAML false): S is allowed again, so "beads" counts
-    out = run("bee", "show", "ABCDEGS", "--center", "s", "--lexicon", "tiny.txt", "--set", "exclude=no", cwd=tmp_path)
+    out = run(
+        "bee", "show", "ABCDEGS", "--center", "s", "--lexicon", "tiny.txt", "--set", "exclude=no", "--all-words",
+        cwd=tmp_path,
+    )  # fmt: skip
     assert out.returncode == 0, out.stderr
     assert "   5  beads" in out.stdout.splitlines()  # 5 letters: 5 points
 

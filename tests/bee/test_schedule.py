@@ -356,3 +356,26 @@ def test_cli_schedule_errors_are_one_line(tmp_path):
         )
         assert out.returncode == 2, out.stderr
         assert "Traceback" not in out.stderr and needle in out.stderr and len(out.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.slow
+def test_show_lists_the_word_list_words_of_a_puzzle(english, tmp_path, monkeypatch, capsys):
+    """`bee show` lists the words of the Bee word list that fit the puzzle (the list built once into the
+    store, by the same model as the fixture's); `--all-words` lists the lexicon's; a second show reads the store."""
+    from puzzlesearch.cli import main
+
+    words, wordlist, _ = english
+    (tmp_path / "config.yaml").write_text("lexicons:\n  default: builtin:en\n")
+    monkeypatch.chdir(tmp_path)
+    letters, center = "aeginrt", "r"
+
+    def fits(column) -> list[str]:
+        """The words of a column a player may enter: letters of the puzzle, the center, 4+ letters."""
+        return sorted(w for w in column.to_list() if set(w) <= set(letters) and center in w and len(w) >= 4)
+
+    for flag, want in (([], fits(wordlist["word"])), (["--all-words"], fits(words["word"]))):
+        assert main(["bee", "show", letters.upper(), "--center", center.upper(), *flag]) == 0
+        out = capsys.readouterr()
+        got = sorted(line.split()[1] for line in out.out.splitlines() if line[:4].strip().isdigit())
+        assert got == want, flag
+    assert "tearing" in fits(wordlist["word"]) and set(fits(wordlist["word"])) != set(fits(words["word"]))

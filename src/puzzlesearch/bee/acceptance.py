@@ -147,6 +147,18 @@ def scowl_sizes(folder: Path = SCOWL_DIR) -> dict[str, int] | None:
     return out
 
 
+def sources_key(scowl_dir: Path | None = None) -> dict:
+    """What names the installed sources without reading them (store keys): package versions, and
+    SCOWL's files (name and size) or its absence."""
+    from puzzlesearch.lexicon.constructors import PACKAGE
+    from puzzlesearch.lexicon.wordinfo import WORDNET_PACKAGE
+
+    folder = scowl_dir or SCOWL_DIR
+    scowl = sorted((f.name, f.stat().st_size) for f in folder.glob("*-words.*")) if folder.is_dir() else []
+    packages = ("wordfreq", "pyspellchecker", WORDNET_PACKAGE, PACKAGE)
+    return {"packages": {p: version(p) for p in packages}, "scowl": scowl or "absent"}
+
+
 def default_facts(scowl_dir: Path | None = None) -> WordFacts:
     """The installed sources (nothing fetched); SCOWL (SCOWL_DIR) only when Debian's `scowl` is installed."""
     from puzzlesearch.bee.wordlist import bee_blocklist

@@ -11,14 +11,19 @@ from __future__ import annotations
 import argparse
 import dataclasses
 
-from puzzlesearch.bee.acceptance import SCOWL_DIR, default_facts, load_model
-from puzzlesearch.bee.io import build_masks_file, build_puzzles_file, build_schedule_file, build_wordlist_file
+from puzzlesearch.bee.acceptance import SCOWL_DIR, default_facts
+from puzzlesearch.bee.io import (
+    build_masks_file,
+    build_puzzles_file,
+    build_schedule_file,
+    build_wordlist_file,
+    open_wordlist,
+)
 from puzzlesearch.bee.model import parse_puzzle
 from puzzlesearch.bee.schedule import make_schedule
 from puzzlesearch.bee.search import puzzle_words, rank_puzzles
 from puzzlesearch.bee.settings import BeeRules, ScheduleRules, TableRules, WordListRules
 from puzzlesearch.bee.tables import build_table
-from puzzlesearch.bee.wordlist import build_wordlist
 from puzzlesearch.cli_common import (
     add_lexicon_flag,
     add_set_flag,
@@ -40,6 +45,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = cmds.add_parser("show", help="the words of one puzzle, pangrams marked, and its total")
     p.add_argument("letters", help="the puzzle's letters, e.g. AEGINRT")
     p.add_argument("--center", required=True, help="the center letter, one of LETTERS")
+    p.add_argument(
+        "--all-words",
+        action="store_true",
+        help="every word of the lexicon that fits (default: the Bee word list, the words a daily Bee accepts)",
+    )
     _common(p)
     p.set_defaults(func=cmd_show)
 
@@ -121,8 +131,13 @@ def cmd_show(args) -> int:
     rules, config, root = interactive_settings(args, "bee", BeeRules.from_config)
     puzzle = parse_puzzle(args.letters, args.center, rules)
     lex = _lexicon(args, config, root)
-    words = puzzle_words(lex.words, puzzle, rules)
-    print(f"{puzzle} ({lex.name})")
+    if args.all_words:
+        words = puzzle_words(lex.words, puzzle, rules)
+        print(f"{puzzle} ({lex.name}, every word)")
+    else:
+        list_rules = WordListRules.from_config(config["bee"]).replace(min_length=rules.min_length)
+        words = puzzle_words(open_wordlist(lex, list_rules), puzzle, rules)
+        print(f"{puzzle} ({lex.name}, the Bee word list)")
     for row in words.iter_rows(named=True):
         mark = " *" if row["pangram"] else ""
         print(f"{row['points']:4d}  {row['word']}{mark}")
@@ -190,13 +205,8 @@ def cmd_schedule(args) -> int:
         },
     )
     lex = _lexicon(args, config, root)
-    log(
-        "bee",
-        f"{lex.name}: building the Bee word list (acceptance model; about 40 s), then {rules.schedule_days} puzzles",
-    )
     list_rules = WordListRules.from_config(config["bee"]).replace(min_length=rules.min_length)
-    facts = default_facts()
-    wordlist, _ = build_wordlist(lex.words, list_rules, facts, load_model(facts=facts))
+    wordlist = open_wordlist(lex, list_rules)  # built once into the artifact store
     puzzles, pool = make_schedule(wordlist, rules)
     print(
         f"{lex.name}: {wordlist.height} words in the Bee list; {len(puzzles)} puzzles of {pool} (seed {rules.schedule_seed})"

@@ -26,7 +26,13 @@ import numpy as np
 import polars as pl
 
 from puzzlesearch import kinds, manifest
-from puzzlesearch.bee.acceptance import default_facts, load_model, shipped_params_path
+from puzzlesearch.bee.acceptance import (
+    PARAMS_FILE,
+    PARAMS_FILE_WITHOUT_SCOWL,
+    default_facts,
+    load_model,
+    shipped_params_path,
+)
 from puzzlesearch.bee.model import N_LETTERS
 from puzzlesearch.bee.page import pages
 from puzzlesearch.bee.schedule import make_schedule, schedule_frame
@@ -181,6 +187,36 @@ def build_wordlist_file(words_path, out_path, rules: WordListRules, params_path=
         f"{out_path}: {wordlist.height} words of {counts['candidates']} candidates ({counts}) in {t.seconds:.1f}s",
     )
     return meta
+
+
+WORDLIST_FILE = "wordlist.parquet"  # in the artifact store (interactive commands) and results/bee/{lexicon}/
+
+
+def open_wordlist(lex, rules: WordListRules) -> pl.DataFrame:
+    """A lexicon's Bee word list from the artifact store, built there on first use (about 40 s): keyed by
+    the lexicon's words, the rules, the shipped parameters, the installed sources and the code."""
+    from puzzlesearch import store
+    from puzzlesearch.bee.acceptance import sources_key
+    from puzzlesearch.lexicon.artifacts import WORDS_FILE
+
+    words_path = lex.dir / WORDS_FILE
+    params = [shipped_params_path(name) for name in (PARAMS_FILE, PARAMS_FILE_WITHOUT_SCOWL)]  # the build picks one
+    parts = {
+        "kind": WORDLIST_KIND,
+        "words_sha256": manifest.file_sha256(words_path),
+        "settings": rules.to_dict(),
+        "params_sha256": [manifest.file_sha256(p) for p in params],
+        "sources": sources_key(),
+        "code": kinds.code_sha256(WORDLIST_KIND),
+    }
+    folder = store.ensure(
+        WORDLIST_KIND,
+        store.content_key(**parts),
+        lambda tmp: build_wordlist_file(words_path, tmp / WORDLIST_FILE, rules),
+        f"the Bee word list of lexicon {lex.name} (the acceptance model judges every known word: about 40 s)",
+        parts,
+    )
+    return read_wordlist(folder / WORDLIST_FILE, words_path, rules)
 
 
 def read_wordlist(path: str | Path, words_path: str | Path | None = None, rules=None) -> pl.DataFrame:
