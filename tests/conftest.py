@@ -58,6 +58,18 @@ LONGEST_FILES = (
     "cube/test_cube_byte_flips.py",  # 52
     "crossword/test_pipeline_crossword.py",  # 52
     "lexicon/test_lexicon_byte_flips.py",  # 43 (134 before it loaded the flipped file's DAWG first)
+    # the next longest, in worker seconds of a 3-worker run on a loaded machine (2026-12-07, about 2.2x
+    # a clean run's), so that `-m "not slow"` stays a quick subset:
+    "bee/test_acceptance.py",  # 237
+    "crossword/test_crossword_clues.py",  # 208
+    "crossword/test_crossword_fill.py",  # 201
+    "boggle/test_boggle_pipeline_mode.py",  # 200
+    "core/test_robustness_cli.py",  # 171
+    "boggle/test_proof_tree.py",  # 159
+    "cube/test_cube_crafted_tables.py",  # 146
+    "cube/test_optimal_coset.py",  # 137
+    "bee/test_schedule.py",  # 130
+    "crossword/test_crossword_bounded.py",  # 117
 )
 
 
