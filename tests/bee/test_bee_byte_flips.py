@@ -36,6 +36,8 @@ from puzzlesearch.bee.io import read_masks, read_wordlist
 from puzzlesearch.bee.settings import TableRules
 from puzzlesearch.report import data
 
+pytestmark = pytest.mark.slow  # a long file (pipeline runs, byte flips, pages): not in -m "not slow"
+
 
 def masks(work):  # `bee build-puzzles`
     return read_masks(work / "masks.parquet", TableRules())

@@ -16,6 +16,8 @@ import pytest
 
 from puzzlesearch.lexicon import open_lexicon
 
+pytestmark = pytest.mark.slow  # a long file (pipeline runs, byte flips, pages): not in -m "not slow"
+
 SEEDS = 20
 MIN_ENTRY = 3  # the schema's crossword.min_entry.en
 BANNED = {"kt", "sr", "ms", "pe", "ad", "buhls", "nektons", "algins", "clavus"}  # the default-run examples

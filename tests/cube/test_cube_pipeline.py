@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import polars as pl
+import pytest
 from pipeline_util import build_some_cube_tables, copy_project, planned_rules, snakemake
 
 from puzzlesearch.cube.model.cubie import SOLVED, parse_cube, parse_moves
+
+pytestmark = pytest.mark.slow  # a long file (pipeline runs, byte flips, pages): not in -m "not slow"
 
 INJECTED = "results/cube/t;touch X;"  # before: `cube.tables` reached the shell unquoted and ran `touch X`
 SPACED = "my cubes/it's a set.txt"

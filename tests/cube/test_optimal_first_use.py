@@ -23,6 +23,8 @@ from puzzlesearch.cube.model.cubie import SOLVED, parse_moves
 from puzzlesearch.cube.solvers import optimal
 from puzzlesearch.cube.tables.big import build_table, load_table
 
+pytestmark = pytest.mark.slow  # a long file (pipeline runs, byte flips, pages): not in -m "not slow"
+
 PUZZLESEARCH = [sys.executable, "-m", "puzzlesearch"]
 QTM_SCRAMBLE = "U2 L2 D2 B2 D2 B2"  # 6 moves, 10 quarter turns by another path (test_optimal_qtm)
 

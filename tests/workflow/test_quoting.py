@@ -15,6 +15,8 @@ import polars as pl
 import pytest
 from pipeline_util import PROJECT, build_some_cube_tables, copy_project, snakemake
 
+pytestmark = pytest.mark.slow  # a long file (pipeline runs, byte flips, pages): not in -m "not slow"
+
 RULES = sorted((PROJECT / "workflow" / "rules").glob("*.smk"))
 UNQUOTED_OK = {"PS"}  # the command itself: built with q() in common.smk
 HOSTILE = "it's a list;$(touch PWNED).txt"  # a space, a quote, `;` and `$()`
