@@ -131,6 +131,8 @@ def test_ctrl_c_stops_a_search_and_keeps_what_it_found(project, tmp_path):
         stderr=subprocess.PIPE,
         stdout=subprocess.PIPE,
         text=True,
+        # Ctrl-C as a terminal gives it: a pytest-xdist worker ignores SIGINT, and a child inherits that
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     for line in proc.stderr:  # wait until the search itself runs
         if "boggle: search" in line:
