@@ -23,6 +23,8 @@ from byte_flips import assert_no_silent_change, flip_files
 
 from puzzlesearch.bee.settings import BeeRules, ScheduleRules, WordListRules
 
+pytestmark = pytest.mark.slow  # a long file (pipeline runs, byte flips, pages): not in -m "not slow"
+
 PROJECT = Path(__file__).resolve().parents[2]
 PUZZLESEARCH = PROJECT / ".venv" / "bin" / "puzzlesearch"
 WORDS = PROJECT.parent / "shared" / "wordlists" / "english0.txt"
@@ -35,8 +37,6 @@ from puzzlesearch import kinds
 from puzzlesearch.bee.io import read_masks, read_wordlist
 from puzzlesearch.bee.settings import TableRules
 from puzzlesearch.report import data
-
-pytestmark = pytest.mark.slow  # a long file (pipeline runs, byte flips, pages): not in -m "not slow"
 
 
 def masks(work):  # `bee build-puzzles`
