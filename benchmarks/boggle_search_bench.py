@@ -15,8 +15,9 @@ records: merge the boards of --json files of these runs (and the published best)
 benchmarks/boggle_records.csv, the best RECORDS_KEPT distinct boards per list and shape,
 each scored again by the slow reference scorer (boggle/reference.py) first: a board whose
 reference score differs from the search's is never written.
-The search settings are the schema's defaults for --method (boggle.ils / boggle.pool_size),
-changed with --set KEY=VALUE (e.g. --set ils.kick_moves=4 --set ils.exclude=zqxjkw).
+The search settings are the schema's defaults for --method (boggle.anneal / boggle.ils /
+boggle.pool_size), changed with --set KEY=VALUE (e.g. --set anneal.exclude=zqxjkw
+--set anneal.run_steps=200000). Methods ils and anneal keep a checkpoint per seed.
 Word lists are read from ../shared/wordlists by path; the lexicon artifacts are built once
 into the project's artifact store.
 """
@@ -37,7 +38,7 @@ sys.path.insert(0, str(ROOT / "src"))
 from puzzlesearch.boggle.model import Shape, canonical, encode_boards, parse_board  # noqa: E402
 from puzzlesearch.boggle.reference import boggle_words, prefixes, reference_score  # noqa: E402
 from puzzlesearch.boggle.score import Scorer  # noqa: E402
-from puzzlesearch.boggle.search import CHECKPOINT_KIND, Budget, run_search  # noqa: E402
+from puzzlesearch.boggle.search import CHECKPOINT_KIND, CHECKPOINTED, METHODS, Budget, run_search  # noqa: E402
 from puzzlesearch.boggle.settings import SearchSettings  # noqa: E402
 from puzzlesearch.boggle.spaces import FreeSpace  # noqa: E402
 from puzzlesearch.io import atomic_path  # noqa: E402
@@ -80,7 +81,7 @@ def one_seed(job):
     scorer, shape, settings, seed, seconds, target, checkpoint = job
     budget = Budget(seconds=seconds, max_boards=settings.max_boards, target=target, cpu=True)
     options = settings.options()
-    if settings.method == "ils":
+    if settings.method in CHECKPOINTED:
         options = {**options, "checkpoint": checkpoint, "job": {"lexicon": scorer.lexicon.get("source_sha256")}}
     result = run_search(scorer, FreeSpace(shape), settings.method, seed, budget, progress=60.0, **options)
     rows = result.rows()
@@ -167,7 +168,7 @@ def main() -> int:
     ap.add_argument("what", choices=["consistency", "record", "records"])
     ap.add_argument("--wordlist", choices=sorted(BEST_KNOWN), default="enable2k")
     ap.add_argument("--shape", default="5x5")
-    ap.add_argument("--method", default="ils", choices=["ils", "hill", "pool"])
+    ap.add_argument("--method", default="anneal", choices=list(METHODS))
     ap.add_argument("--seeds", default="0-1", help="consistency: seeds LO-HI")
     ap.add_argument("--seed", type=int, default=100, help="record: the seed")
     ap.add_argument("--cpu-minutes", type=float, default=5.0, help="CPU cap per seed")
@@ -215,7 +216,8 @@ def main() -> int:
             f"seed {row['seed']}: best {row['best']} {row['score']} "
             f"({'reached' if row['reached'] else 'not reached'}) first at {row['first_cpu_s']} CPU s / "
             f"{row['first_boards']:,} boards; ran {row['cpu_s']} CPU s, {row['boards']:,} boards "
-            f"({row['boards_per_cpu_s']:,}/CPU s), {row['climbs']} climbs, {row['restarts']} restarts, "
+            f"({row['boards_per_cpu_s']:,}/CPU s), {row['climbs']} {'runs' if row['method'] == 'anneal' else 'climbs'}, "
+            f"{row['restarts']} restarts, "
             f"stopped by {row['stopped_by']}",
             flush=True,
         )

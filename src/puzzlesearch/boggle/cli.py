@@ -40,7 +40,7 @@ from puzzlesearch.boggle.rank import (
 )
 from puzzlesearch.boggle.scan import SCAN_KIND, SCAN_SCHEMA, SCAN_SUMMARY_KIND, scan_board, scan_state
 from puzzlesearch.boggle.score import Scorer
-from puzzlesearch.boggle.search import METHODS, Budget, run_search
+from puzzlesearch.boggle.search import CHECKPOINTED, METHODS, Budget, run_search
 from puzzlesearch.boggle.settings import RankSettings, ScanSettings, SearchSettings, check_dice, dice_for
 from puzzlesearch.boggle.spaces import make_space
 from puzzlesearch.cli_common import EXIT_INTERRUPTED, add_expect_flag, expect_of, lexicon_name, out_file, with_flags
@@ -85,7 +85,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--out", help="write the boards found to this Parquet file (required with --settings)")
     p.add_argument(
         "--checkpoint",
-        help="method ils: save the search's state to this file and continue from it when it exists "
+        help="methods ils and anneal: save the search's state to this file and continue from it when it exists "
         "(Ctrl-C exits 130 keeping it; the budget counts every run)",
     )
     p.set_defaults(func=cmd_search)
@@ -216,9 +216,9 @@ def cmd_search(args) -> int:
     space = make_space(shape, args.mode, settings.dice if args.mode == "dice" else None)
     budget = Budget(seconds=settings.seconds, max_boards=settings.max_boards)
     options = settings.options()
-    if args.checkpoint and settings.method != "ils":
-        raise PuzzleError(f"--checkpoint: only with method ils (this search is {settings.method})")
-    if settings.method == "ils":
+    if args.checkpoint and settings.method not in CHECKPOINTED:
+        raise PuzzleError(f"--checkpoint: only with method ils or anneal (this search is {settings.method})")
+    if settings.method in CHECKPOINTED:
         job = {"lexicon": scorer.lexicon.get("source_sha256", name), "points": settings.points, "dice": settings.dice}
         options = {**options, "checkpoint": args.checkpoint, "job": job}
     log(

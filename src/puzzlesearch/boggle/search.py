@@ -33,14 +33,16 @@ from typing import NamedTuple
 import numpy as np
 
 from puzzlesearch import kinds
-from puzzlesearch.boggle.model import LETTERS, canonical
+from puzzlesearch.boggle._kernels import anneal as anneal_kernels
+from puzzlesearch.boggle.model import LETTERS, canonical, neighbour_masks
 from puzzlesearch.boggle.score import Scorer
 from puzzlesearch.boggle.spaces import FreeSpace
 from puzzlesearch.errors import PuzzleError
 from puzzlesearch.manifest import read_verified, write_result_json
 from puzzlesearch.progress import log
 
-METHODS = ("pool", "hill", "ils")
+METHODS = ("pool", "hill", "ils", "anneal")
+CHECKPOINTED = ("ils", "anneal")  # methods that save their state to --checkpoint and resume from it
 CHECKPOINT_KIND = kinds.BOGGLE_SEARCH_CHECKPOINT
 STOP_REASONS = ("boards", "time", "interrupted", "target")  # the seed table's stopped_by
 INCREMENTAL_CELLS = 1  # hill climbing: neighbours changing one cell are scored incrementally
@@ -172,7 +174,8 @@ class _Progress:
         self.last = time.perf_counter()
         self.last_boards = 0
 
-    climbs = -1  # ils: climbs completed so far (shown when set)
+    climbs = -1  # ils: climbs completed so far (shown when set); anneal: runs
+    unit = "climbs"
 
     def maybe(self, budget: Budget, found: Found, restarts: int, force: bool = False) -> None:
         now = time.perf_counter()
@@ -181,7 +184,7 @@ class _Progress:
         rate = (budget.boards - self.last_boards) / max(now - self.last, 1e-9)
         best = found.best()
         text = f"{best[0].decode()} {best[1]}" if best else "-"
-        more = f", {self.climbs} climbs" if self.climbs >= 0 else ""
+        more = f", {self.climbs} {self.unit}" if self.climbs >= 0 else ""
         log(
             "boggle",
             f"{budget.elapsed():7.1f}s best {text}, {budget.boards} boards ({rate:,.0f}/s), {restarts} restarts{more}",
@@ -451,8 +454,9 @@ def kick(space, state: np.ndarray, rng, moves: int, copies: int) -> np.ndarray:
 class _Checkpoint:
     """The search's state at climb boundaries, written atomically (at most every `every` seconds) and read back."""
 
-    def __init__(self, path, job: dict, every: float):
+    def __init__(self, path, job: dict, every: float, state_class=None):
         self.path, self.job, self.every = (Path(path) if path else None), job, every
+        self.state_class = state_class or IlsState
         self.last = time.perf_counter()
         self.state: IlsState | None = None
 
@@ -461,7 +465,7 @@ class _Checkpoint:
         if self.path is None or not self.path.exists():
             return None
         data, _ = read_verified(self.path, CHECKPOINT_KIND, self.job)
-        return IlsState(**data["state"])
+        return self.state_class(**data["state"])
 
     def keep(self, state: IlsState, force: bool = False) -> None:
         """Remember the state; write it when `every` seconds have passed (or `force`)."""
@@ -571,9 +575,160 @@ def iterated_local_search(
     return Result(found, budget, run["restarts"], "ils", space.mode, climbs=run["climbs"])
 
 
+# ---------------------------------------------------------------------------- simulated annealing
+
+CHUNK_STEPS = 10_000  # anneal: steps per kernel call (about 1-2 s on 5x5); calls end at multiples of it
+
+
+@dataclass
+class AnnealState:
+    """Where an annealing search is between two kernel calls (all a checkpoint holds)."""
+
+    rng: int  # the kernel's xorshift64* state
+    board: list  # the current board (a fresh random one when `ints` says step 0)
+    best: list  # the run's best board
+    ints: list  # AnnealArrays.ints: score, best score, boards when reached, step in run, boards
+    runs: int = 0  # runs completed
+    boards: int = 0
+    seconds: float = 0.0
+    found: dict = field(default_factory=dict)
+
+
+def _anneal_arrays(state: AnnealState, allowed: np.ndarray) -> anneal_kernels.AnnealArrays:
+    return anneal_kernels.AnnealArrays(
+        np.array(state.board, dtype=np.uint8),
+        np.array(state.best, dtype=np.uint8),
+        allowed,
+        np.array([state.rng], dtype=np.uint64),
+        np.array(state.ints, dtype=np.int64),
+    )
+
+
+def _anneal_state(arrays, runs: int, budget: Budget, found: Found) -> AnnealState:
+    return AnnealState(
+        rng=int(arrays.rng[0]),
+        board=arrays.board.tolist(),
+        best=arrays.best.tolist(),
+        ints=arrays.ints.tolist(),
+        runs=runs,
+        boards=budget.boards,
+        seconds=round(budget.elapsed(), 3),
+        found={k.decode(): dict(v) for k, v in found.records.items()},
+    )
+
+
+def _fresh_run(arrays) -> None:
+    """Start the next run: step 0 on a random board."""
+    arrays.ints[:] = 0
+    anneal_kernels.random_board(arrays)
+
+
+def _polish(ev: _Evaluator, found: Found, best: np.ndarray, run: int, report) -> bool:
+    """Steepest ascent (cell changes and swaps) from a run's best board, flagged when a local optimum: ended by itself."""
+    pool = _scored_pool(ev, best[None, :].copy(), 1)
+    pool, finished = _climb(ev, found, pool, 1, run, report, batch=1, swaps=True)
+    found.add(pool.keys, pool.scores, ev.budget, run)
+    if finished:
+        _end_of_climb(ev, found, pool.states, pool.scores, pool.keys, run)
+    return finished
+
+
+def simulated_annealing(
+    scorer: Scorer,
+    space,
+    seed: int,
+    budget: Budget,
+    run_steps: int = 300_000,
+    t0: float = 200.0,
+    t_end: float = 5.0,
+    swap_p: float = 0.5,
+    exclude: str = "",
+    polish: bool = True,
+    keep: int = 100,
+    progress: float = 5.0,
+    checkpoint: str | Path | None = None,
+    checkpoint_seconds: float = 60.0,
+    job: dict | None = None,
+    chunk: int = CHUNK_STEPS,
+) -> Result:
+    """Simulated annealing: runs of `run_steps` single moves from random boards, cooling t0 -> t_end.
+
+    Each step changes one cell or swaps two (`swap_p`), scores the board in full and keeps
+    it by the Metropolis rule (boggle/_kernels/anneal.py); a run's best board enters
+    `found` at the end of every kernel call (calls end at multiples of `chunk` boards) and,
+    with `polish`, is climbed by steepest ascent when the run ends (a polish cut by the
+    budget is redone, with the run's last kernel call, by a resumed search). Free mode only. With
+    `checkpoint`, the state between kernel calls is saved there (every
+    `checkpoint_seconds`, on Ctrl-C and at the end) and a run finding the file continues
+    from it: the same boards as one uninterrupted run with the same board budget.
+    """
+    if space.mode != "free":
+        raise PuzzleError(f"boggle search method anneal: free mode only (this search is in {space.mode} mode)")
+    space = restricted_space(space, exclude)
+    ev, found, report = _Evaluator(scorer, space, budget), Found(keep), _Progress(progress)
+    report.unit = "runs"
+    job = {
+        "method": "anneal",
+        "seed": seed,
+        "shape": str(space.shape),
+        "mode": space.mode,
+        "run_steps": run_steps,
+        "t0": t0,
+        "t_end": t_end,
+        "swap_p": swap_p,
+        "exclude": exclude,
+        "polish": polish,
+        **(job or {}),
+    }
+    saver = _Checkpoint(checkpoint, job, checkpoint_seconds, AnnealState)
+    state = saver.load()
+    if state is None:
+        start = int(np.random.SeedSequence(seed).generate_state(1, np.uint64)[0]) or 1
+        state = AnnealState(rng=start, board=[0] * space.shape.cells, best=[0] * space.shape.cells, ints=[0] * 5)
+        arrays = _anneal_arrays(state, space.letters_allowed)
+        _fresh_run(arrays)
+    else:
+        arrays = _anneal_arrays(state, space.letters_allowed)
+        budget.boards, budget.start = state.boards, budget.clock() - state.seconds
+        found.records = _found_from(state.found)
+        budget.best = max([r["score"] for r in found.records.values()], default=-1)
+        log("boggle", f"resuming from {checkpoint}: {state.runs} runs, {state.boards} boards")
+    runs = state.runs
+    saver.state = _anneal_state(arrays, runs, budget, found)
+    nbm, log_ratio = neighbour_masks(space.shape), float(np.log(t0 / t_end))
+    table = np.frombuffer(LETTERS.encode(), dtype=np.uint8)
+    try:
+        while not budget.done():
+            steps = chunk - budget.boards % chunk
+            if budget.max_boards:
+                steps = min(steps, budget.max_boards - budget.boards)
+            arrays.ints[anneal_kernels.BOARDS] = budget.boards
+            stamp = scorer._stamps(steps)
+            anneal_kernels.anneal(arrays, nbm, scorer.arrays, stamp, steps, run_steps, t0, log_ratio, swap_p)
+            budget.boards = int(arrays.ints[anneal_kernels.BOARDS])
+            key = table[canonical(arrays.best[None, :], space.shape)[0]].tobytes()
+            new = key not in found.records
+            found.add([key], arrays.ints[anneal_kernels.BEST_SCORE : anneal_kernels.BEST_SCORE + 1], budget, runs)
+            if new and key in found.records:  # when the run reached it, not when this call ended
+                found.records[key]["boards_scored"] = int(arrays.ints[anneal_kernels.BEST_AT])
+            if arrays.ints[anneal_kernels.STEP] >= run_steps:
+                if polish and not _polish(ev, found, arrays.best, runs, report):
+                    break  # the budget ran out mid-polish: a resumed search redoes it from the last state saved
+                runs += 1
+                _fresh_run(arrays)
+            saver.keep(_anneal_state(arrays, runs, budget, found))
+            report.climbs = runs
+            report.maybe(budget, found, runs)
+    except KeyboardInterrupt:
+        budget.interrupted = True
+    saver.keep(saver.state, force=True)
+    report.maybe(budget, found, runs, force=True)
+    return Result(found, budget, runs, "anneal", space.mode, climbs=runs)
+
+
 def run_search(scorer: Scorer, space, method: str, seed: int, budget: Budget, **options) -> Result:
-    """Run one search method ('pool', 'hill' or 'ils')."""
-    searches = {"pool": pool_search, "hill": hill_climb, "ils": iterated_local_search}
+    """Run one search method ('pool', 'hill', 'ils' or 'anneal')."""
+    searches = {"pool": pool_search, "hill": hill_climb, "ils": iterated_local_search, "anneal": simulated_annealing}
     if method in searches:
         result = searches[method](scorer, space, seed, budget, **options)
         result.stopped_by = budget.stopped_by() or "boards"

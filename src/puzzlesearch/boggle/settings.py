@@ -1,7 +1,7 @@
 """Boggle settings: one object per pipeline step, defaults and bounds from boggle.schema.yaml.
 
     SearchSettings  boggle search   method, seconds, max_boards, pool_size, keep, points,
-                                    pool_search, ils, dice (the job's resolved dice set; None in free mode)
+                                    pool_search, ils, anneal, dice (the job's resolved dice set; None in free mode)
     RankSettings    boggle rank     keep, points
     ScanSettings    boggle scan     scan (boards, distance, swaps, keep), points, dice
 
@@ -90,12 +90,16 @@ class SearchSettings(_BoggleStep):
     points: list = default(SECTION, "points")
     pool_search: dict = default(SECTION, "pool_search")
     ils: dict = default(SECTION, "ils")
+    anneal: dict = default(SECTION, "anneal")
     dice: object = None
 
     def check(self) -> None:
-        """`seconds` is a finite number (NaN passes the schema's bounds)."""
+        """`seconds` is a finite number (NaN passes the schema's bounds); anneal's t_end is at most its t0."""
         if not math.isfinite(self.seconds):
             raise ConfigError(f"config key boggle.seconds: {self.seconds} is not a finite number of seconds")
+        t0, t_end = self.anneal.get("t0"), self.anneal.get("t_end")
+        if t0 is not None and t_end is not None and t_end > t0:
+            raise ConfigError(f"config key boggle.anneal.t_end: {t_end} is above boggle.anneal.t0 {t0} (it cools)")
 
     def options(self) -> dict:
         """Keyword options of the search method."""
@@ -103,6 +107,8 @@ class SearchSettings(_BoggleStep):
             return {"pool_size": self.pool_size, "keep": self.keep}
         if self.method == "ils":
             return {**self.ils, "keep": self.keep}
+        if self.method == "anneal":
+            return {**self.anneal, "keep": self.keep}
         return {**self.pool_search, "keep": self.keep}
 
 
