@@ -167,7 +167,7 @@ def test_anneal_same_seed_same_boards_and_scores_are_true(scorer):
     assert [r[2] <= 12_000 for r in runs[0]] == [True] * len(runs[0])
 
 
-@pytest.mark.parametrize("cut", [3_000, 3_100, 3_500])  # at the first run's end, in its polish, after it
+@pytest.mark.parametrize("cut", [3_000, 3_100, 4_300])  # at the first run's end, in its polish, inside a kernel call
 def test_resumed_run_equals_uninterrupted_run(scorer, tmp_path, cut):
     whole = anneal(scorer, max_boards=12_000)
     assert whole.climbs >= 3  # runs: 3,000 boards each plus the polish (about 1,000 on 3x3)

@@ -623,6 +623,15 @@ def _fresh_run(arrays) -> None:
     anneal_kernels.random_board(arrays)
 
 
+def _add_run_best(found: Found, arrays, shape, budget: Budget, run: int) -> None:
+    """Record the run's best board, with the board count when the run reached it."""
+    key = np.frombuffer(LETTERS.encode(), dtype=np.uint8)[canonical(arrays.best[None, :], shape)[0]].tobytes()
+    new = key not in found.records
+    found.add([key], arrays.ints[anneal_kernels.BEST_SCORE : anneal_kernels.BEST_SCORE + 1], budget, run)
+    if new and key in found.records:
+        found.records[key]["boards_scored"] = int(arrays.ints[anneal_kernels.BEST_AT])
+
+
 def _polish(ev: _Evaluator, found: Found, best: np.ndarray, run: int, report) -> bool:
     """Steepest ascent (cell changes and swaps) from a run's best board, flagged when a local optimum: ended by itself."""
     pool = _scored_pool(ev, best[None, :].copy(), 1)
@@ -696,7 +705,6 @@ def simulated_annealing(
     runs = state.runs
     saver.state = _anneal_state(arrays, runs, budget, found)
     nbm, log_ratio = neighbour_masks(space.shape), float(np.log(t0 / t_end))
-    table = np.frombuffer(LETTERS.encode(), dtype=np.uint8)
     try:
         while not budget.done():
             steps = chunk - budget.boards % chunk
@@ -706,11 +714,11 @@ def simulated_annealing(
             stamp = scorer._stamps(steps)
             anneal_kernels.anneal(arrays, nbm, scorer.arrays, stamp, steps, run_steps, t0, log_ratio, swap_p)
             budget.boards = int(arrays.ints[anneal_kernels.BOARDS])
-            key = table[canonical(arrays.best[None, :], space.shape)[0]].tobytes()
-            new = key not in found.records
-            found.add([key], arrays.ints[anneal_kernels.BEST_SCORE : anneal_kernels.BEST_SCORE + 1], budget, runs)
-            if new and key in found.records:  # when the run reached it, not when this call ended
-                found.records[key]["boards_scored"] = int(arrays.ints[anneal_kernels.BEST_AT])
+            if budget.boards % chunk and arrays.ints[anneal_kernels.STEP] < run_steps:  # cut by the board budget
+                saver.keep(_anneal_state(arrays, runs, budget, found))  # without this call's best, as at a chunk's end
+                _add_run_best(found, arrays, space.shape, budget, runs)
+                break
+            _add_run_best(found, arrays, space.shape, budget, runs)
             if arrays.ints[anneal_kernels.STEP] >= run_steps:
                 if polish and not _polish(ev, found, arrays.best, runs, report):
                     break  # the budget ran out mid-polish: a resumed search redoes it from the last state saved
