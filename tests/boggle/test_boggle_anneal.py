@@ -224,3 +224,27 @@ def test_dice_mode_and_a_warming_schedule_are_refused(scorer):
     with pytest.raises(ConfigError, match="t_end"):
         SearchSettings.from_dict({"method": "anneal", "anneal": {"t0": 5, "t_end": 10}})
     assert SearchSettings.from_dict({"method": "anneal"}).options()["run_steps"] > 0
+
+
+# ---------------------------------------------------------------- command line
+
+
+def test_cli_anneal_saves_a_checkpoint_and_a_rerun_continues(project, tmp_path, capsys):
+    import json
+
+    from puzzlesearch.cli import main
+
+    ckpt = tmp_path / "anneal.json"
+    cfg = ["--config", str(project / "config.yaml"), "boggle"]
+    args = ["search", "--shape", "3x3", "--method", "anneal", "--seed", "4", "--set", "anneal.run_steps=2000"]
+    args += ["--checkpoint", str(ckpt)]
+    assert main(cfg + args + ["--max-boards", "3000"]) == 0
+    first = json.loads(ckpt.read_text())["state"]
+    assert main(cfg + args + ["--max-boards", "6000"]) == 0
+    second = json.loads(ckpt.read_text())["state"]
+    # (the local-optimum check after a polish may pass the board budget by one neighbourhood, as in ils)
+    assert 0 < first["boards"] <= 3000 < second["boards"] < 6000 + 500 and second["runs"] > first["runs"] >= 1
+    printed = [line.split("\t") for line in capsys.readouterr().out.splitlines() if line.count("\t") >= 2]
+    assert printed and all(len(row[0]) == 9 and int(row[1]) > 0 for row in printed)
+    assert main(cfg + ["search", "--shape", "4x4", "--mode", "dice", "--dice", "classic", "--method", "anneal"]) == 2
+    assert "free mode only" in capsys.readouterr().err

@@ -120,17 +120,6 @@ def test_excluded_letters_never_placed_and_kicks_move(scorer):
 # ---------------------------------------------------------------- command line
 
 
-@pytest.fixture(scope="module")
-def project(enable2k):
-    """A project folder (config.yaml) whose results/ already hold the enable2k lexicon."""
-    import yaml
-
-    root = enable2k.dir.parents[2]
-    config = {"lexicons": {"enable2k": enable2k.spec.source}, "default_lexicon": "enable2k"}
-    (root / "config.yaml").write_text(yaml.safe_dump(config))
-    return root
-
-
 def test_cli_ctrl_c_keeps_the_checkpoint_and_a_rerun_continues(project, tmp_path, capsys):
     import json
     import signal
