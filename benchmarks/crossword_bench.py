@@ -51,8 +51,8 @@ from puzzlesearch.config import validate_config
 from puzzlesearch.crossword._kernels.cost import grid_cost
 from puzzlesearch.crossword.fill import FillSettings, NoFill, american_pattern, fill
 from puzzlesearch.crossword.io import read_pattern
-from puzzlesearch.crossword.model import Language, runs, slots
-from puzzlesearch.crossword.search import generate
+from puzzlesearch.crossword.model import Language, runs
+from puzzlesearch.crossword.search import fits_style, generate
 from puzzlesearch.crossword.settings import GenerateSettings as SearchSettings
 from puzzlesearch.crossword.tables import open_tables
 from puzzlesearch.errors import PuzzleError
@@ -251,7 +251,7 @@ def themeless_patterns(count: int) -> list[str]:
     names, seed = [], 0
     while len(names) < count:
         try:
-            if len(slots(themeless_pattern(seed) != 0, min_length=2)) <= s.max_entries:
+            if fits_style(themeless_pattern(seed), s):
                 names.append(f"{THEMELESS_PREFIX}{seed}")
         except PuzzleError:
             pass  # no pattern from this seed

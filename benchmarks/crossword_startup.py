@@ -20,6 +20,8 @@ Variants, in the same run:
   revision before this work; its tables are of its own version (built on its first run);
 - kernels only: a process that imports the fill and loads its kernels from numba's cache over
   stand-ins, nothing else (python, numpy, numba: what no change to the tables can cut);
+- numpy and numba imported: the interpreter with the two imports and nothing run (numba's own floor;
+  its first call of a cached kernel adds about 0.5 s more: its typing and target registries);
 - blacksquare (PyPI, the peer): import, its copy of the list at the same floor, a 15x15 grid with
   the pattern's black cells: ready to fill (the whole process).
 The ratio is each variant's median `ready` over the current one's.
@@ -75,6 +77,12 @@ import json, time
 from puzzlesearch.crossword.fill import _warm_up, stand_in_fill, trail_attempts
 struct, words, weights = stand_in_fill()
 _warm_up(trail_attempts, words, weights)
+print(json.dumps({"code": 0, "self": time.process_time(), "children": 0.0}))
+"""
+
+IMPORTS_ONLY = r"""
+import json, time
+import numpy, numba
 print(json.dumps({"code": 0, "self": time.process_time(), "children": 0.0}))
 """
 
@@ -176,6 +184,8 @@ def main() -> None:
         print(line(f"old ({args.old_rev})", old, base), flush=True)
     kernels = measure([sys.executable, "-c", KERNELS_ONLY], env, args.repeats)
     print(line("kernels only", kernels, base), flush=True)
+    imports = measure([sys.executable, "-c", IMPORTS_ONLY], env, args.repeats)
+    print(line("numpy and numba imported", imports, base), flush=True)
     if not args.no_peer:
         from importlib.metadata import version
 

@@ -23,8 +23,8 @@ import sys
 from pathlib import Path
 
 SMALL = 4_000  # every byte of a file this small; a manifest or a small table is flipped whole
-SAMPLE = 1_000  # larger files: this many seeded positions, plus the first and last EDGE bytes
-EDGE = 1_000  # (a Parquet file's footer, where its schema and an inside manifest live)
+SAMPLE = 400  # larger files: this many seeded positions, plus the first and last EDGE bytes
+EDGE = 300  # (a Parquet file's footer, where its schema and an inside manifest live)
 TEXT_SUFFIXES = (".json", ".ipuz", ".txt", ".html")
 PUZZLESEARCH = Path(__file__).resolve().parents[1] / ".venv" / "bin" / "puzzlesearch"
 

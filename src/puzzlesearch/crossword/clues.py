@@ -83,21 +83,12 @@ _ARABIC_PREFIXES = ("وال", "بال", "كال", "فال", "لل", "ال", "و"
 # ---------------------------------------------------------------- the answer-form rule
 
 
-def common_prefix(a: str, b: str) -> int:
-    """Length of the common prefix of two strings."""
-    n = 0
-    for x, y in zip(a, b):
-        if x != y:
-            break
-        n += 1
-    return n
-
-
 def is_form(token: str, answer: str) -> bool:
     """Is a clue word a form of the answer: same first min(4, len) letters, a 3+ letter start of it, or containing it (4+)."""
     if not token or not answer:
         return False
-    if common_prefix(token, answer) >= min(FORM_PREFIX, len(answer)):
+    head = min(FORM_PREFIX, len(answer))  # the first `head` letters shared
+    if token[:head] == answer[:head]:
         return True
     if len(token) >= MIN_STEM and answer.startswith(token):
         return True
@@ -133,7 +124,8 @@ def clue_ok(clue: str, answers: list[str], arabic: bool = False) -> bool:
         # an Arabic root (3 letters) inside a word is a form too
         return not any(is_form(t, a) or (len(a) == 3 and a in t) for t in tokens for a in answers)
     tokens = latin_tokens(clue)
-    return not any(is_form(t, a.lower()) for t in tokens for a in answers if a)
+    lowered = [a.lower() for a in answers if a]
+    return not any(is_form(t, a) for t in tokens for a in lowered)
 
 
 def tidy(text: str) -> str:

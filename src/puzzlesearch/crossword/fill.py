@@ -270,6 +270,11 @@ PROGRESS_SECONDS = 2.0  # a progress line at most this often
 MAX_MASK_LETTERS = 62  # letters of an alphabet that fit a letter mask (bits 1..k of an int64)
 PROOF_SEED_STRIDE = 1_000_003  # a proof's word-order seed: the fill's seed + this x its number (restarts take seed + i)
 SCORE_WEIGHT = 0.15  # word weight per score point: scores 0-100 span about what ln(frequency) spans
+# A constructors' scored list (the Spread the Wordlist, a word;score file) weighs its scores more: its few
+# levels (the list's 20/40/60/80/100) are editors' judgements, and at 0.5 the four American patterns and the
+# generated themeless ones fill with mean entry scores 0.4-1.9 higher at the list's 40 in the same time or
+# less (benchmarks/RESULTS.md, 2026-12-07 evening). Our own scores keep 0.15: 0.5 doubled the medium pattern's time.
+LISTED_SCORE_WEIGHT = 0.5
 
 
 def has_scores(tables: WordTables) -> bool:
@@ -291,9 +296,10 @@ def entry_quality(tables: WordTables) -> np.ndarray:
 
 
 def entry_weights(tables: WordTables) -> np.ndarray:
-    """Per word row: its weight in the word order (SCORE_WEIGHT x score, else ln frequency)."""
+    """Per word row: its weight in the word order (a score x its weight, else ln frequency)."""
     if has_scores(tables):
-        return SCORE_WEIGHT * tables.arrays["score"].astype(np.float64)
+        weight = LISTED_SCORE_WEIGHT if tables.meta.get("scored_list") else SCORE_WEIGHT
+        return weight * tables.arrays["score"].astype(np.float64)
     return np.log(np.maximum(tables.arrays["frequency"], 1).astype(np.float64))
 
 

@@ -187,6 +187,11 @@ def require_valid(g: Generated) -> None:
     )
 
 
+def fits_style(pattern: np.ndarray, settings: GenerateSettings) -> bool:
+    """Does a pattern (0 black) have at most the style's entries (`max_entries`; 0 = any number)."""
+    return not settings.max_entries or len(slots(pattern != 0, min_length=2)) <= settings.max_entries
+
+
 def generate_from_patterns(
     tables: WordTables, language: Language, settings: GenerateSettings, seed: int = 0, progress: bool = True
 ) -> Generated:
@@ -234,7 +239,7 @@ def generate_from_patterns(
             )
         except PatternDeadline:
             raise give_up("crossword.time_budget", f"{settings.time_budget:g}s") from None
-        if settings.max_entries and len(slots(pattern != 0, min_length=2)) > settings.max_entries:
+        if not fits_style(pattern, settings):
             spent, tried = spent + ATTEMPT_NODES, tried + 1  # too many entries for the style: not filled
             if settings.max_pops and spent >= settings.max_pops:
                 raise give_up("crossword.max_pops", f"{settings.max_pops} fill nodes")

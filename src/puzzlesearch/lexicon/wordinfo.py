@@ -20,6 +20,7 @@ Bee and crossword both judge words by the same offline sources, installed with t
 from __future__ import annotations
 
 import importlib.util
+import math
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -112,6 +113,7 @@ class WordNet:
     phrases: dict = field(default_factory=dict)  # joined letters -> WordNet phrase (upintheair -> up_in_the_air)
     sense_counts: dict = field(default_factory=dict)  # (lemma, pos, offset) -> times tagged (index.sense)
     synsets: dict = field(default_factory=dict)  # (pos, offset) -> Sense, every synset read
+    _bases: dict = field(default_factory=dict, repr=False, compare=False)  # word -> bases(word), kept once found
 
     def sense_count(self, lemma: str, sense: Sense) -> int:
         """How often WordNet's concordance tags `lemma` in `sense` (0 when never)."""
@@ -134,7 +136,15 @@ class WordNet:
         return not _VOWEL.search(word) and word not in self.function_words
 
     def bases(self, word: str) -> list[tuple[str, str, str]]:
-        """(base form, part of speech, hint) of an inflected word whose base WordNet has (morphy, exceptions)."""
+        """(base form, part of speech, hint) of an inflected word whose base WordNet has (morphy, exceptions);
+        kept per word once found (a table build asks about each word several times)."""
+        found = self._bases.get(word)
+        if found is None:
+            found = self._bases[word] = self._find_bases(word)
+        return list(found)
+
+    def _find_bases(self, word: str) -> tuple[tuple[str, str, str], ...]:
+        """`bases` worked out from the exceptions and the morphy suffixes."""
         out = []
         for pos in POS_FILES:
             for base in self.exceptions.get(pos, {}).get(word, ()):
@@ -145,7 +155,7 @@ class WordNet:
                     base = word[: -len(suffix)] + repl
                     if base != word and any(s.pos == pos and base in s.lemmas for s in self.senses.get(base, ())):
                         out.append((base, pos, hint))
-        return out
+        return tuple(out)
 
     def stems(self, word: str) -> set[str]:
         """A word's base forms; a phrase's content words and their base forms (GIVE UP and GAVE: give)."""
@@ -287,7 +297,19 @@ def zipf_reader():
         raise PuzzleError(
             "English word frequencies need the `wordfreq` package (install the project: pip install -e .)"
         ) from None
-    return lambda word: wordfreq.zipf_frequency(word, FREQUENCY_LANG, wordlist=FREQUENCY_LIST)
+    table = wordfreq.get_frequency_dict(FREQUENCY_LANG, wordlist=FREQUENCY_LIST)
+    floor = wordfreq.zipf_to_freq(0.0)  # zipf_frequency's minimum: an unknown word is Zipf 0
+
+    def zipf(word: str) -> float:
+        """wordfreq.zipf_frequency(word): a plain lowercase a-z word is one token, looked up and rounded as
+        wordfreq does (3 significant digits, then 2 decimals); anything else goes through wordfreq itself."""
+        if not (word.isascii() and word.isalpha() and word.islower()):
+            return wordfreq.zipf_frequency(word, FREQUENCY_LANG, wordlist=FREQUENCY_LIST)
+        freq = max(table.get(word, 0.0), floor)
+        freq = round(freq, math.floor(-math.log(freq, 10)) + 3)
+        return round(wordfreq.freq_to_zipf(freq), 2)
+
+    return zipf
 
 
 # ---------------------------------------------------------------- word files
