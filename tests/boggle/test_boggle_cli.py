@@ -3,22 +3,10 @@
 from __future__ import annotations
 
 import polars as pl
-import pytest
 
 from puzzlesearch.cli import main
 
 # ---------------------------------------------------------------- command line
-
-
-@pytest.fixture(scope="module")
-def project(enable2k, tmp_path_factory):
-    """A project folder of its own (config.yaml naming enable2k; the lexicon is in the tests' store)."""
-    import yaml
-
-    root = tmp_path_factory.mktemp("boggle_cli")
-    config = {"lexicons": {"enable2k": enable2k.spec.source}, "default_lexicon": "enable2k"}
-    (root / "config.yaml").write_text(yaml.safe_dump(config))
-    return root
 
 
 def test_cli_score_search_rank_scan(project, capsys):
