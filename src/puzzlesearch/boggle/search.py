@@ -476,7 +476,13 @@ class _Checkpoint:
 
 
 def _found_from(records: dict) -> dict:
+    """The found boards of a checkpoint (text keys) as `Found.records` (byte keys)."""
     return {k.encode(): dict(v) for k, v in records.items()}
+
+
+def _found_to(found: Found) -> dict:
+    """`Found.records` as a checkpoint holds them (text keys)."""
+    return {k.decode(): dict(v) for k, v in found.records.items()}
 
 
 def _snapshot(rng, budget: Budget, found: Found, run: dict) -> IlsState:
@@ -484,7 +490,7 @@ def _snapshot(rng, budget: Budget, found: Found, run: dict) -> IlsState:
         rng=rng.bit_generator.state,
         boards=budget.boards,
         seconds=round(budget.elapsed(), 3),
-        found={k.decode(): dict(v) for k, v in found.records.items()},
+        found=_found_to(found),
         **run,
     )
 
@@ -613,7 +619,7 @@ def _anneal_state(arrays, runs: int, budget: Budget, found: Found) -> AnnealStat
         runs=runs,
         boards=budget.boards,
         seconds=round(budget.elapsed(), 3),
-        found={k.decode(): dict(v) for k, v in found.records.items()},
+        found=_found_to(found),
     )
 
 
@@ -693,7 +699,9 @@ def simulated_annealing(
     state = saver.load()
     if state is None:
         start = int(np.random.SeedSequence(seed).generate_state(1, np.uint64)[0]) or 1
-        state = AnnealState(rng=start, board=[0] * space.shape.cells, best=[0] * space.shape.cells, ints=[0] * 5)
+        state = AnnealState(
+            rng=start, board=[0] * space.shape.cells, best=[0] * space.shape.cells, ints=[0] * anneal_kernels.N_INTS
+        )
         arrays = _anneal_arrays(state, space.letters_allowed)
         _fresh_run(arrays)
     else:
