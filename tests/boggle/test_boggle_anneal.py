@@ -16,7 +16,7 @@ from puzzlesearch.boggle.settings import SearchSettings
 from puzzlesearch.boggle.spaces import FreeSpace, make_space
 from puzzlesearch.errors import ConfigError, PuzzleError
 
-SMALL = {"run_steps": 3000, "t0": 30.0, "t_end": 1.0, "swap_p": 0.5, "keep": 20, "chunk": 500}
+SMALL = {"run_steps": 3000, "t0": 30.0, "t_end": 1.0, "stall": 0.0, "swap_p": 0.5, "keep": 20, "chunk": 500}
 MASK = (1 << 64) - 1
 
 
@@ -29,7 +29,7 @@ class Twin:
     def __init__(self, board, allowed, rng: int, reference, shape: Shape):
         self.board, self.allowed, self.rng = list(board), [int(x) for x in allowed], rng
         self.words, self.prefix_set, self.shape = reference[0], reference[1], shape
-        self.score = self.best_score = self.best_at = self.step = self.boards = 0
+        self.score = self.best_score = self.best_at = self.step = self.boards = self.best_step = 0
         self.best = list(board)
 
     def u64(self) -> int:
@@ -67,11 +67,14 @@ class Twin:
         b[i] = self.allowed[-1] if letter == old else letter
         return i, old, -1, old
 
-    def run(self, steps: int, run_steps: int, t0: float, log_ratio: float, swap_p: float) -> None:
+    def ints(self) -> list[int]:
+        return [self.score, self.best_score, self.best_at, self.step, self.boards, self.best_step]
+
+    def run(self, steps: int, run_steps: int, t0: float, log_ratio: float, swap_p: float, stall: int = 0) -> None:
         for _ in range(steps):
             if self.step == 0:
                 self.score = self.best_score = self.points()
-                self.best_at, self.best = self.boards + 1, list(self.board)
+                self.best_at, self.best, self.best_step = self.boards + 1, list(self.board), 0
             else:
                 t = t0 * math.exp(-log_ratio * self.step / run_steps)
                 i, li, j, lj = self.propose(swap_p)
@@ -80,12 +83,15 @@ class Twin:
                     self.score = s
                     if s > self.best_score:
                         self.best_score, self.best_at, self.best = s, self.boards + 1, list(self.board)
+                        self.best_step = self.step
                 else:
                     self.board[i] = li
                     if j >= 0:
                         self.board[j] = lj
             self.boards += 1
             self.step += 1
+            if stall and self.step - self.best_step >= stall:
+                self.step = run_steps  # the run has frozen: it ends
 
 
 def fast_state(board, allowed, rng: int) -> kernels.AnnealArrays:
@@ -111,17 +117,44 @@ def test_kernel_walks_the_same_boards_as_its_slow_twin(scorer, reference, shape,
     accepted_worse = 0
     for steps in (1, 37, 150, 300):  # the last call stops at the run's end (400 steps)
         done = kernels.anneal(
-            fast, nbm, scorer.arrays, scorer._stamps(steps), steps, run_steps, t0, math.log(t0 / t_end), 0.5
+            fast, nbm, scorer.arrays, scorer._stamps(steps), steps, run_steps, t0, math.log(t0 / t_end), 0.5, 0
         )
         twin.run(done, run_steps, t0, math.log(t0 / t_end), 0.5)
         assert done == min(steps, run_steps - (twin.step - done))
         assert fast.board.tolist() == twin.board and fast.best.tolist() == twin.best
-        assert fast.ints.tolist() == [twin.score, twin.best_score, twin.best_at, twin.step, twin.boards]
+        assert fast.ints.tolist() == twin.ints()
         assert int(fast.rng[0]) == twin.rng
         accepted_worse += twin.score < twin.best_score  # standing below the run's best: a worse board was kept
     assert twin.step == run_steps and twin.best_score > 0
     assert twin.best_score >= twin.score  # the run's best is the best board it stood on
     assert accepted_worse  # it did go downhill at times (annealing, not a climb)
+
+
+@pytest.mark.parametrize("seed", [4, 5])
+def test_a_stalled_run_ends_early_as_in_the_slow_twin(scorer, reference, seed):
+    """With stall, the run ends `stall` steps after its best: the kernel and the twin end on the same step."""
+    shape, stall, run_steps = Shape(3, 3), 40, 5000
+    rng = np.random.default_rng(seed)
+    allowed = np.array([i for i, ch in enumerate(LETTERS) if ch not in "zqxjkw"], np.uint8)
+    board = allowed[rng.integers(0, len(allowed), shape.cells)]
+    start = int(rng.integers(1, 2**63))
+    fast, twin = fast_state(board, allowed, start), Twin(board, allowed, start, reference, shape)
+    log_ratio, nbm, total = math.log(20.0 / 0.5), neighbour_masks(shape), 0
+    while fast.ints[kernels.STEP] < run_steps:
+        done = kernels.anneal(fast, nbm, scorer.arrays, scorer._stamps(64), 64, run_steps, 20.0, log_ratio, 0.5, stall)
+        twin.run(done, run_steps, 20.0, log_ratio, 0.5, stall)
+        total += done
+        assert fast.ints.tolist() == twin.ints() and fast.best.tolist() == twin.best
+    assert total < run_steps  # it froze long before 5,000 steps
+    assert total == fast.ints[kernels.BEST_STEP] + stall  # ended `stall` steps after its best
+
+
+def test_stall_makes_runs_shorter_and_resumes_the_same(scorer, tmp_path):
+    free, stalled = anneal(scorer, max_boards=12_000), anneal(scorer, max_boards=12_000, stall=0.05)
+    assert stalled.climbs > free.climbs  # runs end when frozen: more runs for the same boards
+    path = tmp_path / "anneal.json"
+    anneal(scorer, max_boards=5_000, checkpoint=path, stall=0.05)
+    assert strip(anneal(scorer, max_boards=12_000, checkpoint=path, stall=0.05)) == strip(stalled)
 
 
 def test_random_board_and_moves_stay_in_the_allowed_letters():

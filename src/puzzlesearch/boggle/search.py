@@ -36,6 +36,7 @@ from puzzlesearch import kinds
 from puzzlesearch.boggle._kernels import anneal as anneal_kernels
 from puzzlesearch.boggle.model import LETTERS, canonical, neighbour_masks
 from puzzlesearch.boggle.score import Scorer
+from puzzlesearch.boggle.settings import SearchSettings
 from puzzlesearch.boggle.spaces import FreeSpace
 from puzzlesearch.errors import PuzzleError
 from puzzlesearch.manifest import read_verified, write_result_json
@@ -500,16 +501,17 @@ def iterated_local_search(
     space,
     seed: int,
     budget: Budget,
-    pool_size: int = 200,
-    kick_moves: int = 3,
-    patience: int = 10,
-    exclude: str = "",
-    swaps: bool = True,
+    *,
+    pool_size: int,
+    kick_moves: int,
+    patience: int,
+    exclude: str,
+    swaps: bool,
+    keep: int,
+    checkpoint_seconds: float,
     batch: int = 16,
-    keep: int = 100,
     progress: float = 5.0,
     checkpoint: str | Path | None = None,
-    checkpoint_seconds: float = 60.0,
     job: dict | None = None,
 ) -> Result:
     """Iterated local search: climb, kick the incumbent by `kick_moves` random moves, climb again, accept by score.
@@ -653,20 +655,24 @@ def simulated_annealing(
     space,
     seed: int,
     budget: Budget,
-    run_steps: int = 300_000,
-    t0: float = 200.0,
-    t_end: float = 5.0,
-    swap_p: float = 0.5,
-    exclude: str = "",
-    polish: bool = True,
-    keep: int = 100,
+    *,
+    run_steps: int,
+    t0: float,
+    t_end: float,
+    stall: float,
+    swap_p: float,
+    exclude: str,
+    polish: bool,
+    keep: int,
+    checkpoint_seconds: float,
     progress: float = 5.0,
     checkpoint: str | Path | None = None,
-    checkpoint_seconds: float = 60.0,
     job: dict | None = None,
     chunk: int = CHUNK_STEPS,
 ) -> Result:
     """Simulated annealing: runs of `run_steps` single moves from random boards, cooling t0 -> t_end.
+
+    A run ends early when `stall` x run_steps steps pass without a new run best (0: never).
 
     Each step changes one cell or swaps two (`swap_p`), scores the board in full and keeps
     it by the Metropolis rule (boggle/_kernels/anneal.py); a run's best board enters
@@ -690,6 +696,7 @@ def simulated_annealing(
         "run_steps": run_steps,
         "t0": t0,
         "t_end": t_end,
+        "stall": stall,
         "swap_p": swap_p,
         "exclude": exclude,
         "polish": polish,
@@ -713,6 +720,7 @@ def simulated_annealing(
     runs = state.runs
     saver.state = _anneal_state(arrays, runs, budget, found)
     nbm, log_ratio = neighbour_masks(space.shape), float(np.log(t0 / t_end))
+    stall_steps = round(stall * run_steps)
     try:
         while not budget.done():
             steps = chunk - budget.boards % chunk
@@ -720,7 +728,7 @@ def simulated_annealing(
                 steps = min(steps, budget.max_boards - budget.boards)
             arrays.ints[anneal_kernels.BOARDS] = budget.boards
             stamp = scorer._stamps(steps)
-            anneal_kernels.anneal(arrays, nbm, scorer.arrays, stamp, steps, run_steps, t0, log_ratio, swap_p)
+            anneal_kernels.anneal(arrays, nbm, scorer.arrays, stamp, steps, run_steps, t0, log_ratio, swap_p, stall_steps)
             budget.boards = int(arrays.ints[anneal_kernels.BOARDS])
             if budget.boards % chunk and arrays.ints[anneal_kernels.STEP] < run_steps:  # cut by the board budget
                 saver.keep(_anneal_state(arrays, runs, budget, found))  # without this call's best, as at a chunk's end
@@ -743,9 +751,10 @@ def simulated_annealing(
 
 
 def run_search(scorer: Scorer, space, method: str, seed: int, budget: Budget, **options) -> Result:
-    """Run one search method ('pool', 'hill', 'ils' or 'anneal')."""
+    """Run one search method ('pool', 'hill', 'ils' or 'anneal'); options not given take the schema's defaults."""
     searches = {"pool": pool_search, "hill": hill_climb, "ils": iterated_local_search, "anneal": simulated_annealing}
     if method in searches:
+        options = {**SearchSettings.from_dict({"method": method}).options(), **options}
         result = searches[method](scorer, space, seed, budget, **options)
         result.stopped_by = budget.stopped_by() or "boards"
         return result

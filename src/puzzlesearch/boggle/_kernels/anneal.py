@@ -5,7 +5,10 @@ different letters with probability `swap_p`, else change one cell to another all
 letter), scores the moved board in full (scorer._score: a 5x5 board in ~15-30 us) and
 accepts it by the Metropolis rule at the step's temperature
 t = t0 * exp(-log_ratio * step / run_steps) (geometric cooling from t0 to t_end over
-`run_steps` steps). The run's best board is kept with the step it was reached at.
+`run_steps` steps). The run's best board is kept with the step it was reached at; with
+`stall` > 0 a run ends early once `stall` steps have passed without a new run best (the
+board has frozen: on 5x5 runs the best comes while the board still moves, in the first
+quarter of the cooling, and the frozen rest of a run only re-scores a local optimum).
 
 Everything a run needs between two kernel calls is in one `AnnealArrays` (a typing.NamedTuple
 of arrays), so a caller can stop after any call (budget, Ctrl-C), save the arrays and resume:
@@ -23,8 +26,8 @@ from numba import njit
 from puzzlesearch.boggle._kernels.scorer import _score, new_work
 
 # AnnealArrays.ints slots
-SCORE, BEST_SCORE, BEST_AT, STEP, BOARDS = range(5)
-N_INTS = 5
+SCORE, BEST_SCORE, BEST_AT, STEP, BOARDS, BEST_STEP = range(6)
+N_INTS = 6
 MULTIPLIER = np.uint64(2685821657736338717)  # xorshift64* (Vigna 2016)
 
 
@@ -37,7 +40,8 @@ class AnnealArrays(NamedTuple):
     rng: np.ndarray  # uint64[1] xorshift64* state (never 0)
     ints: (
         np.ndarray
-    )  # int64[N_INTS]: score, best score, boards scored when the best was reached, step in run, boards scored
+    )  # int64[N_INTS]: score, best score, boards scored when the best was reached, step in run, boards scored,
+    # step in run when the best was reached
 
 
 @njit(cache=True)
@@ -95,11 +99,13 @@ def propose(board, allowed, rng, swap_p):
 
 
 @njit(cache=True)
-def anneal(state, nbm, trie, stamp0, steps, run_steps, t0, log_ratio, swap_p):
-    """Run up to `steps` annealing steps (fewer when the run's `run_steps` end first); returns steps done.
+def anneal(state, nbm, trie, stamp0, steps, run_steps, t0, log_ratio, swap_p, stall):
+    """Run up to `steps` annealing steps (fewer when the run ends first); returns steps done.
 
     Every step scores one board: step 0 of a run its starting board, each later step one
-    move from the current board. Stamps stamp0 .. stamp0 + steps - 1 are used.
+    move from the current board. Stamps stamp0 .. stamp0 + steps - 1 are used. The run
+    ends after `run_steps` steps, or (stall > 0) `stall` steps after its best was reached:
+    then ints[STEP] is set to run_steps.
     """
     board, best, ints, rng = state.board, state.best, state.ints, state.rng
     work = new_work()
@@ -112,6 +118,7 @@ def anneal(state, nbm, trie, stamp0, steps, run_steps, t0, log_ratio, swap_p):
             ints[SCORE] = s
             ints[BEST_SCORE] = s
             ints[BEST_AT] = ints[BOARDS] + 1
+            ints[BEST_STEP] = 0
             best[:] = board
         else:
             t = t0 * np.exp(-log_ratio * ints[STEP] / run_steps)
@@ -123,6 +130,7 @@ def anneal(state, nbm, trie, stamp0, steps, run_steps, t0, log_ratio, swap_p):
                 if s > ints[BEST_SCORE]:
                     ints[BEST_SCORE] = s
                     ints[BEST_AT] = ints[BOARDS] + 1
+                    ints[BEST_STEP] = ints[STEP]
                     best[:] = board
             else:  # undo the move
                 board[a] = la
@@ -132,4 +140,6 @@ def anneal(state, nbm, trie, stamp0, steps, run_steps, t0, log_ratio, swap_p):
         ints[BOARDS] += 1
         ints[STEP] += 1
         done += 1
+        if stall > 0 and ints[STEP] - ints[BEST_STEP] >= stall:
+            ints[STEP] = run_steps  # frozen: the run ends
     return done
