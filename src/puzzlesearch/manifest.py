@@ -64,8 +64,10 @@ def rebuild_hint(path: str | Path) -> str:
 
 
 def damaged(path: str | Path, why: str) -> ArtifactError:
-    """The one-line error for a damaged artifact file."""
-    return ArtifactError(f"{path}: {why}; {rebuild_hint(path)}")
+    """The one-line error for a damaged artifact file (`why` kept on the error for callers with their own hint)."""
+    error = ArtifactError(f"{path}: {why}; {rebuild_hint(path)}")
+    error.why = why
+    return error
 
 
 def _arrays(path: Path) -> dict:

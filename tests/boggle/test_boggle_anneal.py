@@ -157,6 +157,24 @@ def test_stall_makes_runs_shorter_and_resumes_the_same(scorer, tmp_path):
     assert strip(anneal(scorer, max_boards=12_000, checkpoint=path, stall=0.05)) == strip(stalled)
 
 
+def test_a_checkpoint_from_before_stall_resumes_as_stall_0(scorer, tmp_path):
+    """Files written before anneal.stall existed (no stall setting, 5 ints) resume with stall 0 and only with it."""
+    import json
+
+    from puzzlesearch.manifest import data_sha256
+
+    path = tmp_path / "old.json"
+    anneal(scorer, max_boards=4_300, checkpoint=path, stall=0.0)
+    doc = json.loads(path.read_text())
+    del doc["manifest"]["settings"]["stall"]
+    doc["state"]["ints"] = doc["state"]["ints"][:5]  # score, best, best at, step, boards: the old layout
+    doc["manifest"]["data_sha256"] = data_sha256({"state": doc["state"]})
+    path.write_text(json.dumps(doc))
+    with pytest.raises(PuzzleError, match=r"before the option stall existed.*--set anneal.stall=0"):
+        anneal(scorer, max_boards=12_000, checkpoint=path, stall=0.2)
+    assert strip(anneal(scorer, max_boards=12_000, checkpoint=path, stall=0.0)) == strip(anneal(scorer, max_boards=12_000))
+
+
 def test_random_board_and_moves_stay_in_the_allowed_letters():
     allowed = np.array([LETTERS.index(ch) for ch in "aest"], np.uint8)
     state = fast_state(np.zeros(16, np.uint8), allowed, 99)
@@ -239,7 +257,7 @@ def test_ctrl_c_keeps_what_was_found_and_resume_finishes_the_same(scorer, tmp_pa
 def test_checkpoint_of_another_search_is_refused(scorer, tmp_path):
     path = tmp_path / "anneal.json"
     anneal(scorer, seed=1, max_boards=1000, checkpoint=path)
-    with pytest.raises(PuzzleError, match="seed"):
+    with pytest.raises(PuzzleError, match="seed = 1, expected 2.*the file is kept"):
         anneal(scorer, seed=2, max_boards=2000, checkpoint=path)
     with pytest.raises(PuzzleError, match="t0"):
         anneal(scorer, seed=1, max_boards=2000, checkpoint=path, t0=31.0)

@@ -25,6 +25,7 @@ All are seeded (numpy Generator) and stop on a time or board budget or Ctrl-C.
 
 from __future__ import annotations
 
+import json
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -39,7 +40,7 @@ from puzzlesearch.boggle.score import Scorer
 from puzzlesearch.boggle.settings import SearchSettings
 from puzzlesearch.boggle.spaces import FreeSpace
 from puzzlesearch.errors import PuzzleError
-from puzzlesearch.manifest import read_verified, write_result_json
+from puzzlesearch.manifest import ArtifactError, read_verified, write_result_json
 from puzzlesearch.progress import log
 
 METHODS = ("pool", "hill", "ils", "anneal")
@@ -455,9 +456,10 @@ def kick(space, state: np.ndarray, rng, moves: int, copies: int) -> np.ndarray:
 class _Checkpoint:
     """The search's state at climb boundaries, written atomically (at most every `every` seconds) and read back."""
 
-    def __init__(self, path, job: dict, every: float, state_class=None):
+    def __init__(self, path, job: dict, every: float, state_class=None, added: dict | None = None):
         self.path, self.job, self.every = (Path(path) if path else None), job, every
         self.state_class = state_class or IlsState
+        self.added = added or {}  # option -> the value that behaves as files written before it existed
         self.last = time.perf_counter()
         self.state: IlsState | None = None
 
@@ -465,7 +467,22 @@ class _Checkpoint:
         """The saved state when the file exists (checked to be this job's), else None."""
         if self.path is None or not self.path.exists():
             return None
-        data, _ = read_verified(self.path, CHECKPOINT_KIND, self.job)
+        expect = dict(self.job)
+        for key in sorted(set(self.added) - set(_recorded_settings(self.path))):
+            if expect.get(key) != self.added[key]:
+                raise PuzzleError(
+                    f"{self.path}: written before the option {key} existed (as {key} = {self.added[key]!r}); "
+                    f"resume it with --set {self.job['method']}.{key}={self.added[key]!r}, or give another --checkpoint "
+                    "to start a new search"
+                )
+            expect.pop(key, None)
+        try:
+            data, _ = read_verified(self.path, CHECKPOINT_KIND, expect)
+        except ArtifactError as e:
+            raise PuzzleError(
+                f"{self.path}: {getattr(e, 'why', e)}; the file is kept: resume it with the settings of its own job, "
+                "or give another --checkpoint to start a new search"
+            ) from None
         return self.state_class(**data["state"])
 
     def keep(self, state: IlsState, force: bool = False) -> None:
@@ -474,6 +491,15 @@ class _Checkpoint:
         if self.path is not None and (force or time.perf_counter() - self.last >= self.every):
             write_result_json({"state": asdict(state)}, self.path, CHECKPOINT_KIND, self.job, {})
             self.last = time.perf_counter()
+
+
+def _recorded_settings(path: Path) -> dict:
+    """The settings named in a checkpoint's manifest entry ({} when unreadable: the full check then says why)."""
+    try:
+        settings = json.loads(path.read_text(encoding="utf-8"))["manifest"]["settings"]
+    except (OSError, ValueError, UnicodeDecodeError, KeyError, TypeError):
+        return {}
+    return settings if isinstance(settings, dict) else {}
 
 
 def _found_from(records: dict) -> dict:
@@ -608,7 +634,7 @@ def _anneal_arrays(state: AnnealState, allowed: np.ndarray) -> anneal_kernels.An
         np.array(state.best, dtype=np.uint8),
         allowed,
         np.array([state.rng], dtype=np.uint64),
-        np.array(state.ints, dtype=np.int64),
+        np.array([*state.ints, *[0] * (anneal_kernels.N_INTS - len(state.ints))], dtype=np.int64),  # older files: 5
     )
 
 
@@ -702,7 +728,7 @@ def simulated_annealing(
         "polish": polish,
         **(job or {}),
     }
-    saver = _Checkpoint(checkpoint, job, checkpoint_seconds, AnnealState)
+    saver = _Checkpoint(checkpoint, job, checkpoint_seconds, AnnealState, added={"stall": 0})
     state = saver.load()
     if state is None:
         start = int(np.random.SeedSequence(seed).generate_state(1, np.uint64)[0]) or 1
