@@ -172,7 +172,9 @@ def test_a_checkpoint_from_before_stall_resumes_as_stall_0(scorer, tmp_path):
     path.write_text(json.dumps(doc))
     with pytest.raises(PuzzleError, match=r"before the option stall existed.*--set anneal.stall=0"):
         anneal(scorer, max_boards=12_000, checkpoint=path, stall=0.2)
-    assert strip(anneal(scorer, max_boards=12_000, checkpoint=path, stall=0.0)) == strip(anneal(scorer, max_boards=12_000))
+    assert strip(anneal(scorer, max_boards=12_000, checkpoint=path, stall=0.0)) == strip(
+        anneal(scorer, max_boards=12_000)
+    )
 
 
 def test_random_board_and_moves_stay_in_the_allowed_letters():

@@ -754,7 +754,9 @@ def simulated_annealing(
                 steps = min(steps, budget.max_boards - budget.boards)
             arrays.ints[anneal_kernels.BOARDS] = budget.boards
             stamp = scorer._stamps(steps)
-            anneal_kernels.anneal(arrays, nbm, scorer.arrays, stamp, steps, run_steps, t0, log_ratio, swap_p, stall_steps)
+            anneal_kernels.anneal(
+                arrays, nbm, scorer.arrays, stamp, steps, run_steps, t0, log_ratio, swap_p, stall_steps
+            )
             budget.boards = int(arrays.ints[anneal_kernels.BOARDS])
             if budget.boards % chunk and arrays.ints[anneal_kernels.STEP] < run_steps:  # cut by the board budget
                 saver.keep(_anneal_state(arrays, runs, budget, found))  # without this call's best, as at a chunk's end
